@@ -1,0 +1,23 @@
+// Lint rules: typescript-eslint's recommended set, plus the habits ARCHITECTURE.md asks for.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'reports/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-restricted-properties': ['error', { object: 'Date', property: 'now', message: 'Use the monotonic clock (performance.now / process.hrtime.bigint).' }],
+    },
+  },
+  {
+    // Only cli/ may touch stdout, argv and exit codes.
+    files: ['src/**/*.ts'],
+    ignores: ['src/cli/**', 'src/server/main.ts', 'src/**/*.test.ts'],
+    rules: { 'no-console': 'error', 'no-restricted-globals': ['error', { name: 'process', message: 'Only cli/ touches process; pass what you need in.' }] },
+  },
+);

@@ -1,0 +1,115 @@
+// One error class per failure kind, each with a stable `code` (the undici habit): callers branch
+// on `code`, never on message text. Messages never contain the API key.
+import type { PartialAnswer } from './answer.js';
+
+export type KbErrorCode =
+  | 'E_UNAUTHORIZED'
+  | 'E_VALIDATION'
+  | 'E_NOT_FOUND'
+  | 'E_RATE_LIMITED'
+  | 'E_CREDITS_EXHAUSTED'
+  | 'E_PAYLOAD_TOO_LARGE'
+  | 'E_HTTP'
+  | 'E_SERVER'
+  | 'E_TIMEOUT'
+  | 'E_CONNECTION'
+  | 'E_MALFORMED_BODY'
+  | 'E_STREAM'
+  | 'E_ABORTED'
+  | 'E_INPUT'
+  | 'E_CONFIG';
+
+export abstract class KbError extends Error {
+  abstract readonly code: KbErrorCode;
+  override readonly name: string = this.constructor.name;
+  /** What had arrived before the failure (status, text, marks), when anything had. */
+  partial?: PartialAnswer;
+}
+
+/** An HTTP answer other than 2xx. `body` is the parsed JSON or the raw text (truncated). */
+export class HttpError extends KbError {
+  readonly code: KbErrorCode = 'E_HTTP';
+  constructor(
+    message: string,
+    readonly statusCode: number,
+    readonly body: unknown,
+  ) {
+    super(message);
+  }
+}
+export class UnauthorizedError extends HttpError {
+  override readonly code = 'E_UNAUTHORIZED' as const;
+}
+export class ValidationError extends HttpError {
+  override readonly code = 'E_VALIDATION' as const;
+  constructor(message: string, statusCode: number, body: unknown, readonly details: Record<string, unknown> | undefined) {
+    super(message, statusCode, body);
+  }
+}
+export class NotFoundError extends HttpError {
+  override readonly code = 'E_NOT_FOUND' as const;
+}
+export class RateLimitedError extends HttpError {
+  override readonly code = 'E_RATE_LIMITED' as const;
+  constructor(message: string, statusCode: number, body: unknown, readonly retryAfterMs: number | undefined) {
+    super(message, statusCode, body);
+  }
+}
+export class CreditsExhaustedError extends HttpError {
+  override readonly code = 'E_CREDITS_EXHAUSTED' as const;
+}
+export class PayloadTooLargeError extends HttpError {
+  override readonly code = 'E_PAYLOAD_TOO_LARGE' as const;
+}
+export class ServerError extends HttpError {
+  override readonly code = 'E_SERVER' as const;
+}
+
+export type TimeoutPhase = 'headers' | 'first-chunk' | 'mid-stream' | 'body';
+export class TimeoutError extends KbError {
+  readonly code = 'E_TIMEOUT' as const;
+  constructor(message: string, readonly phase: TimeoutPhase) {
+    super(message);
+  }
+}
+/** Connection refused, reset or closed before the answer was complete. */
+export class ConnectionError extends KbError {
+  readonly code = 'E_CONNECTION' as const;
+  constructor(message: string, readonly causeCode: string | undefined) {
+    super(message);
+  }
+}
+/** A 2xx body that is not what the interface promises (bad JSON, wrong shape). */
+export class MalformedBodyError extends KbError {
+  readonly code = 'E_MALFORMED_BODY' as const;
+  constructor(message: string, readonly statusCode: number, readonly body: string) {
+    super(message);
+  }
+}
+/** A stream that ended without a finish event, or carried an error chunk. */
+export class StreamError extends KbError {
+  readonly code = 'E_STREAM' as const;
+}
+export class AbortedError extends KbError {
+  readonly code = 'E_ABORTED' as const;
+}
+
+/** Invalid user input (suite, workspace, flags). Names the file, line/column and field. */
+export class InputError extends KbError {
+  readonly code = 'E_INPUT' as const;
+  constructor(
+    message: string,
+    readonly location: { file?: string; line?: number; column?: number; field?: string } = {},
+  ) {
+    super(message);
+  }
+  /** `file:line:column field: message`, the form editors and CI logs link from. */
+  describe(): string {
+    const { file, line, column, field } = this.location;
+    const where = [file, line, column].filter((p) => p !== undefined).join(':');
+    return [where, field ? `${field}:` : '', this.message].filter(Boolean).join(' ');
+  }
+}
+export class ConfigError extends KbError {
+  readonly code = 'E_CONFIG' as const;
+}

@@ -1,0 +1,61 @@
+// A Sample is one finished request: one line of results.ndjson (CONTRACT.md, "A result line").
+import type { KbErrorCode } from './errors.js';
+
+export type Endpoint = 'ask' | 'continue' | 'create';
+export type HttpMethod = 'post' | 'get';
+export type Outcome = 'ok' | 'http_error' | 'timeout' | 'network_error' | 'stream_error' | 'skipped';
+
+export interface CheckResult {
+  type: string;
+  pass: boolean;
+  detail: string;
+  /** Credits a check spent (a judge asks the service); counted in the run. */
+  credits_used?: number;
+}
+
+export interface SampleError {
+  code: KbErrorCode | 'E_SKIPPED';
+  message: string;
+}
+
+export interface Sample {
+  item_id: string;
+  case_id: string | null;
+  thread_id: string | null;
+  turn: number | null;
+  model: string;
+  repeat: number;
+  endpoint: Endpoint;
+  method: HttpMethod;
+  streaming: boolean;
+  conversation_id: string | null;
+  started_at: string;
+  /** Monotonic ms since the run started: orders samples in time without wall-clock jumps. */
+  offset_ms: number;
+  status: number | null;
+  outcome: Outcome;
+  error: SampleError | null;
+  attempts: number;
+  ttfb_ms: number | null;
+  ttfc_ms: number | null;
+  last_chunk_ms: number | null;
+  finish_ms: number | null;
+  usage_ms: number | null;
+  latency_ms: number | null;
+  chunks: number;
+  chars: number;
+  gap_mean_ms: number | null;
+  gap_max_ms: number | null;
+  text: string;
+  credits_used: number | null;
+  credits_remaining: number | null;
+  /** True when a stream carried no usage chunk: the credits of this answer are unknown. */
+  credits_unknown: boolean;
+  checks: CheckResult[];
+  pass: boolean;
+  /** Open loop only: how late the request was sent after its intended start. */
+  scheduled_delay_ms?: number;
+  /** Open loop only: latency measured from the intended start (coordinated omission corrected). */
+  corrected_latency_ms?: number;
+  stream_dialect?: string;
+}

@@ -1,0 +1,104 @@
+// A validated suite, as suite/ produces it and plan/ consumes it. Every element keeps where it
+// was written, so later errors (a bad check at run time) can still name the file and line.
+import type { HttpMethod } from './sample.js';
+
+export interface SourceLocation {
+  file: string;
+  line?: number;
+  column?: number;
+}
+
+/** Request options a suite's `defaults`, a case, a turn or a flag may set (snake_case, as on the wire). */
+export interface RequestOptions {
+  method?: HttpMethod;
+  streaming?: boolean;
+  plaintext?: boolean;
+  include_usage?: boolean;
+  additional_context?: string;
+  save_history?: boolean;
+  user?: string;
+  source?: string;
+}
+
+export const CHECK_TYPES = [
+  'contains',
+  'icontains',
+  'not-contains',
+  'regex',
+  'equals',
+  'starts-with',
+  'max-ttfc-ms',
+  'max-latency-ms',
+  'max-credits',
+  'similar',
+  'judge',
+] as const;
+export type CheckType = (typeof CHECK_TYPES)[number];
+
+export interface SimilarSpec {
+  to: string;
+  min: number;
+}
+export interface JudgeSpec {
+  rubric: string;
+  chat_id?: string;
+  board_id?: string;
+  model?: string;
+}
+
+/** One assertion as written: `{ contains: "30 days" }` → `{ type: 'contains', value: '30 days' }`. */
+export type CheckSpec =
+  | { type: 'contains' | 'icontains' | 'not-contains' | 'regex' | 'equals' | 'starts-with'; value: string; location?: SourceLocation }
+  | { type: 'max-ttfc-ms' | 'max-latency-ms' | 'max-credits'; value: number; location?: SourceLocation }
+  | { type: 'similar'; value: SimilarSpec; location?: SourceLocation }
+  | { type: 'judge'; value: JudgeSpec; location?: SourceLocation };
+
+export interface SuiteCase {
+  id: string;
+  prompt: string;
+  /** Restricts this case to these models (CSV `model` column); undefined = the suite's models. */
+  models?: string[];
+  options: RequestOptions;
+  assert: CheckSpec[];
+  location: SourceLocation;
+}
+
+export interface SuiteTurn {
+  turn: number;
+  prompt: string;
+  options: RequestOptions;
+  assert: CheckSpec[];
+  location: SourceLocation;
+}
+
+export interface SuiteThread {
+  id: string;
+  name?: string;
+  models?: string[];
+  turns: SuiteTurn[];
+  location: SourceLocation;
+}
+
+export interface SuiteTarget {
+  board_id?: string;
+  chat_id?: string;
+}
+
+export interface Suite {
+  name: string;
+  /** Absolute path of the suite file. */
+  path: string;
+  sha256: string;
+  target: SuiteTarget;
+  /** Empty = the service's default model (no `model` parameter sent). */
+  models: string[];
+  defaults: RequestOptions;
+  cases: SuiteCase[];
+  threads: SuiteThread[];
+  /** metric (optionally tag-scoped, `ttfc_ms{model:gpt-4o}`) → k6-style expressions. */
+  thresholds: Record<string, string[]>;
+  /** The embedded service's workspace, relative paths resolved against the suite file. */
+  workspace?: string;
+  /** Non-fatal findings (an unknown model name). */
+  warnings: string[];
+}
