@@ -4,3 +4,4 @@ export * from './sample.js';
 export * from './suite.js';
 export * from './client.js';
 export * from './answer.js';
+export * from './run.js';

@@ -1,0 +1,31 @@
+// run.json: what a run was asked to do and how it ended (CONTRACT.md, "A run directory").
+export type RunStatus = 'running' | 'completed' | 'interrupted' | 'budget-exhausted' | 'failed';
+
+export interface RunInfo {
+  run_id: string;
+  tool: { name: 'kbbench'; version: string };
+  suite: { name: string; path: string; sha256: string };
+  plan: { items: number; requests: number; threads: number; models: string[] };
+  /** The options the run was started with, secrets removed. */
+  options: Record<string, unknown>;
+  target: { base_url: string; embedded: boolean; board_id: string; chat_id: string };
+  /** The suite's thresholds (plus --threshold flags), so `kbbench report` can evaluate them again. */
+  thresholds: Record<string, string[]>;
+  started_at: string;
+  finished_at: string | null;
+  duration_ms: number | null;
+  status: RunStatus;
+  /** Why the run stopped early, in words (never containing the key). */
+  stop_reason?: string;
+}
+
+/** One threshold's evaluation: `ttfc_ms{model:gpt-4o}` `p(95)<2000`. */
+export interface ThresholdResult {
+  metric: string;
+  expression: string;
+  /** The tag scope, e.g. `{ model: 'gpt-4o' }`; empty for the whole run. */
+  scope: Record<string, string>;
+  /** The aggregated value the expression was judged on; null when there was no data. */
+  value: number | null;
+  pass: boolean;
+}
