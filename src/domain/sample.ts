@@ -58,4 +58,6 @@ export interface Sample {
   /** Open loop only: latency measured from the intended start (coordinated omission corrected). */
   corrected_latency_ms?: number;
   stream_dialect?: string;
+  /** The prompt sent, so reports rebuilt from results.ndjson alone can show it beside the answers. */
+  prompt?: string;
 }

@@ -1,0 +1,114 @@
+// summary.json and histograms.json: what a run's statistics look like (CONTRACT.md, "summary.json").
+import type { RunStatus, ThresholdResult } from './run.js';
+
+export type Verdict = 'pass' | 'fail';
+
+/** The timings kept as HDR histograms, per model and for the whole run. */
+export const TIMING_METRICS = ['ttfc_ms', 'latency_ms', 'ttfb_ms', 'gap_max_ms', 'corrected_latency_ms'] as const;
+export type TimingMetric = (typeof TIMING_METRICS)[number];
+
+/** Percentiles of one timing, in milliseconds, read from its HDR histogram (3 significant digits). */
+export interface TimingPercentiles {
+  /** How many values the histogram holds. */
+  count: number;
+  p50: number;
+  p90: number;
+  p95: number;
+  p99: number;
+  p999: number;
+  max: number;
+  mean: number;
+}
+
+/** Statistics of a set of requests: one model's, or the whole run's. */
+export interface RequestStats {
+  /** Requests sent (a skipped turn is not a request). */
+  requests: number;
+  ok: number;
+  /** Requests that ended in a request error (outcome other than ok). */
+  errors: number;
+  /** Turns not sent because their conversation could not continue. */
+  skipped: number;
+  passed: number;
+  /** Requests sent whose `pass` is false (failed checks or a request error). */
+  failed: number;
+  /** passed / requests; null when nothing was sent. */
+  pass_rate: number | null;
+  /** error.code (or the outcome when there is no code) → count. */
+  errors_by_kind: Record<string, number>;
+  /** Extra attempts spent on retries (sum of attempts − 1). */
+  retries: number;
+  chars: number;
+  /** Characters per second while streaming (first to last chunk), over the streamed answers. */
+  chars_per_s: number | null;
+  /** Credits spent: answers with known credits plus checks that asked the service (judges). */
+  credits_used: number;
+  /** The part of credits_used spent by checks. */
+  check_credits_used: number;
+  /** Answers whose credits are unknown (a stream without a usage chunk). */
+  credits_unknown: number;
+  /** credits_used / requests whose credits are known. */
+  credits_per_request: number | null;
+  /** credits_used / passed: what one passing answer costs. */
+  credits_per_passed: number | null;
+  /** The balance the latest result line reported (file order). */
+  credits_remaining: number | null;
+  /** Timings of the successful answers (outcome ok). */
+  ttfc_ms: TimingPercentiles | null;
+  latency_ms: TimingPercentiles | null;
+  ttfb_ms: TimingPercentiles | null;
+  /** Largest gap between two chunks of an answer. */
+  gap_max_ms: TimingPercentiles | null;
+  /** Open loop only: latency from the intended start. */
+  corrected_latency_ms: TimingPercentiles | null;
+}
+
+export type ModelSummary = RequestStats;
+
+export interface TotalsSummary extends RequestStats {
+  /** Open-loop starts that never got sent before the duration ended. */
+  dropped: number;
+  /** Lines of results.ndjson that could not be read (a torn last line of an interrupted run). */
+  unreadable_lines: number;
+  /** The run's duration: run.json's, else from the samples' monotonic offsets. */
+  duration_ms: number | null;
+  requests_per_s: number | null;
+}
+
+/** One case × model (or thread turn × model) cell: how its requests went, over repeats. */
+export interface CaseCell {
+  requests: number;
+  passed: number;
+  /** Sent, checks failed (no request error). */
+  failed: number;
+  errors: number;
+  skipped: number;
+  credits_used: number;
+  latency_ms_sum: number;
+}
+
+/** A one-time case, or one turn of a thread, with its cells per model. */
+export interface CaseSummary {
+  /** `case:<id>` or `thread:<id>#<turn>`. */
+  key: string;
+  /** `refund-window`, `onboarding turn 2`. */
+  label: string;
+  case_id: string | null;
+  thread_id: string | null;
+  turn: number | null;
+  models: Record<string, CaseCell>;
+}
+
+export interface Summary {
+  run_id: string;
+  status: RunStatus;
+  verdict: Verdict;
+  totals: TotalsSummary;
+  models: Record<string, ModelSummary>;
+  /** Ordered as the run started them: cases, then each thread's turns in order. */
+  cases: CaseSummary[];
+  thresholds: ThresholdResult[];
+}
+
+/** histograms.json: model → metric → hdr-histogram-js compressed base64 (µs values). */
+export type HistogramFile = Record<string, Partial<Record<TimingMetric, string>>>;

@@ -1,0 +1,79 @@
+// histograms.json: encoded per-model histograms, so shards merge exactly and reports need nothing else.
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { TIMING_METRICS, type HistogramFile, type TimingMetric, type TimingPercentiles } from '../domain/summary.js';
+import { addHistograms, decodeHistogram, encodeHistogram, percentilesMs, type Histogram } from './histogram.js';
+
+export const HISTOGRAM_FILE_NAME = 'histograms.json';
+
+/** Decoded form: model → metric → histogram. */
+export type HistogramSet = Map<string, Map<TimingMetric, Histogram>>;
+
+export function encodeHistogramSet(set: HistogramSet): HistogramFile {
+  const file: HistogramFile = {};
+  for (const [model, metrics] of [...set].sort(([a], [b]) => a.localeCompare(b))) {
+    const encoded: Partial<Record<TimingMetric, string>> = {};
+    for (const metric of TIMING_METRICS) {
+      const histogram = metrics.get(metric);
+      if (histogram && histogram.totalCount > 0) encoded[metric] = encodeHistogram(histogram);
+    }
+    file[model] = encoded;
+  }
+  return file;
+}
+
+export function decodeHistogramFile(file: HistogramFile): HistogramSet {
+  const set: HistogramSet = new Map();
+  for (const [model, metrics] of Object.entries(file)) {
+    const decoded = new Map<TimingMetric, Histogram>();
+    for (const metric of TIMING_METRICS) {
+      const base64 = metrics[metric];
+      if (base64) decoded.set(metric, decodeHistogram(base64));
+    }
+    set.set(model, decoded);
+  }
+  return set;
+}
+
+/** Adds the histograms of several files (shards) model by model, metric by metric. */
+export function mergeHistogramFiles(files: readonly HistogramFile[]): HistogramFile {
+  const merged: HistogramSet = new Map();
+  for (const file of files) {
+    for (const [model, metrics] of decodeHistogramFile(file)) {
+      const target = merged.get(model) ?? new Map<TimingMetric, Histogram>();
+      for (const [metric, histogram] of metrics) {
+        const existing = target.get(metric);
+        target.set(metric, existing ? addHistograms([existing, histogram]) : histogram);
+      }
+      merged.set(model, target);
+    }
+  }
+  return encodeHistogramSet(merged);
+}
+
+/** Percentiles (ms) of every model and metric of a file, e.g. for `compare` without the samples. */
+export function percentilesOfHistogramFile(
+  file: HistogramFile,
+): Record<string, Partial<Record<TimingMetric, TimingPercentiles>>> {
+  const out: Record<string, Partial<Record<TimingMetric, TimingPercentiles>>> = {};
+  for (const [model, metrics] of decodeHistogramFile(file)) {
+    const entry: Partial<Record<TimingMetric, TimingPercentiles>> = {};
+    for (const [metric, histogram] of metrics) {
+      const percentiles = percentilesMs(histogram);
+      if (percentiles) entry[metric] = percentiles;
+    }
+    out[model] = entry;
+  }
+  return out;
+}
+
+export async function readHistogramFile(runDir: string): Promise<HistogramFile> {
+  const text = await readFile(join(runDir, HISTOGRAM_FILE_NAME), 'utf8');
+  return JSON.parse(text) as HistogramFile;
+}
+
+export async function writeHistogramFile(runDir: string, file: HistogramFile): Promise<string> {
+  const path = join(runDir, HISTOGRAM_FILE_NAME);
+  await writeFile(path, `${JSON.stringify(file, null, 2)}\n`, 'utf8');
+  return path;
+}

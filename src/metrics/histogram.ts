@@ -1,0 +1,129 @@
+// The project's one HDR histogram configuration, and the helpers that record, read and encode it.
+import {
+  build,
+  decodeFromCompressedBase64,
+  encodeIntoCompressedBase64,
+  JsHistogram,
+  type Histogram,
+} from 'hdr-histogram-js';
+import type { TimingPercentiles } from '../domain/summary.js';
+
+export type { Histogram };
+
+/** One hour in microseconds: anything slower is clamped (a request that slow has timed out anyway). */
+export const HIGHEST_TRACKABLE_US = 3_600_000_000;
+
+/**
+ * Every histogram in kbbench uses this configuration, so shards and runs add together exactly.
+ * Values are integer microseconds; the pure-JS implementation (no wasm) runs everywhere, and
+ * autoResize is off so no histogram drifts away from the shared layout.
+ */
+export const HISTOGRAM_CONFIG = {
+  lowestDiscernibleValue: 1,
+  highestTrackableValue: HIGHEST_TRACKABLE_US,
+  numberOfSignificantValueDigits: 3,
+  bitBucketSize: 32,
+  useWebAssembly: false,
+  autoResize: false,
+} as const;
+
+export function createHistogram(): Histogram {
+  return build({ ...HISTOGRAM_CONFIG });
+}
+
+/** ms (sub-millisecond float) → integer µs, at least 1 and at most the trackable range. */
+export function msToUs(ms: number): number {
+  return Math.min(HIGHEST_TRACKABLE_US, Math.max(1, Math.round(ms * 1000)));
+}
+
+/** Records a duration in ms; ignores null, NaN and negative values (nothing was measured). */
+export function recordMs(histogram: Histogram, ms: number | null | undefined): void {
+  if (ms === null || ms === undefined || !Number.isFinite(ms) || ms < 0) return;
+  histogram.recordValue(msToUs(ms));
+}
+
+function usToMs(us: number): number {
+  return Math.round(us) / 1000;
+}
+
+/** The value (ms) at a percentile (0–100), as HDR reports it: the top of the value's bucket. */
+export function valueAtPercentileMs(histogram: Histogram, percentile: number): number {
+  return usToMs(histogram.getValueAtPercentile(percentile));
+}
+
+/** p50…p99.9, max and mean in ms; null for an empty histogram. */
+export function percentilesMs(histogram: Histogram): TimingPercentiles | null {
+  if (histogram.totalCount === 0) return null;
+  const at = (p: number): number => valueAtPercentileMs(histogram, p);
+  return {
+    count: histogram.totalCount,
+    p50: at(50),
+    p90: at(90),
+    p95: at(95),
+    p99: at(99),
+    p999: at(99.9),
+    // getValueAtPercentile(100) rather than maxValue: it survives encoding unchanged.
+    max: at(100),
+    mean: Math.round(histogram.mean) / 1000,
+  };
+}
+
+export function encodeHistogram(histogram: Histogram): string {
+  return encodeIntoCompressedBase64(histogram);
+}
+
+/** Decodes into a histogram of the shared configuration, so it can be added to any other. */
+export function decodeHistogram(base64: string): Histogram {
+  const decoded = decodeFromCompressedBase64(base64, HISTOGRAM_CONFIG.bitBucketSize, false);
+  const histogram = createHistogram();
+  histogram.add(decoded);
+  return histogram;
+}
+
+/** A new histogram holding the sum of the given ones. */
+export function addHistograms(histograms: readonly Histogram[]): Histogram {
+  const sum = createHistogram();
+  for (const h of histograms) sum.add(h);
+  return sum;
+}
+
+/** [percentile, ms] points on a log percentile axis (0, 90, 99, 99.9…), as HDR plots draw them. */
+export function percentileCurveMs(histogram: Histogram, pointsPerDecade = 10): Array<[number, number]> {
+  if (histogram.totalCount === 0) return [];
+  // Beyond 1/count the curve is flat at the max: stop one decade past the data's resolution.
+  const decades = Math.min(6, Math.max(1, Math.ceil(Math.log10(histogram.totalCount))));
+  const points: Array<[number, number]> = [];
+  for (let i = 0; i < decades * pointsPerDecade; i++) {
+    const percentile = 100 * (1 - 10 ** (-i / pointsPerDecade));
+    points.push([percentile, valueAtPercentileMs(histogram, percentile)]);
+  }
+  points.push([100, valueAtPercentileMs(histogram, 100)]);
+  return points;
+}
+
+/**
+ * How many recorded values fall in each [edges[i], edges[i+1]) ms bin (values past the last edge
+ * go to the last bin). Walks the counts array of the pure-JS histogram: exact to its precision.
+ */
+export function binCountsMs(histogram: Histogram, edgesMs: readonly number[]): number[] {
+  const counts = new Array<number>(Math.max(0, edgesMs.length - 1)).fill(0);
+  if (!(histogram instanceof JsHistogram) || counts.length === 0) return counts;
+  for (let index = 0; index < histogram.countsArrayLength; index++) {
+    const count = histogram.getCountAtIndex(index);
+    if (count === 0) continue;
+    const valueMs = histogram.medianEquivalentValue(histogram.valueFromIndex(index)) / 1000;
+    counts[binIndex(edgesMs, valueMs)]! += count;
+  }
+  return counts;
+}
+
+function binIndex(edgesMs: readonly number[], valueMs: number): number {
+  let lo = 0;
+  let hi = edgesMs.length - 2;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (valueMs >= edgesMs[mid]!) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}

@@ -1,0 +1,42 @@
+// Retry policy: which failures are worth another attempt, and how long to wait before it.
+import type { KbError } from '../domain/errors.js';
+import { RateLimitedError } from '../domain/errors.js';
+
+export interface BackoffPolicy {
+  retries: number;
+  baseMs: number;
+  capMs: number;
+  /** Injected for tests; Math.random in production. */
+  random: () => number;
+}
+
+export const DEFAULT_BACKOFF: BackoffPolicy = { retries: 2, baseMs: 250, capMs: 10_000, random: Math.random };
+
+/**
+ * 429, 5xx and connection failures are transient; a timeout is not retried because the
+ * service may still be answering (and charging) the first attempt.
+ */
+export function isRetryable(error: KbError): boolean {
+  switch (error.code) {
+    case 'E_RATE_LIMITED':
+    case 'E_SERVER':
+    case 'E_CONNECTION':
+      return true;
+    default:
+      return false;
+  }
+}
+
+/**
+ * Delay before retry number `retry` (1-based): "full jitter" exponential backoff, as AWS's
+ * architecture blog recommends, so synchronised clients spread out. A Retry-After from the
+ * service is a floor: retrying sooner would only be refused again.
+ */
+export function backoffDelayMs(retry: number, error: KbError, policy: BackoffPolicy): number {
+  const ceiling = Math.min(policy.capMs, policy.baseMs * 2 ** (retry - 1));
+  const jittered = policy.random() * ceiling;
+  if (error instanceof RateLimitedError && error.retryAfterMs !== undefined) {
+    return error.retryAfterMs + jittered * 0.1;
+  }
+  return jittered;
+}

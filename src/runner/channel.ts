@@ -1,0 +1,49 @@
+// A push-to-pull bridge: producers push events as requests finish, one consumer iterates them.
+export class Channel<T> implements AsyncIterable<T> {
+  private readonly buffer: T[] = [];
+  private waiting: ((result: IteratorResult<T>) => void) | null = null;
+  private closed = false;
+  private failure: unknown = null;
+
+  push(value: T): void {
+    if (this.closed) return;
+    if (this.waiting) {
+      const resolve = this.waiting;
+      this.waiting = null;
+      resolve({ value, done: false });
+    } else {
+      this.buffer.push(value);
+    }
+  }
+
+  close(error?: unknown): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.failure = error ?? null;
+    if (this.waiting && this.buffer.length === 0) {
+      const resolve = this.waiting;
+      this.waiting = null;
+      resolve({ value: undefined, done: true });
+    }
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<T> {
+    for (;;) {
+      const next = this.buffer.shift();
+      if (next !== undefined) {
+        yield next;
+        continue;
+      }
+      if (this.closed) {
+        if (this.failure) throw this.failure;
+        return;
+      }
+      const result = await new Promise<IteratorResult<T>>((resolve) => (this.waiting = resolve));
+      if (result.done) {
+        if (this.failure) throw this.failure;
+        return;
+      }
+      yield result.value;
+    }
+  }
+}

@@ -1,0 +1,41 @@
+// The gate every request passes before it starts: the stop signal and the credit budget.
+import type { BudgetGuard } from '../credits/budget.js';
+import type { RequestSpec } from './request-spec.js';
+
+export type StopReason = 'budget-exhausted' | 'interrupted';
+
+export class StartGate {
+  private reason: StopReason | null = null;
+
+  constructor(
+    private readonly budget: BudgetGuard,
+    private readonly stop: AbortSignal,
+    private readonly onStop: (reason: StopReason) => void,
+  ) {}
+
+  get stopped(): StopReason | null {
+    if (this.reason === null && this.stop.aborted) this.halt('interrupted');
+    return this.reason;
+  }
+
+  /** Resolves to a release function, or null when no new request may start. */
+  async enter(spec: RequestSpec): Promise<(() => void) | null> {
+    if (this.stopped) return null;
+    const ticket = await this.budget.acquire(spec.model);
+    if (ticket === null) {
+      this.halt('budget-exhausted');
+      return null;
+    }
+    if (this.stopped) {
+      this.budget.release(ticket);
+      return null;
+    }
+    return () => this.budget.release(ticket);
+  }
+
+  private halt(reason: StopReason): void {
+    if (this.reason !== null) return;
+    this.reason = reason;
+    this.onStop(reason);
+  }
+}

@@ -1,0 +1,26 @@
+// What the runner sends for one turn or case: the plan's items, flattened to the fields a request needs.
+import type { CheckSpec, RequestOptions } from '../domain/suite.js';
+
+export interface RequestSpec {
+  item_id: string;
+  case_id: string | null;
+  thread_id: string | null;
+  turn: number | null;
+  model: string;
+  repeat: number;
+  prompt: string;
+  options: RequestOptions;
+  checks: CheckSpec[];
+}
+
+/** A thread: one conversation created once, its turns sent in order. */
+export interface ThreadSpec {
+  thread_key: string;
+  thread_id: string;
+  name?: string;
+  model: string;
+  repeat: number;
+  turns: RequestSpec[];
+}
+
+export type RunUnit = { kind: 'case'; request: RequestSpec } | { kind: 'thread'; thread: ThreadSpec };

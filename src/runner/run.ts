@@ -1,0 +1,62 @@
+// The runner's entry: run units in a closed or open loop and yield what happens, never printing.
+import { BudgetGuard, type BudgetLimits } from '../credits/budget.js';
+import { CreditLedger } from '../credits/ledger.js';
+import type { ChatClient } from '../domain/client.js';
+import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
+import { Channel } from './channel.js';
+import { monotonicMs } from './clock.js';
+import { runClosedLoop, type RunEvent } from './closed-loop.js';
+import { StartGate } from './gate.js';
+import { runOpenLoop, type OpenLoopOptions } from './open-loop.js';
+import type { RunUnit } from './request-spec.js';
+import type { CheckFn, SendDeps } from './send.js';
+
+export interface RunnerOptions {
+  client: ChatClient;
+  target: { boardId: string; chatId: string };
+  /** Closed loop: units in flight at once. */
+  concurrency: number;
+  /** Open loop instead, when set. */
+  open?: OpenLoopOptions;
+  timeoutMs: number;
+  retries: number;
+  backoff?: Partial<BackoffPolicy>;
+  budget?: BudgetLimits;
+  check: CheckFn;
+  /** Soft stop: no new request starts; requests in flight finish. */
+  stop: AbortSignal;
+  /** Hard stop: requests in flight are cancelled down to the socket and not recorded. */
+  abort: AbortSignal;
+  /** The ledger to add to (a resumed run starts from what it had spent). */
+  ledger?: CreditLedger;
+}
+
+export interface RunHandle {
+  events: AsyncIterable<RunEvent>;
+  ledger: CreditLedger;
+  runStartMs: number;
+}
+
+export function startRun(units: RunUnit[], options: RunnerOptions): RunHandle {
+  const ledger = options.ledger ?? new CreditLedger();
+  const runStartMs = monotonicMs();
+  const channel = new Channel<RunEvent>();
+  const deps: SendDeps = {
+    client: options.client,
+    target: options.target,
+    timeoutMs: options.timeoutMs,
+    backoff: { ...DEFAULT_BACKOFF, ...options.backoff, retries: options.retries },
+    check: options.check,
+    ledger,
+    runStartMs,
+    abort: options.abort,
+  };
+  const guard = new BudgetGuard(options.budget ?? {}, ledger);
+  const gate = new StartGate(guard, options.stop, (reason) => channel.push({ type: 'stopped', reason }));
+  if (options.open) runOpenLoop(units, options.open, deps, gate, channel);
+  else runClosedLoop(units, options.concurrency, deps, gate, channel);
+  return { events: channel, ledger, runStartMs };
+}
+
+export type { RunEvent } from './closed-loop.js';
+export type { RunUnit, RequestSpec, ThreadSpec } from './request-spec.js';

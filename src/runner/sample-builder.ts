@@ -1,0 +1,137 @@
+// Turns what the client returned (an answer or a typed error) into a Sample: times relative to send.
+import type { AnswerMarks, AnswerResult, ContentChunk } from '../domain/answer.js';
+import { HttpError, KbError } from '../domain/errors.js';
+import type { Endpoint, HttpMethod, Outcome, Sample } from '../domain/sample.js';
+import { roundMs } from './clock.js';
+import type { RequestSpec } from './request-spec.js';
+
+export interface SampleContext {
+  endpoint: Endpoint;
+  method: HttpMethod;
+  streaming: boolean;
+  conversationId: string | null;
+  attempts: number;
+  startedAt: string;
+  offsetMs: number;
+}
+
+const since = (sentAt: number, at: number | null): number | null => (at === null ? null : roundMs(at - sentAt));
+
+function gaps(chunks: ContentChunk[]): { mean: number | null; max: number | null } {
+  if (chunks.length < 2) return { mean: null, max: null };
+  let sum = 0;
+  let max = 0;
+  for (let i = 1; i < chunks.length; i += 1) {
+    const gap = chunks[i]!.atMs - chunks[i - 1]!.atMs;
+    sum += gap;
+    max = Math.max(max, gap);
+  }
+  return { mean: roundMs(sum / (chunks.length - 1)), max: roundMs(max) };
+}
+
+function timings(marks: AnswerMarks, chunks: ContentChunk[]) {
+  const { sentAt } = marks;
+  const gap = gaps(chunks);
+  // The answer ends at its finish event; a dialect without one (plain text) ends with the body.
+  const answerEnd = marks.finishAt ?? marks.endAt;
+  return {
+    ttfb_ms: since(sentAt, marks.headersAt),
+    ttfc_ms: since(sentAt, marks.firstChunkAt),
+    last_chunk_ms: since(sentAt, marks.lastChunkAt),
+    finish_ms: since(sentAt, marks.finishAt),
+    usage_ms: since(sentAt, marks.usageAt),
+    latency_ms: roundMs(answerEnd - sentAt),
+    gap_mean_ms: gap.mean,
+    gap_max_ms: gap.max,
+  };
+}
+
+function base(spec: RequestSpec, ctx: SampleContext): Omit<Sample, keyof ReturnType<typeof timings> | 'status' | 'outcome' | 'error' | 'chunks' | 'chars' | 'text' | 'credits_used' | 'credits_remaining' | 'credits_unknown'> {
+  return {
+    item_id: spec.item_id,
+    case_id: spec.case_id,
+    thread_id: spec.thread_id,
+    turn: spec.turn,
+    model: spec.model,
+    repeat: spec.repeat,
+    endpoint: ctx.endpoint,
+    method: ctx.method,
+    streaming: ctx.streaming,
+    conversation_id: ctx.conversationId,
+    started_at: ctx.startedAt,
+    offset_ms: roundMs(ctx.offsetMs),
+    attempts: ctx.attempts,
+    checks: [],
+    pass: false,
+  };
+}
+
+export function sampleFromAnswer(spec: RequestSpec, ctx: SampleContext, answer: AnswerResult): Sample {
+  return {
+    ...base(spec, ctx),
+    ...timings(answer.marks, answer.chunks),
+    status: answer.status,
+    outcome: 'ok',
+    error: null,
+    chunks: answer.chunks.length,
+    chars: [...answer.text].length,
+    text: answer.text,
+    credits_used: answer.creditsUsed,
+    credits_remaining: answer.creditsRemaining,
+    credits_unknown: answer.creditsUsed === null,
+    stream_dialect: answer.dialect,
+  };
+}
+
+export function outcomeOf(error: KbError): Outcome {
+  if (error instanceof HttpError) return 'http_error';
+  switch (error.code) {
+    case 'E_TIMEOUT':
+      return 'timeout';
+    case 'E_CONNECTION':
+    case 'E_ABORTED':
+      return 'network_error';
+    default:
+      return 'stream_error';
+  }
+}
+
+const NO_TIMINGS = {
+  ttfb_ms: null, ttfc_ms: null, last_chunk_ms: null, finish_ms: null, usage_ms: null,
+  latency_ms: null, gap_mean_ms: null, gap_max_ms: null,
+};
+
+export function sampleFromError(spec: RequestSpec, ctx: SampleContext, error: KbError): Sample {
+  const partial = error.partial;
+  const status = error instanceof HttpError ? error.statusCode : (partial?.status ?? null);
+  return {
+    ...base(spec, ctx),
+    ...(partial ? timings(partial.marks, partial.chunks) : NO_TIMINGS),
+    status,
+    outcome: outcomeOf(error),
+    error: { code: error.code, message: error.message },
+    chunks: partial?.chunks.length ?? 0,
+    chars: partial ? [...partial.text].length : 0,
+    text: partial?.text ?? '',
+    credits_used: null,
+    credits_remaining: null,
+    credits_unknown: true,
+  };
+}
+
+/** A turn never sent because an earlier turn of its thread failed (or its conversation was not created). */
+export function skippedSample(spec: RequestSpec, ctx: SampleContext, reason: string): Sample {
+  return {
+    ...base(spec, { ...ctx, attempts: 0 }),
+    ...NO_TIMINGS,
+    status: null,
+    outcome: 'skipped',
+    error: { code: 'E_SKIPPED', message: reason },
+    chunks: 0,
+    chars: 0,
+    text: '',
+    credits_used: null,
+    credits_remaining: null,
+    credits_unknown: false,
+  };
+}

@@ -1,0 +1,98 @@
+// Sends one request (ask or continue) with retries, and returns its Sample with checks applied.
+import type { AnswerResult } from '../domain/answer.js';
+import type { ChatClient } from '../domain/client.js';
+import { AbortedError, KbError } from '../domain/errors.js';
+import type { CheckResult, Sample } from '../domain/sample.js';
+import type { CheckSpec } from '../domain/suite.js';
+import type { CreditLedger } from '../credits/ledger.js';
+import { backoffDelayMs, isRetryable, type BackoffPolicy } from './backoff.js';
+import { isoNow, monotonicMs, sleep } from './clock.js';
+import type { RequestSpec } from './request-spec.js';
+import { sampleFromAnswer, sampleFromError, type SampleContext } from './sample-builder.js';
+
+export interface CheckSubject {
+  text: string;
+  ttfc_ms: number | null;
+  latency_ms: number | null;
+  credits_used: number | null;
+}
+export type CheckFn = (specs: CheckSpec[], subject: CheckSubject, signal: AbortSignal) => Promise<CheckResult[]>;
+
+export interface SendDeps {
+  client: ChatClient;
+  target: { boardId: string; chatId: string };
+  timeoutMs: number;
+  backoff: BackoffPolicy;
+  check: CheckFn;
+  ledger: CreditLedger;
+  /** Monotonic ms at which the run started: sample offsets are measured from it. */
+  runStartMs: number;
+  /** Hard abort: cancels requests in flight down to the socket. */
+  abort: AbortSignal;
+}
+
+/** Thrown when the user's hard abort cancelled the request: nothing is recorded, resume re-sends it. */
+export class RequestCancelled extends Error {}
+
+function callClient(spec: RequestSpec, deps: SendDeps, conversationId: string | null): Promise<AnswerResult> {
+  const o = spec.options;
+  const streaming = o.streaming ?? true;
+  const common = {
+    boardId: deps.target.boardId,
+    chatId: deps.target.chatId,
+    prompt: spec.prompt,
+    ...(spec.model !== 'default' ? { model: spec.model } : {}),
+    method: o.method ?? 'post',
+    streaming,
+    includeUsage: o.include_usage ?? streaming,
+    ...(o.plaintext !== undefined ? { plaintext: o.plaintext } : {}),
+    ...(o.additional_context !== undefined ? { additionalContext: o.additional_context } : {}),
+    signal: deps.abort,
+    timeoutMs: deps.timeoutMs,
+  };
+  if (conversationId === null) return deps.client.ask(common);
+  return deps.client.continueConversation({
+    ...common,
+    conversationId,
+    ...(o.save_history !== undefined ? { saveHistory: o.save_history } : {}),
+    ...(o.user !== undefined ? { user: o.user } : {}),
+    ...(o.source !== undefined ? { source: o.source } : {}),
+  });
+}
+
+/** Runs the request until it succeeds, fails for good, or the retries are used up. */
+export async function sendRequest(spec: RequestSpec, deps: SendDeps, conversationId: string | null): Promise<Sample> {
+  const startedAt = isoNow();
+  const offsetMs = monotonicMs() - deps.runStartMs;
+  const ctx = (attempts: number): SampleContext => ({
+    endpoint: conversationId === null ? 'ask' : 'continue',
+    method: spec.options.method ?? 'post',
+    streaming: spec.options.streaming ?? true,
+    conversationId,
+    attempts,
+    startedAt,
+    offsetMs,
+  });
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      const answer = await callClient(spec, deps, conversationId);
+      return await withChecks(sampleFromAnswer(spec, ctx(attempt), answer), spec, deps);
+    } catch (error) {
+      if (deps.abort.aborted || error instanceof AbortedError) throw new RequestCancelled('cancelled');
+      if (!(error instanceof KbError)) throw error;
+      if (attempt > deps.backoff.retries || !isRetryable(error)) {
+        return withChecks(sampleFromError(spec, ctx(attempt), error), spec, deps);
+      }
+      const slept = await sleep(backoffDelayMs(attempt, error, deps.backoff), deps.abort);
+      if (!slept) throw new RequestCancelled('cancelled');
+    }
+  }
+}
+
+async function withChecks(sample: Sample, spec: RequestSpec, deps: SendDeps): Promise<Sample> {
+  deps.ledger.record(sample.model, { creditsUsed: sample.credits_used, creditsRemaining: sample.credits_remaining });
+  if (sample.outcome !== 'ok') return { ...sample, pass: false };
+  const checks = spec.checks.length ? await deps.check(spec.checks, sample, deps.abort) : [];
+  for (const c of checks) if (c.credits_used) deps.ledger.recordExtra(c.credits_used);
+  return { ...sample, checks, pass: checks.every((c) => c.pass) };
+}

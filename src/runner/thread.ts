@@ -1,0 +1,84 @@
+// Runs one thread: creates its conversation (unless resuming one), then sends its turns in order.
+import { AbortedError, KbError } from '../domain/errors.js';
+import type { Sample } from '../domain/sample.js';
+import { backoffDelayMs, isRetryable } from './backoff.js';
+import { isoNow, monotonicMs, sleep } from './clock.js';
+import type { RequestSpec, ThreadSpec } from './request-spec.js';
+import { sampleFromError, skippedSample, type SampleContext } from './sample-builder.js';
+import { RequestCancelled, sendRequest, type SendDeps } from './send.js';
+
+export interface ThreadHooks {
+  /** Asks the budget and stop state before a turn starts; false = start no more turns. */
+  beforeTurn(spec: RequestSpec): Promise<(() => void) | null>;
+  emit(sample: Sample): void;
+}
+
+type Created = { conversationId: string } | { failure: Sample };
+
+async function createWithRetries(thread: ThreadSpec, deps: SendDeps): Promise<Created> {
+  const startedAt = isoNow();
+  const offsetMs = monotonicMs() - deps.runStartMs;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      const conversation = await deps.client.createConversation({
+        boardId: deps.target.boardId,
+        chatId: deps.target.chatId,
+        ...(thread.name !== undefined ? { name: thread.name } : {}),
+        signal: deps.abort,
+        timeoutMs: deps.timeoutMs,
+      });
+      return { conversationId: conversation.conversationId };
+    } catch (error) {
+      if (deps.abort.aborted || error instanceof AbortedError) throw new RequestCancelled('cancelled');
+      if (!(error instanceof KbError)) throw error;
+      if (attempt <= deps.backoff.retries && isRetryable(error)) {
+        if (!(await sleep(backoffDelayMs(attempt, error, deps.backoff), deps.abort))) throw new RequestCancelled('cancelled');
+        continue;
+      }
+      const spec: RequestSpec = { ...thread.turns[0]!, item_id: `${thread.thread_key}|create`, turn: null, checks: [] };
+      const ctx: SampleContext = { endpoint: 'create', method: 'post', streaming: false, conversationId: null, attempts: attempt, startedAt, offsetMs };
+      return { failure: sampleFromError(spec, ctx, error) };
+    }
+  }
+}
+
+function skipRest(turns: RequestSpec[], conversationId: string | null, reason: string, hooks: ThreadHooks, deps: SendDeps): void {
+  for (const turn of turns) {
+    const ctx: SampleContext = {
+      endpoint: 'continue', method: turn.options.method ?? 'post', streaming: turn.options.streaming ?? true,
+      conversationId, attempts: 0, startedAt: isoNow(), offsetMs: monotonicMs() - deps.runStartMs,
+    };
+    hooks.emit(skippedSample(turn, ctx, reason));
+  }
+}
+
+/** Resolves when the thread is done or stopped; a request failure ends the thread, skipping the rest. */
+export async function runThread(thread: ThreadSpec & { conversation_id?: string }, deps: SendDeps, hooks: ThreadHooks): Promise<void> {
+  if (thread.turns.length === 0) return;
+  let conversationId = thread.conversation_id ?? null;
+  if (conversationId === null) {
+    const created = await createWithRetries(thread, deps);
+    if ('failure' in created) {
+      hooks.emit(created.failure);
+      skipRest(thread.turns, null, `conversation could not be created (${created.failure.error?.code})`, hooks, deps);
+      return;
+    }
+    conversationId = created.conversationId;
+  }
+  for (let i = 0; i < thread.turns.length; i += 1) {
+    const turn = thread.turns[i]!;
+    const release = await hooks.beforeTurn(turn);
+    if (!release) return; // stopped: the remaining turns stay unsent, so --resume continues them
+    let sample: Sample;
+    try {
+      sample = await sendRequest(turn, deps, conversationId);
+    } finally {
+      release();
+    }
+    hooks.emit(sample);
+    if (sample.outcome !== 'ok') {
+      skipRest(thread.turns.slice(i + 1), conversationId, `turn ${turn.turn} failed (${sample.error?.code ?? sample.outcome})`, hooks, deps);
+      return;
+    }
+  }
+}
