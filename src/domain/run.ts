@@ -15,6 +15,8 @@ export interface RunInfo {
   finished_at: string | null;
   duration_ms: number | null;
   status: RunStatus;
+  /** Open-loop starts that were never sent (still waiting when the duration ended). */
+  dropped?: number;
   /** Why the run stopped early, in words (never containing the key). */
   stop_reason?: string;
 }

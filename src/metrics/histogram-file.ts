@@ -1,5 +1,6 @@
 // histograms.json: encoded per-model histograms, so shards merge exactly and reports need nothing else.
-import { readFile, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TIMING_METRICS, type HistogramFile, type TimingMetric, type TimingPercentiles } from '../domain/summary.js';
 import { addHistograms, decodeHistogram, encodeHistogram, percentilesMs, type Histogram } from './histogram.js';
@@ -74,6 +75,9 @@ export async function readHistogramFile(runDir: string): Promise<HistogramFile> 
 
 export async function writeHistogramFile(runDir: string, file: HistogramFile): Promise<string> {
   const path = join(runDir, HISTOGRAM_FILE_NAME);
-  await writeFile(path, `${JSON.stringify(file, null, 2)}\n`, 'utf8');
+  // Temp file + rename: a crash mid-write must not leave a histograms.json that merges wrongly.
+  const temp = `${path}.tmp-${randomBytes(4).toString('hex')}`;
+  await writeFile(temp, `${JSON.stringify(file, null, 2)}\n`, 'utf8');
+  await rename(temp, path);
   return path;
 }

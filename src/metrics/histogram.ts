@@ -87,18 +87,20 @@ export function addHistograms(histograms: readonly Histogram[]): Histogram {
   return sum;
 }
 
+/** Percentiles every curve includes exactly, so charts can mark them. */
+export const CURVE_MARKS = [50, 90, 99, 99.9, 99.99] as const;
+
 /** [percentile, ms] points on a log percentile axis (0, 90, 99, 99.9…), as HDR plots draw them. */
 export function percentileCurveMs(histogram: Histogram, pointsPerDecade = 10): Array<[number, number]> {
   if (histogram.totalCount === 0) return [];
   // Beyond 1/count the curve is flat at the max: stop one decade past the data's resolution.
   const decades = Math.min(6, Math.max(1, Math.ceil(Math.log10(histogram.totalCount))));
-  const points: Array<[number, number]> = [];
+  const percentiles = new Set<number>(CURVE_MARKS.filter((p) => p < 100 - 100 * 10 ** -decades));
   for (let i = 0; i < decades * pointsPerDecade; i++) {
-    const percentile = 100 * (1 - 10 ** (-i / pointsPerDecade));
-    points.push([percentile, valueAtPercentileMs(histogram, percentile)]);
+    percentiles.add(Number((100 * (1 - 10 ** (-i / pointsPerDecade))).toPrecision(12)));
   }
-  points.push([100, valueAtPercentileMs(histogram, 100)]);
-  return points;
+  percentiles.add(100);
+  return [...percentiles].sort((a, b) => a - b).map((p) => [p, valueAtPercentileMs(histogram, p)]);
 }
 
 /**

@@ -6,7 +6,10 @@ export interface RequestSpec {
   case_id: string | null;
   thread_id: string | null;
   turn: number | null;
+  /** The label results carry: the model asked for, or `default`. */
   model: string;
+  /** The `model` parameter sent; null leaves it to the service. */
+  request_model: string | null;
   repeat: number;
   prompt: string;
   options: RequestOptions;
@@ -15,6 +18,8 @@ export interface RequestSpec {
 
 /** A thread: one conversation created once, its turns sent in order. */
 export interface ThreadSpec {
+  /** Set when resuming: the conversation its finished turns used. */
+  conversation_id?: string;
   thread_key: string;
   thread_id: string;
   name?: string;

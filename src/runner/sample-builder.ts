@@ -61,6 +61,7 @@ function base(spec: RequestSpec, ctx: SampleContext): Omit<Sample, keyof ReturnT
     started_at: ctx.startedAt,
     offset_ms: roundMs(ctx.offsetMs),
     attempts: ctx.attempts,
+    prompt: spec.prompt,
     checks: [],
     pass: false,
   };

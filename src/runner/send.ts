@@ -41,7 +41,7 @@ function callClient(spec: RequestSpec, deps: SendDeps, conversationId: string | 
     boardId: deps.target.boardId,
     chatId: deps.target.chatId,
     prompt: spec.prompt,
-    ...(spec.model !== 'default' ? { model: spec.model } : {}),
+    ...(spec.request_model !== null ? { model: spec.request_model } : {}),
     method: o.method ?? 'post',
     streaming,
     includeUsage: o.include_usage ?? streaming,

@@ -53,7 +53,7 @@ function skipRest(turns: RequestSpec[], conversationId: string | null, reason: s
 }
 
 /** Resolves when the thread is done or stopped; a request failure ends the thread, skipping the rest. */
-export async function runThread(thread: ThreadSpec & { conversation_id?: string }, deps: SendDeps, hooks: ThreadHooks): Promise<void> {
+export async function runThread(thread: ThreadSpec, deps: SendDeps, hooks: ThreadHooks): Promise<void> {
   if (thread.turns.length === 0) return;
   let conversationId = thread.conversation_id ?? null;
   if (conversationId === null) {

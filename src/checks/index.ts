@@ -1,0 +1,11 @@
+// The checks package: assertions on answers and thresholds on runs.
+export * from './types.js';
+export { CHECK_HANDLERS, runChecks } from './registry.js';
+export { compileCheckRegex } from './regex.js';
+export { normalizeText } from './text.js';
+export { textSimilarity, tokenize } from './similarity.js';
+export { JUDGE_INSTRUCTION, buildJudgePrompt, parseVerdict, type Verdict } from './judge.js';
+export * from './threshold-grammar.js';
+export * from './threshold-parser.js';
+export * from './thresholds.js';
+export { nearestRank } from './percentile.js';

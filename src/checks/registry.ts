@@ -1,0 +1,39 @@
+// The assertion registry: one handler per check type, looked up by the spec's `type`.
+import type { CheckResult } from '../domain/sample.js';
+import type { CheckSpec } from '../domain/suite.js';
+import { judgeCheck } from './judge.js';
+import { maxCreditsCheck, maxLatencyCheck, maxTtfcCheck } from './limits.js';
+import { similarCheck } from './similarity.js';
+import { containsCheck, equalsCheck, icontainsCheck, notContainsCheck, regexCheck, startsWithCheck } from './text.js';
+import type { CheckHandler, CheckPorts, CheckRegistry, CheckSubject } from './types.js';
+
+export const CHECK_HANDLERS: CheckRegistry = {
+  contains: containsCheck,
+  icontains: icontainsCheck,
+  'not-contains': notContainsCheck,
+  regex: regexCheck,
+  equals: equalsCheck,
+  'starts-with': startsWithCheck,
+  'max-ttfc-ms': maxTtfcCheck,
+  'max-latency-ms': maxLatencyCheck,
+  'max-credits': maxCreditsCheck,
+  similar: similarCheck,
+  judge: judgeCheck,
+};
+
+async function runOne(spec: CheckSpec, subject: CheckSubject, ports: CheckPorts): Promise<CheckResult> {
+  // The registry's mapped type pairs each type with its spec; indexing by a union loses that
+  // pairing, so the handler is widened here once rather than switched on per kind.
+  const handler = CHECK_HANDLERS[spec.type] as CheckHandler;
+  try {
+    return await handler(spec, subject, ports);
+  } catch (error) {
+    // A crashing handler fails its own check, not the whole request.
+    return { type: spec.type, pass: false, detail: `the check could not run: ${(error as Error).message}` };
+  }
+}
+
+/** Runs every check of an answer (judges concurrently) and returns results in spec order. */
+export function runChecks(specs: readonly CheckSpec[], subject: CheckSubject, ports: CheckPorts = {}): Promise<CheckResult[]> {
+  return Promise.all(specs.map((spec) => runOne(spec, subject, ports)));
+}

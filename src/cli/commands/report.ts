@@ -1,0 +1,30 @@
+// `kbbench report <run-dir>`: rebuilds every report of a run from results.ndjson (interrupted runs too).
+import type { CommandModule } from 'yargs';
+import { renderConsoleSummary } from '../../report/index.js';
+import { finishReports } from '../../session/finish.js';
+import { readRunInfo } from '../../store/run-dir.js';
+import { EXIT, type ExitCode } from '../exit.js';
+import type { CliIo } from '../io.js';
+
+export function reportCommand(io: CliIo, setExit: (code: ExitCode) => void): CommandModule {
+  return {
+    command: 'report <run-dir>',
+    describe: 'rebuild every report of a run from its results.ndjson',
+    builder: (y) =>
+      y
+        .positional('run-dir', { type: 'string', demandOption: true })
+        .option('json', { type: 'boolean', default: false, describe: 'print summary.json on stdout' })
+        .example('$0 report reports/demo-20261122T101500Z', 'rebuild report.html, CSV, JUnit and summary.json'),
+    handler: async (argv) => {
+      const dir = argv.runDir as string;
+      const run = readRunInfo(dir);
+      const summary = await finishReports(dir, run);
+      if (argv.json) io.out(JSON.stringify(summary, null, 2));
+      else {
+        io.out(renderConsoleSummary(summary, { suiteName: run.suite.name }));
+        io.out(`reports rebuilt in ${dir}`);
+      }
+      setExit(summary.verdict === 'pass' ? EXIT.ok : EXIT.failed);
+    },
+  };
+}

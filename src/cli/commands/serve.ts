@@ -1,0 +1,82 @@
+// `kbbench serve`: the embedded reference service on its own, for curl, demos and other tools.
+import type { CommandModule } from 'yargs';
+import { InputError } from '../../domain/errors.js';
+import { STREAM_DIALECTS } from '../../protocol/index.js';
+import { describeService, ServiceOptionsError, startReferenceService, WorkspaceError, type ServiceOptions } from '../../server/index.js';
+import { EXIT, type ExitCode } from '../exit.js';
+import type { CliIo } from '../io.js';
+
+function serviceOptions(a: Record<string, unknown>): ServiceOptions {
+  const pick = (flag: string, key: keyof ServiceOptions): Partial<ServiceOptions> => (a[flag] === undefined ? {} : { [key]: a[flag] });
+  return {
+    host: a.host as string,
+    port: a.port as number,
+    ...pick('workspace', 'workspacePath'),
+    ...pick('seed', 'seed'),
+    ...pick('dialect', 'dialect'),
+    ...pick('latencyScale', 'latencyScale'),
+    ...pick('crlf', 'crlf'),
+    ...pick('splitWrites', 'splitWrites'),
+    ...pick('maxInFlight', 'maxInFlight'),
+    ...pick('faultRate', 'faultRate'),
+    ...pick('rateLimitRate', 'rateLimitRate'),
+    ...pick('retryAfter', 'retryAfterS'),
+    ...pick('stallMs', 'stallMs'),
+    ...pick('stallRate', 'stallRate'),
+    ...pick('cutRate', 'cutRate'),
+    ...pick('html502Rate', 'html502Rate'),
+  };
+}
+
+function asInputError(error: unknown): unknown {
+  if (error instanceof WorkspaceError) return new InputError(error.reason, { file: error.file, ...(error.line !== undefined ? { line: error.line } : {}), field: error.field });
+  if (error instanceof ServiceOptionsError) return new InputError(error.reason, { field: `--${error.field}` });
+  return error;
+}
+
+export function serveCommand(io: CliIo, setExit: (code: ExitCode) => void): CommandModule {
+  return {
+    command: 'serve',
+    describe: 'run the embedded reference service alone (prints its URL and the demo key)',
+    builder: (y) =>
+      y
+        .option('port', { type: 'number', default: 8787, describe: '0 picks a free port' })
+        .option('host', { type: 'string', default: '127.0.0.1' })
+        .option('workspace', { type: 'string', describe: 'workspace file (default: suites/demo/workspace.yaml)' })
+        .option('seed', { type: 'number', describe: 'random seed (answers and latencies repeat for a seed)' })
+        .option('dialect', { choices: STREAM_DIALECTS, describe: 'stream format (default ui-sse: AI SDK UI-message SSE)' })
+        .option('latency-scale', { type: 'number', describe: 'multiply model latencies; 0 answers at once' })
+        .option('crlf', { type: 'boolean', describe: 'end stream lines with CRLF' })
+        .option('split-writes', { type: 'boolean', describe: 'write streams in ragged byte pieces' })
+        .option('max-in-flight', { type: 'number', describe: 'answers at once before 429 (0: no limit)' })
+        .option('fault-rate', { type: 'number', group: 'Faults:', describe: 'share of requests answered 500' })
+        .option('rate-limit-rate', { type: 'number', group: 'Faults:', describe: 'share answered 429 with Retry-After' })
+        .option('retry-after', { type: 'number', group: 'Faults:', describe: 'Retry-After seconds of injected 429s' })
+        .option('stall-ms', { type: 'number', group: 'Faults:', describe: 'stall before the first chunk, ms' })
+        .option('stall-rate', { type: 'number', group: 'Faults:', describe: 'share of answers that stall' })
+        .option('cut-rate', { type: 'number', group: 'Faults:', describe: 'share of streams cut midway' })
+        .option('html502-rate', { type: 'number', group: 'Faults:', describe: 'share answered by an HTML 502 proxy page' })
+        .example('$0 serve', 'listen on 127.0.0.1:8787 with the demo workspace')
+        .example('$0 serve --port 0 --latency-scale 0', 'a free port, answers at once (tests)')
+        .example('$0 serve --rate-limit-rate 0.2 --fault-rate 0.05', 'inject 429s and 500s'),
+    handler: async (argv) => {
+      let running;
+      try {
+        running = await startReferenceService(serviceOptions(argv as Record<string, unknown>));
+      } catch (error) {
+        throw asInputError(error);
+      }
+      for (const line of describeService(running)) io.out(line);
+      await new Promise<void>((resolve) => {
+        const stop = (): void => {
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          void running.close().then(resolve);
+        };
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
+      });
+      setExit(EXIT.ok);
+    },
+  };
+}

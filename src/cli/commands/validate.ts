@@ -1,0 +1,58 @@
+// `kbbench validate <suite>`: checks a suite and prints what a run would send, sending nothing.
+import type { CommandModule } from 'yargs';
+import { describePlan, parseShard } from '../../plan/index.js';
+import type { PlanDescription } from '../../plan/index.js';
+import { renderTable } from '../../report/index.js';
+import { prepareRun } from '../../session/prepare.js';
+import { parseList } from '../parse.js';
+import { TOOL_VERSION } from '../version.js';
+import { EXIT, type ExitCode } from '../exit.js';
+import type { CliIo } from '../io.js';
+
+function render(d: PlanDescription, thresholds: Record<string, string[]>): string[] {
+  const lines = [`suite ${d.suite.name} (${d.suite.path}): valid`];
+  lines.push(`${d.counts.requests} requests: ${d.counts.cases} case items, ${d.counts.threads} conversations with ${d.counts.turns} turns; repeat ${d.repeat}${d.shard ? `; shard ${d.shard}` : ''}`);
+  lines.push('', renderTable(['model', 'cases', 'threads', 'requests'], d.per_model.map((m) => [m.model, String(m.cases), String(m.threads), String(m.requests)])));
+  if (d.threads.length) {
+    lines.push('', 'threads:');
+    for (const t of d.threads) lines.push(`  ${t.thread_id}${t.name ? ` "${t.name}"` : ''}: ${t.turns} turns on ${t.models.join(', ')}`);
+  }
+  const thresholdLines = Object.entries(thresholds).flatMap(([k, list]) => list.map((e) => `  ${k}: ${e}`));
+  if (thresholdLines.length) lines.push('', 'thresholds:', ...thresholdLines);
+  for (const e of d.excluded) lines.push(`excluded ${e.kind} ${e.id}: ${e.reason}`);
+  lines.push('', 'requests:');
+  for (const r of d.requests) {
+    const what = r.prompt === null ? '(creates the conversation)' : JSON.stringify(r.prompt.length > 70 ? `${r.prompt.slice(0, 67)}...` : r.prompt);
+    lines.push(`  ${r.endpoint.padEnd(8)} ${r.method.toUpperCase().padEnd(4)} ${r.streaming ? 'stream' : 'json  '} ${r.id}  ${what}`);
+  }
+  return lines;
+}
+
+export function validateCommand(io: CliIo, setExit: (code: ExitCode) => void): CommandModule {
+  return {
+    command: 'validate <suite>',
+    describe: 'check a suite and print what a run would send (sends nothing)',
+    builder: (y) =>
+      y
+        .positional('suite', { type: 'string', demandOption: true })
+        .option('models', { type: 'string', describe: 'comma-separated models (replaces the suite\'s)' })
+        .option('repeat', { type: 'number', default: 1 })
+        .option('shard', { type: 'string', describe: 'i/N' })
+        .option('threshold', { type: 'string', array: true, describe: 'extra thresholds to check' })
+        .option('json', { type: 'boolean', default: false, describe: 'print the plan as JSON' })
+        .example('$0 validate suites/demo.yaml', 'what the demo would send')
+        .example('$0 validate faq.csv --models gpt-4o,o3-mini --json', 'the plan as JSON'),
+    handler: async (argv) => {
+      const prepared = await prepareRun({
+        suitePath: argv.suite as string, auth: 'header', models: parseList(argv.models as string | undefined), repeat: argv.repeat as number,
+        concurrency: 1, requestDefaults: {}, timeoutMs: 1, retries: 0, reportsRoot: '', thresholdFlags: (argv.threshold as string[] | undefined) ?? [],
+        embedded: {}, toolVersion: TOOL_VERSION, ...(argv.shard ? { shard: parseShard(argv.shard as string) } : {}),
+      });
+      for (const w of prepared.warnings) io.err(`warning: ${w}`);
+      const description = describePlan(prepared.plan);
+      if (argv.json) io.out(JSON.stringify({ ...description, thresholds: prepared.thresholds }, null, 2));
+      else for (const line of render(description, prepared.thresholds)) io.out(line);
+      setExit(EXIT.ok);
+    },
+  };
+}

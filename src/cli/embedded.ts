@@ -1,0 +1,66 @@
+// Starts the embedded reference service in a child process, so its work never shares (or bends)
+// the harness's event loop and measurements; stops it at the end of the run.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { ConfigError } from '../domain/errors.js';
+import type { EmbeddedServiceOptions } from '../session/options.js';
+
+export interface EmbeddedService {
+  url: string;
+  /** The workspace's first key: the harness authenticates with it like any client would. */
+  key: string;
+  stop(): Promise<void>;
+}
+
+const SERVER_ENTRY = fileURLToPath(new URL('../server/main.js', import.meta.url));
+const READY_TIMEOUT_MS = 20_000;
+
+function readReadyLine(child: ChildProcess): Promise<{ url: string; keys: string[] }> {
+  return new Promise((resolve, reject) => {
+    let stderr = '';
+    child.stderr?.on('data', (d: Buffer) => {
+      stderr = (stderr + d.toString()).slice(-4000);
+    });
+    const timer = setTimeout(() => reject(new ConfigError('the embedded service did not start in time')), READY_TIMEOUT_MS);
+    const lines = createInterface({ input: child.stdout! });
+    lines.once('line', (line) => {
+      clearTimeout(timer);
+      lines.close();
+      try {
+        resolve(JSON.parse(line) as { url: string; keys: string[] });
+      } catch {
+        reject(new ConfigError(`the embedded service said something unexpected: ${line.slice(0, 200)}`));
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new ConfigError(`the embedded service exited (${code}) before it was ready${stderr ? `:\n${stderr.trim()}` : ''}`));
+    });
+  });
+}
+
+export async function startEmbeddedService(options: EmbeddedServiceOptions): Promise<EmbeddedService> {
+  const child = spawn(process.execPath, [SERVER_ENTRY, JSON.stringify({ host: '127.0.0.1', port: 0, ...options })], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let ready: { url: string; keys: string[] };
+  try {
+    ready = await readReadyLine(child);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const key = ready.keys[0];
+  if (!key) throw new ConfigError('the embedded workspace has no account key');
+  return {
+    url: ready.url,
+    key,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    },
+  };
+}

@@ -1,0 +1,34 @@
+#!/usr/bin/env node
+// kbbench's command line: yargs wiring only; each command lives in commands/ and returns its exit code.
+import yargs from 'yargs';
+import { hideBin } from 'yargs/helpers';
+import { commandModules } from './commands/index.js';
+import { describeError, exitCodeFor } from './exit.js';
+import { processIo } from './io.js';
+
+const io = processIo();
+
+async function main(): Promise<void> {
+  let exitCode: number | undefined;
+  const parser = yargs(hideBin(process.argv))
+    .scriptName('kbbench')
+    .usage('$0 <command> [options]\n\nEvaluate, compare and load-test knowledge-base chat assistants.')
+    .strict()
+    .demandCommand(1, 'Name a command: run, serve, validate, report, compare, estimate, merge, boards, chats.')
+    .recommendCommands()
+    .epilogue('Exit codes: 0 passed · 1 a check, threshold or baseline failed · 2 invalid input (nothing sent) · 3 stopped early.\nThe API key comes from KBBENCH_API_KEY or --api-key-file, never from a flag value.')
+    .wrap(Math.min(110, process.stdout.columns || 100))
+    .fail((message, error) => {
+      if (error) throw error;
+      io.err(`${message}\nRun 'kbbench --help' or 'kbbench <command> --help'.`);
+      exitCode = 2;
+    });
+  for (const module of commandModules(io, (code) => (exitCode = code))) parser.command(module);
+  await parser.help().alias('h', 'help').version().parseAsync();
+  process.exitCode = exitCode ?? 0;
+}
+
+main().catch((error: unknown) => {
+  io.err(`kbbench: ${describeError(error)}`);
+  process.exitCode = exitCodeFor(error);
+});

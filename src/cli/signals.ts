@@ -1,0 +1,35 @@
+// Ctrl-C handling: the first signal stops new requests and gives in-flight ones a grace period;
+// a second one (or the end of the grace) cancels them. Finished results are already on disk.
+export interface StopControl {
+  stop: AbortSignal;
+  abort: AbortSignal;
+  dispose(): void;
+}
+
+export function installStopSignals(graceMs: number, say: (text: string) => void): StopControl {
+  const stop = new AbortController();
+  const abort = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (!stop.signal.aborted) {
+      say(`\n${signal}: no new requests; waiting up to ${Math.round(graceMs / 1000)}s for those in flight (again to abort now).`);
+      stop.abort();
+      timer = setTimeout(() => abort.abort(), graceMs);
+      timer.unref();
+      return;
+    }
+    say(`${signal}: aborting requests in flight; everything finished is kept.`);
+    abort.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    stop: stop.signal,
+    abort: abort.signal,
+    dispose: () => {
+      if (timer) clearTimeout(timer);
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}

@@ -1,0 +1,94 @@
+// Reads one JSON stream payload: an AI SDK UI-message chunk or an OpenAI chat-completion chunk.
+import { StreamError } from '../../domain/index.js';
+import type { DecodedEvent } from './events.js';
+
+export type PayloadShape = 'ui' | 'openai';
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Parses a payload, turning bad JSON into a typed StreamError naming the dialect. */
+export function parseJsonPayload(raw: string, where: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new StreamError(`${where} carried a payload that is not JSON: ${preview(raw)}`);
+  }
+}
+
+export function preview(raw: string, maxChars = 80): string {
+  const flat = raw.replace(/\s+/g, ' ');
+  return flat.length > maxChars ? `${flat.slice(0, maxChars)}…` : flat;
+}
+
+/** A usage object carries credits when `credits_used` is a finite number. */
+export function usageFrom(value: unknown): DecodedEvent | null {
+  if (!isObject(value)) return null;
+  const used = value.credits_used;
+  if (typeof used !== 'number' || !Number.isFinite(used)) return null;
+  const remaining = value.credits_remaining;
+  return typeof remaining === 'number'
+    ? { kind: 'usage', creditsUsed: used, creditsRemaining: remaining }
+    : { kind: 'usage', creditsUsed: used };
+}
+
+/** Appends the events one payload carries; returns its shape, or null for an unknown shape. */
+export function interpretPayload(value: unknown, out: DecodedEvent[]): PayloadShape | null {
+  if (!isObject(value)) return null;
+  if (typeof value.type === 'string') {
+    interpretUiChunk(value, out);
+    return 'ui';
+  }
+  if (Array.isArray(value.choices) || isObject(value.usage)) {
+    interpretOpenAiChunk(value, out);
+    return 'openai';
+  }
+  return null;
+}
+
+function interpretUiChunk(chunk: Json, out: DecodedEvent[]): void {
+  switch (chunk.type) {
+    case 'text-delta': {
+      // AI SDK 5 names the field `delta`; AI SDK 4's fullStream named it `textDelta`.
+      const delta = chunk.delta ?? chunk.textDelta;
+      if (typeof delta !== 'string') throw new StreamError(`text-delta chunk without a string delta: ${preview(JSON.stringify(chunk))}`);
+      if (delta !== '') out.push({ kind: 'text', text: delta });
+      return;
+    }
+    case 'finish':
+      out.push(typeof chunk.finishReason === 'string' ? { kind: 'finish', finishReason: chunk.finishReason } : { kind: 'finish' });
+      return;
+    case 'usage': {
+      const usage = usageFrom(chunk);
+      if (usage) out.push(usage);
+      return;
+    }
+    case 'error':
+      out.push({ kind: 'error', message: typeof chunk.errorText === 'string' ? chunk.errorText : preview(JSON.stringify(chunk)) });
+      return;
+    default:
+      // start, text-start, text-end, reasoning, tool and data parts carry no answer text.
+      return;
+  }
+}
+
+function interpretOpenAiChunk(chunk: Json, out: DecodedEvent[]): void {
+  const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
+  if (isObject(choice)) {
+    const delta = choice.delta;
+    if (isObject(delta) && delta.content !== undefined && delta.content !== null) {
+      if (typeof delta.content !== 'string') throw new StreamError('OpenAI chunk with a non-string delta.content');
+      if (delta.content !== '') out.push({ kind: 'text', text: delta.content });
+    }
+    if (typeof choice.finish_reason === 'string') out.push({ kind: 'finish', finishReason: choice.finish_reason });
+  }
+  // Token usage alone says nothing about credits; only a usage object with credits_used counts.
+  const usage = usageFrom(chunk.usage);
+  if (usage) out.push(usage);
+  if (isObject(chunk.error)) {
+    const message = chunk.error.message;
+    out.push({ kind: 'error', message: typeof message === 'string' ? message : 'error object in stream' });
+  }
+}

@@ -1,0 +1,269 @@
+// One request on the wire: sends it through the pool, decodes the answer as it arrives and yields
+// timed events; every failure comes out as a typed KbError carrying the partial answer.
+import { setImmediate as nextMacrotask } from 'node:timers/promises';
+import type { Dispatcher } from 'undici';
+import { MalformedBodyError, StreamError, type AnswerResult } from '../domain/index.js';
+import { AnswerSchema, type StreamDialect } from '../protocol/index.js';
+import { AnswerState } from './answer-state.js';
+import type { DecodedEvent } from './decode/events.js';
+import { ResponseDecoder } from './decode/response-decoder.js';
+import { toKbError, type FailureContext } from './failure.js';
+import { errorFromOkBody, httpErrorFor } from './http-errors.js';
+import { excerpt, type Redactor } from './redact.js';
+import type { WireRequest } from './request-builder.js';
+import { RequestGuard } from './request-guard.js';
+
+export type StreamEvent =
+  | { kind: 'headers'; status: number; atMs: number }
+  | { kind: 'chunk'; text: string; atMs: number }
+  | { kind: 'finish'; finishReason?: string; atMs: number }
+  | { kind: 'usage'; creditsUsed: number; creditsRemaining: number | null; atMs: number }
+  | { kind: 'end'; result: AnswerResult; atMs: number };
+
+export interface ExchangeSettings {
+  dispatcher: Dispatcher;
+  /** `https://host:port` of the pool. */
+  origin: string;
+  /** Path prefix of the base URL (`/kb` for `https://host/kb`), '' for none. */
+  basePath: string;
+  timeoutMs: number;
+  dialect: 'auto' | StreamDialect;
+  redact: Redactor;
+  /** How much of an error body is read and kept. */
+  errorBodyLimitBytes: number;
+}
+
+export interface ExchangeCall {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+type Headers = Record<string, string | string[] | undefined>;
+interface Opened {
+  status: number;
+  headers: Headers;
+  body: AsyncIterable<Uint8Array> & { destroy(error?: Error): unknown };
+}
+
+/** Room for the key (raw or percent-encoded) that straddles the read limit to be redacted whole. */
+const REDACTION_MARGIN_BYTES = 4096;
+
+const first = (value: string | string[] | undefined): string | null => (Array.isArray(value) ? (value[0] ?? null) : (value ?? null));
+
+class Exchange {
+  readonly guard: RequestGuard;
+  readonly state: AnswerState;
+  readonly failure: FailureContext;
+
+  constructor(
+    readonly settings: ExchangeSettings,
+    readonly request: WireRequest,
+    call: ExchangeCall,
+  ) {
+    this.guard = new RequestGuard(call.signal, call.timeoutMs ?? settings.timeoutMs, request.label);
+    // sentAt: just before undici writes the request (a busy pool's queueing counts as latency).
+    this.state = new AnswerState(performance.now());
+    this.failure = {
+      label: request.label,
+      guard: this.guard,
+      state: this.state,
+      redact: settings.redact,
+      readingWholeBody: false,
+      streamingRequested: request.streamingRequested,
+    };
+  }
+
+  /** Sends the request; a non-2xx answer is read (bounded) and thrown as its typed error. */
+  async open(): Promise<Opened> {
+    const { method, path, headers, body } = this.request;
+    const response = await this.settings.dispatcher.request({
+      origin: this.settings.origin,
+      method,
+      path: this.settings.basePath + path,
+      headers,
+      body,
+      signal: this.guard.signal,
+    });
+    this.state.onHeaders(response.statusCode, performance.now());
+    const opened: Opened = { status: response.statusCode, headers: response.headers, body: response.body };
+    if (opened.status < 200 || opened.status > 299) {
+      this.failure.readingWholeBody = true;
+      const bodyText = await this.readLimited(opened.body);
+      throw httpErrorFor({ status: opened.status, label: this.request.label, bodyText, retryAfter: opened.headers['retry-after'] });
+    }
+    return opened;
+  }
+
+  /**
+   * Reads up to errorBodyLimitBytes (plus a margin), redacts, then cuts: cutting first could leave
+   * a prefix of the key in the excerpt. The rest of the body is dropped, and the socket with it.
+   */
+  private async readLimited(body: Opened['body']): Promise<string> {
+    const decoder = new TextDecoder();
+    const limit = this.settings.errorBodyLimitBytes;
+    const capBytes = limit + REDACTION_MARGIN_BYTES;
+    let text = '';
+    let bytes = 0;
+    for await (const chunk of body) {
+      text += decoder.decode(chunk.subarray(0, Math.max(0, capBytes - bytes)), { stream: true });
+      bytes += chunk.byteLength;
+      if (bytes >= capBytes) {
+        body.destroy();
+        break;
+      }
+    }
+    const redacted = this.settings.redact(text + decoder.decode());
+    return redacted.length > limit ? `${redacted.slice(0, limit)}…` : redacted;
+  }
+
+  fail(err: unknown): never {
+    throw toKbError(err, this.failure);
+  }
+
+  /** A whole JSON body, parsed; a body that is not JSON is a MalformedBodyError. */
+  parseJson(raw: string): unknown {
+    try {
+      return JSON.parse(raw);
+    } catch {
+      throw this.malformed(raw, 'JSON');
+    }
+  }
+
+  /** A 2xx body of the wrong shape: the error a known error body names, else MalformedBodyError. */
+  malformed(raw: string, what: string): Error {
+    const status = this.state.status ?? 0;
+    const bodyText = this.settings.redact(raw).slice(0, this.settings.errorBodyLimitBytes);
+    const named = errorFromOkBody({ status, label: this.request.label, bodyText });
+    return named ?? new MalformedBodyError(`${this.request.label} answered HTTP ${status} with a body that is not ${what}: ${excerpt(bodyText)}`, status, bodyText);
+  }
+}
+
+function decoderFor(ex: Exchange, opened: Opened): ResponseDecoder {
+  return new ResponseDecoder({
+    contentType: first(opened.headers['content-type']),
+    headers: opened.headers,
+    streamingRequested: ex.request.streamingRequested,
+    dialect: ex.settings.dialect,
+  });
+}
+
+/** Applies one decoded event to the state and says what to yield, if anything. */
+function apply(ex: Exchange, event: DecodedEvent, atMs: number): StreamEvent[] {
+  const state = ex.state;
+  switch (event.kind) {
+    case 'text':
+      state.onText(event.text, atMs);
+      return [{ kind: 'chunk', text: event.text, atMs }];
+    case 'finish': {
+      const first = !state.finished;
+      state.onFinish(atMs);
+      if (!first) return [];
+      return [event.finishReason === undefined ? { kind: 'finish', atMs } : { kind: 'finish', finishReason: event.finishReason, atMs }];
+    }
+    case 'usage': {
+      const remaining = event.creditsRemaining ?? null;
+      state.onUsage(event.creditsUsed, remaining, atMs);
+      return [{ kind: 'usage', creditsUsed: event.creditsUsed, creditsRemaining: remaining, atMs }];
+    }
+    case 'error':
+      throw new StreamError(`${ex.request.label}: the stream carried an error: ${excerpt(ex.settings.redact(event.message))}`);
+    case 'body':
+      return applyJsonAnswer(ex, event.raw, atMs);
+  }
+}
+
+/** A JSON answer is one chunk: first chunk, last chunk, finish, usage and end share one time. */
+function applyJsonAnswer(ex: Exchange, raw: string, atMs: number): StreamEvent[] {
+  const parsed = AnswerSchema.safeParse(ex.parseJson(raw));
+  if (!parsed.success) throw ex.malformed(raw, 'an answer');
+  const { text, credits_used: used, credits_remaining: remaining } = parsed.data;
+  ex.state.onText(text, atMs);
+  ex.state.onFinish(atMs);
+  ex.state.onUsage(used, remaining, atMs);
+  return [
+    { kind: 'chunk', text, atMs },
+    { kind: 'finish', atMs },
+    { kind: 'usage', creditsUsed: used, creditsRemaining: remaining, atMs },
+  ];
+}
+
+/**
+ * undici hands a connection back to its pool only after the body's end has been delivered to us;
+ * one macrotask later, a caller's next sequential request reuses it instead of opening another
+ * socket. The answer's endAt is taken before this wait.
+ */
+function releaseConnection(): Promise<void> {
+  return nextMacrotask();
+}
+
+/** Yields the body's events; returns when the body ended (the answer's endAt). */
+async function* decodeBody(ex: Exchange, opened: Opened): AsyncGenerator<StreamEvent, number> {
+  const decoder = decoderFor(ex, opened);
+  ex.state.dialect = decoder.dialect;
+  ex.failure.readingWholeBody = decoder.isJsonBody;
+  for await (const bytes of opened.body) {
+    const atMs = performance.now();
+    const events = decoder.push(bytes);
+    ex.state.dialect = decoder.dialect;
+    ex.failure.readingWholeBody = decoder.isJsonBody;
+    for (const event of events) yield* apply(ex, event, atMs);
+  }
+  const endEvents = decoder.end();
+  const atMs = performance.now();
+  ex.state.dialect = decoder.dialect;
+  for (const event of endEvents) yield* apply(ex, event, atMs);
+  return atMs;
+}
+
+/** Sends an ask/continue request and yields its events; the generator returns the AnswerResult. */
+export async function* exchangeAnswer(settings: ExchangeSettings, request: WireRequest, call: ExchangeCall): AsyncGenerator<StreamEvent, AnswerResult> {
+  const ex = new Exchange(settings, request, call);
+  let completed = false;
+  try {
+    const opened = await ex.open();
+    yield { kind: 'headers', status: opened.status, atMs: ex.state.marks.headersAt ?? performance.now() };
+    const endAt = yield* decodeBody(ex, opened);
+    // The body is complete: a deadline or an abort from here on must not turn it into a failure.
+    ex.guard.dispose();
+    await releaseConnection();
+    if (!ex.state.finished) {
+      throw new StreamError(`${request.label}: the ${ex.state.dialect ?? 'stream'} stream ended without its finish event`);
+    }
+    const result = ex.state.result(endAt);
+    completed = true;
+    yield { kind: 'end', result, atMs: endAt };
+    return result;
+  } catch (err) {
+    return ex.fail(err);
+  } finally {
+    // An early `break` by the consumer, or a decoder error: stop reading and free the socket.
+    if (!completed) ex.guard.abort('cancelled');
+    ex.guard.dispose();
+  }
+}
+
+/** Sends a request whose answer is one JSON document and returns it validated by `parse`. */
+export async function exchangeJson<T>(settings: ExchangeSettings, request: WireRequest, call: ExchangeCall, parse: (value: unknown) => T | undefined, what: string): Promise<T> {
+  const ex = new Exchange(settings, request, call);
+  let completed = false;
+  try {
+    const opened = await ex.open();
+    ex.failure.readingWholeBody = true;
+    const decoder = new TextDecoder();
+    let raw = '';
+    for await (const bytes of opened.body) raw += decoder.decode(bytes, { stream: true });
+    raw += decoder.decode();
+    ex.state.marks.endAt = performance.now();
+    ex.guard.dispose();
+    await releaseConnection();
+    const value = parse(ex.parseJson(raw));
+    if (value === undefined) throw ex.malformed(raw, what);
+    completed = true;
+    return value;
+  } catch (err) {
+    return ex.fail(err);
+  } finally {
+    if (!completed) ex.guard.abort('cancelled');
+    ex.guard.dispose();
+  }
+}

@@ -1,0 +1,9 @@
+// The metrics module's public face: one HDR configuration, the streaming summarizer, the results reader.
+export * from './histogram.js';
+export * from './histogram-file.js';
+export * from './read-results.js';
+export * from './request-stats.js';
+export * from './case-stats.js';
+export * from './timeline.js';
+export * from './details.js';
+export * from './summarizer.js';

@@ -1,0 +1,73 @@
+// Checks the results.ndjson reader: line by line, torn last line skipped and counted, corruption counted apart.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sample } from '../domain/sample.js';
+import { syntheticSamples } from '../report/test-support/synthetic-run.js';
+import { readResults } from './read-results.js';
+
+let dir = '';
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'kbbench-read-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function collect(runDir: string): Promise<{ samples: Sample[]; stats: ReturnType<typeof readResults>['stats'] }> {
+  const results = readResults(runDir);
+  const samples: Sample[] = [];
+  for await (const sample of results) samples.push(sample);
+  return { samples, stats: results.stats };
+}
+
+async function runDirWith(name: string, content: string): Promise<string> {
+  const runDir = join(dir, name);
+  await mkdir(runDir, { recursive: true });
+  await writeFile(join(runDir, 'results.ndjson'), content);
+  return runDir;
+}
+
+describe('readResults', () => {
+  const samples = syntheticSamples({ repeats: 1 });
+  const lines = samples.map((s) => JSON.stringify(s));
+
+  it('skips and counts a torn last line', async () => {
+    const runDir = await runDirWith('torn', `${lines.join('\n')}\n${lines[0]!.slice(0, 40)}`);
+    const { samples: read, stats } = await collect(runDir);
+    expect(read).toHaveLength(samples.length);
+    expect(stats).toEqual({ lines: samples.length + 1, samples: samples.length, torn_lines: 1, invalid_lines: 0 });
+  });
+
+  it('keeps a complete last line that only lacks its newline', async () => {
+    const runDir = await runDirWith('no-newline', lines.join('\n'));
+    const { samples: read, stats } = await collect(runDir);
+    expect(read.map((s) => s.item_id)).toEqual(samples.map((s) => s.item_id));
+    expect(stats.torn_lines).toBe(0);
+  });
+
+  it('counts a broken line in the middle as invalid, not torn, and reads on', async () => {
+    const runDir = await runDirWith('invalid', [lines[0], '{"half": ', '', '[1,2]', lines[1]].join('\n') + '\n');
+    const { samples: read, stats } = await collect(runDir);
+    expect(read).toHaveLength(2);
+    expect(stats.invalid_lines).toBe(2);
+    expect(stats.torn_lines).toBe(0);
+  });
+
+  it('reads a long file across chunk boundaries, multi-byte text intact', async () => {
+    const text = 'ünïcödé — ✓ 漢字 '.repeat(40);
+    const many = Array.from({ length: 3000 }, (_, i) => JSON.stringify({ ...samples[0]!, item_id: `i${i}`, text }));
+    const runDir = await runDirWith('long', `${many.join('\n')}\n`);
+    const { samples: read } = await collect(runDir);
+    expect(read).toHaveLength(3000);
+    expect(read.every((s) => s.text === text)).toBe(true);
+    expect(read.at(-1)!.item_id).toBe('i2999');
+  });
+
+  it('reads a missing file as no samples (a run stopped before its first answer)', async () => {
+    const { samples: read, stats } = await collect(join(dir, 'nothing-here'));
+    expect(read).toEqual([]);
+    expect(stats.lines).toBe(0);
+  });
+});

@@ -1,0 +1,100 @@
+// Streams the Samples of a run's results.ndjson line by line, tolerating an interrupted run's torn last line.
+import { createReadStream } from 'node:fs';
+import { join } from 'node:path';
+import type { Sample } from '../domain/sample.js';
+
+export const RESULTS_FILE_NAME = 'results.ndjson';
+
+export interface ResultsReadStats {
+  /** Non-empty lines seen. */
+  lines: number;
+  samples: number;
+  /** A last line without its newline that is not valid JSON: the run stopped mid-write. */
+  torn_lines: number;
+  /** Other lines that are not a result object (kept apart: they mean corruption, not interruption). */
+  invalid_lines: number;
+}
+
+/** An async iterable of Samples; `stats` is complete once iteration has finished. */
+export interface ResultsStream extends AsyncIterable<Sample> {
+  readonly stats: ResultsReadStats;
+}
+
+export function readResults(runDir: string, fileName: string = RESULTS_FILE_NAME): ResultsStream {
+  const stats: ResultsReadStats = { lines: 0, samples: 0, torn_lines: 0, invalid_lines: 0 };
+  return {
+    stats,
+    [Symbol.asyncIterator]: () => iterateSamples(join(runDir, fileName), stats),
+  };
+}
+
+async function* iterateSamples(path: string, stats: ResultsReadStats): AsyncGenerator<Sample> {
+  for await (const { line, complete } of readLines(path)) {
+    if (line.trim() === '') continue;
+    stats.lines++;
+    const sample = parseSample(line);
+    if (sample) {
+      stats.samples++;
+      yield sample;
+    } else if (complete) {
+      stats.invalid_lines++;
+    } else {
+      stats.torn_lines++;
+    }
+  }
+}
+
+/** Splits the file on '\n' chunk by chunk (never holding the whole file); `complete` = ended by '\n'. */
+async function* readLines(path: string): AsyncGenerator<{ line: string; complete: boolean }> {
+  const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 16 });
+  let pending = '';
+  try {
+    for await (const chunk of stream as AsyncIterable<string>) {
+      pending += chunk;
+      let start = 0;
+      for (let newline = pending.indexOf('\n'); newline !== -1; newline = pending.indexOf('\n', start)) {
+        yield { line: pending.slice(start, newline), complete: true };
+        start = newline + 1;
+      }
+      pending = pending.slice(start);
+    }
+  } catch (error) {
+    // A run that stopped before its first answer may not have created the file: no samples.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  } finally {
+    stream.destroy();
+  }
+  if (pending !== '') yield { line: pending, complete: false };
+}
+
+function parseSample(line: string): Sample | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const record = value as Record<string, unknown>;
+  if (typeof record.model !== 'string' || typeof record.outcome !== 'string') return null;
+  return normalizeSample(record as unknown as Sample);
+}
+
+/** Fills fields an older or hand-written line may lack, so later maths never meets undefined. */
+function normalizeSample(sample: Sample): Sample {
+  return {
+    ...sample,
+    checks: Array.isArray(sample.checks) ? sample.checks : [],
+    text: typeof sample.text === 'string' ? sample.text : '',
+    chars: typeof sample.chars === 'number' ? sample.chars : 0,
+    chunks: typeof sample.chunks === 'number' ? sample.chunks : 0,
+    attempts: typeof sample.attempts === 'number' ? sample.attempts : 1,
+    offset_ms: typeof sample.offset_ms === 'number' ? sample.offset_ms : 0,
+    pass: sample.pass === true,
+    error: sample.error ?? null,
+    credits_used: typeof sample.credits_used === 'number' ? sample.credits_used : null,
+    credits_remaining: typeof sample.credits_remaining === 'number' ? sample.credits_remaining : null,
+    credits_unknown: sample.credits_unknown === true,
+  };
+}

@@ -1,0 +1,100 @@
+// Checks junit.xml: parsed back, the element tree and its counts, and escaping of answers.
+import { describe, expect, it } from 'vitest';
+import type { Sample } from '../domain/sample.js';
+import { createSummarizer } from '../metrics/summarizer.js';
+import { createEvidenceCollector } from './evidence.js';
+import { renderJunitXml, xmlEscape } from './junit-xml.js';
+import { NASTY_ANSWER, syntheticSamples } from './test-support/synthetic-run.js';
+
+interface XmlElement {
+  name: string;
+  attrs: Record<string, string>;
+  children: XmlElement[];
+  text: string;
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+const decode = (s: string): string => s.replace(/&(amp|lt|gt|quot|apos);/g, (_, e: string) => ENTITIES[e]!);
+
+/** A tiny XML reader, enough for junit.xml: elements, attributes, text; throws on anything unbalanced or raw '<'. */
+function parseXml(xml: string): XmlElement {
+  const root: XmlElement = { name: '#document', attrs: {}, children: [], text: '' };
+  const stack = [root];
+  const token = /<\?[^>]*\?>|<(\/?)([A-Za-z][\w.-]*)((?:\s+[\w.-]+="[^"<]*")*)\s*(\/?)>|([^<]+)/gy;
+  let match: RegExpExecArray | null;
+  let consumed = 0;
+  while ((match = token.exec(xml)) !== null) {
+    consumed = token.lastIndex;
+    const [, close, name, attrText, selfClose, text] = match;
+    const top = stack.at(-1)!;
+    if (text !== undefined) top.text += decode(text);
+    else if (close) {
+      if (top.name !== name) throw new Error(`</${name}> closes <${top.name}>`);
+      stack.pop();
+    } else if (name) {
+      const attrs = Object.fromEntries([...(attrText ?? '').matchAll(/([\w.-]+)="([^"]*)"/g)].map(([, k, v]) => [k!, decode(v!)]));
+      const element: XmlElement = { name, attrs, children: [], text: '' };
+      top.children.push(element);
+      if (!selfClose) stack.push(element);
+    }
+  }
+  if (consumed !== xml.length || stack.length !== 1) throw new Error(`malformed XML at ${consumed}`);
+  return root.children[0]!;
+}
+
+function build(samples: Sample[]): string {
+  const summarizer = createSummarizer();
+  const evidence = createEvidenceCollector();
+  for (const s of samples) {
+    summarizer.add(s);
+    evidence.add(s);
+  }
+  const { summary } = summarizer.finish({ run_id: 'r', status: 'completed' });
+  return renderJunitXml('support-faq', summary, evidence.result());
+}
+
+describe('renderJunitXml', () => {
+  it('has a testsuite per model and a testcase per case × model and per turn, with counts', () => {
+    const tree = parseXml(build(syntheticSamples({ repeats: 1 })));
+    expect(tree.name).toBe('testsuites');
+    expect(tree.children.map((s) => s.name)).toEqual(['testsuite', 'testsuite', 'testsuite']);
+    const byName = Object.fromEntries(tree.children.map((s) => [s.attrs.name!, s]));
+    const gpt = byName['support-faq · gpt-4o-mini']!;
+    expect(gpt.attrs).toMatchObject({ tests: '6', failures: '1', errors: '0', skipped: '0' });
+    expect(gpt.children.map((c) => c.attrs.name)).toEqual([
+      'refund-window', 'shipping-times', 'escaping', 'onboarding turn 1', 'onboarding turn 2', 'onboarding turn 3',
+    ]);
+    const failure = gpt.children[0]!.children.find((c) => c.name === 'failure')!;
+    expect(failure.attrs.message).toBe('failed checks: not-contains');
+    expect(failure.text).toContain('FAIL not-contains: found "I don\'t know" <at> 12');
+    const mistral = byName['support-faq · mistral-large']!;
+    expect(mistral.attrs).toMatchObject({ tests: '6', failures: '0', errors: '1', skipped: '1' });
+    const turn2 = mistral.children.find((c) => c.attrs.name === 'onboarding turn 2')!;
+    expect(turn2.children[0]).toMatchObject({ name: 'error', attrs: { type: 'E_TIMEOUT', message: 'no first chunk within 30000 ms <timeout>' } });
+    expect(mistral.children.find((c) => c.attrs.name === 'onboarding turn 3')!.children[0]!.name).toBe('skipped');
+    expect(tree.attrs).toMatchObject({ tests: '18', failures: '1', errors: '1', skipped: '1' });
+    for (const testcase of tree.children.flatMap((s) => s.children)) {
+      expect(Object.keys(testcase.attrs).sort()).toEqual(['classname', 'name', 'time']);
+    }
+  });
+
+  it('escapes answers so they read back exactly', () => {
+    const xml = build(syntheticSamples({ repeats: 1 }));
+    expect(xml).not.toContain('<script>');
+    const tree = parseXml(xml);
+    const outs = tree.children.flatMap((s) => s.children).filter((c) => c.attrs.name === 'escaping');
+    expect(outs).toHaveLength(3);
+    for (const testcase of outs) expect(testcase.children.find((c) => c.name === 'system-out')!.text).toBe(NASTY_ANSWER);
+  });
+
+  it('uses a reader that rejects malformed XML', () => {
+    expect(() => parseXml('<a><b></a>')).toThrow();
+    expect(() => parseXml('<a>x < y</a>')).toThrow();
+    expect(parseXml('<a k="&lt;v&gt;">x &amp; y</a>')).toMatchObject({ attrs: { k: '<v>' }, text: 'x & y' });
+  });
+
+  it('escapes <&"\' and drops characters XML cannot carry', () => {
+    expect(xmlEscape('a<b & "c" \'d\'')).toBe('a&lt;b &amp; &quot;c&quot; &apos;d&apos;');
+    expect(xmlEscape('bell\u0007 ok\tok')).toBe('bell\uFFFD ok\tok');
+  });
+});

@@ -1,0 +1,79 @@
+// samples.csv: results.ndjson as a table, one row per request, every answer in full.
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { stringify } from 'csv-stringify';
+import type { CheckResult, Sample } from '../domain/sample.js';
+import type { ReportInput, ReportWriter } from './types.js';
+import { streamFileAtomic } from './write-file.js';
+
+type Cell = string | number | boolean | null | undefined;
+
+/** Column name → how to read it from a Sample; the order is the file's. */
+const COLUMNS: ReadonlyArray<readonly [string, (s: Sample) => Cell]> = [
+  ['item_id', (s) => s.item_id],
+  ['case_id', (s) => s.case_id],
+  ['thread_id', (s) => s.thread_id],
+  ['turn', (s) => s.turn],
+  ['model', (s) => s.model],
+  ['repeat', (s) => s.repeat],
+  ['endpoint', (s) => s.endpoint],
+  ['method', (s) => s.method],
+  ['streaming', (s) => s.streaming],
+  ['conversation_id', (s) => s.conversation_id],
+  ['started_at', (s) => s.started_at],
+  ['offset_ms', (s) => s.offset_ms],
+  ['status', (s) => s.status],
+  ['outcome', (s) => s.outcome],
+  ['error_code', (s) => s.error?.code],
+  ['error_message', (s) => s.error?.message],
+  ['attempts', (s) => s.attempts],
+  ['ttfb_ms', (s) => s.ttfb_ms],
+  ['ttfc_ms', (s) => s.ttfc_ms],
+  ['last_chunk_ms', (s) => s.last_chunk_ms],
+  ['finish_ms', (s) => s.finish_ms],
+  ['usage_ms', (s) => s.usage_ms],
+  ['latency_ms', (s) => s.latency_ms],
+  ['scheduled_delay_ms', (s) => s.scheduled_delay_ms],
+  ['corrected_latency_ms', (s) => s.corrected_latency_ms],
+  ['chunks', (s) => s.chunks],
+  ['chars', (s) => s.chars],
+  ['gap_mean_ms', (s) => s.gap_mean_ms],
+  ['gap_max_ms', (s) => s.gap_max_ms],
+  ['stream_dialect', (s) => s.stream_dialect],
+  ['credits_used', (s) => s.credits_used],
+  ['credits_remaining', (s) => s.credits_remaining],
+  ['credits_unknown', (s) => s.credits_unknown],
+  ['pass', (s) => s.pass],
+  ['checks_failed', (s) => s.checks.filter((c) => !c.pass).length],
+  ['checks', (s) => flattenChecks(s.checks)],
+  ['prompt', (s) => s.prompt],
+  ['text', (s) => s.text],
+];
+
+export const SAMPLES_CSV_COLUMNS: readonly string[] = COLUMNS.map(([name]) => name);
+
+/** One line per check, `PASS contains: found "30 days"`: readable in a spreadsheet cell. */
+export function flattenChecks(checks: readonly CheckResult[]): string {
+  return checks.map((c) => `${c.pass ? 'PASS' : 'FAIL'} ${c.type}: ${c.detail}`).join('\n');
+}
+
+export function sampleToRow(sample: Sample): Cell[] {
+  return COLUMNS.map(([, read]) => read(sample) ?? null);
+}
+
+async function* rows(samples: AsyncIterable<Sample>): AsyncGenerator<Cell[]> {
+  for await (const sample of samples) yield sampleToRow(sample);
+}
+
+export const samplesCsvWriter: ReportWriter = {
+  fileName: 'samples.csv',
+  write(input: ReportInput): Promise<string> {
+    const csv = stringify({
+      header: true,
+      columns: [...SAMPLES_CSV_COLUMNS],
+      // Booleans as true/false (the default would write 1 and an empty cell).
+      cast: { boolean: (value) => String(value) },
+    });
+    return streamFileAtomic(join(input.runDir, this.fileName), Readable.from(rows(input.samples())).pipe(csv));
+  },
+};

@@ -1,0 +1,11 @@
+// summary.json: the run's totals, per-model statistics, thresholds and verdict (CONTRACT.md).
+import { join } from 'node:path';
+import type { ReportInput, ReportWriter } from './types.js';
+import { writeFileAtomic } from './write-file.js';
+
+export const summaryJsonWriter: ReportWriter = {
+  fileName: 'summary.json',
+  write(input: ReportInput): Promise<string> {
+    return writeFileAtomic(join(input.runDir, this.fileName), `${JSON.stringify(input.summary, null, 2)}\n`);
+  },
+};

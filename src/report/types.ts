@@ -1,0 +1,26 @@
+// What every report writer receives, and the registry's key: one format per file of a run directory.
+import type { RunInfo } from '../domain/run.js';
+import type { Sample } from '../domain/sample.js';
+import type { Summary } from '../domain/summary.js';
+import type { RunDetails } from '../metrics/details.js';
+import type { Evidence } from './evidence.js';
+
+export const REPORT_FORMATS = ['summary-json', 'samples-csv', 'summary-csv', 'junit', 'html'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+export interface ReportInput {
+  runDir: string;
+  run: RunInfo;
+  summary: Summary;
+  details: RunDetails;
+  evidence: Evidence;
+  /** Streams results.ndjson again, for writers that need every row (samples.csv). */
+  samples(): AsyncIterable<Sample>;
+}
+
+export interface ReportWriter {
+  /** The file it writes inside the run directory. */
+  readonly fileName: string;
+  /** Writes the file; resolves to its path. */
+  write(input: ReportInput): Promise<string>;
+}

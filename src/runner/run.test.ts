@@ -1,0 +1,152 @@
+// The runner against a scripted ChatClient port (the wire itself is covered by the e2e tests).
+import { describe, expect, it } from 'vitest';
+import type { AnswerResult } from '../domain/answer.js';
+import type { AskRequest, ChatClient, ContinueRequest } from '../domain/client.js';
+import { RateLimitedError, ServerError } from '../domain/errors.js';
+import type { Sample } from '../domain/sample.js';
+import { sleep } from './clock.js';
+import type { RequestSpec, RunUnit } from './request-spec.js';
+import { startRun } from './run.js';
+
+function answer(text: string, credits = 0.5): AnswerResult {
+  const t = performance.now();
+  return {
+    status: 200, text, streamed: true, dialect: 'ui-sse', creditsUsed: credits, creditsRemaining: 100,
+    finished: true, chunks: [{ text, atMs: t }],
+    marks: { sentAt: t - 5, headersAt: t - 4, firstChunkAt: t - 3, lastChunkAt: t - 2, finishAt: t - 1, usageAt: t, endAt: t },
+  };
+}
+
+type Script = (req: AskRequest | ContinueRequest, n: number) => Promise<AnswerResult>;
+
+function scriptedClient(script: Script): ChatClient & { log: string[] } {
+  const log: string[] = [];
+  let n = 0;
+  let conversations = 0;
+  const handle = async (req: AskRequest | ContinueRequest) => {
+    const id = 'conversationId' in req ? req.conversationId : 'ask';
+    log.push(`${id}:${req.prompt}`);
+    return script(req, n++);
+  };
+  return {
+    log,
+    ask: handle,
+    continueConversation: handle,
+    createConversation: async (r) => ({ conversationId: `c${++conversations}`, name: r.name ?? 'x', createdAt: '', boardId: r.boardId, chatId: r.chatId }),
+    listBoards: async () => [],
+    listChats: async () => [],
+    close: async () => undefined,
+  };
+}
+
+const spec = (id: string, extra: Partial<RequestSpec> = {}): RequestSpec => ({
+  item_id: id, case_id: id, thread_id: null, turn: null, model: 'm', request_model: 'm', repeat: 1, prompt: id, options: {}, checks: [], ...extra,
+});
+
+function thread(id: string, turns: number): RunUnit {
+  return {
+    kind: 'thread',
+    thread: {
+      thread_key: `thread:${id}`, thread_id: id, model: 'm', repeat: 1,
+      turns: Array.from({ length: turns }, (_, i) => spec(`thread:${id}|turn:${i + 1}`, { case_id: null, thread_id: id, turn: i + 1, prompt: `${id}-${i + 1}` })),
+    },
+  };
+}
+
+async function collect(units: RunUnit[], client: ChatClient, extra: Partial<Parameters<typeof startRun>[1]> = {}) {
+  const handle = startRun(units, {
+    client, target: { boardId: 'b', chatId: 'c' }, concurrency: 4, timeoutMs: 1000, retries: 2,
+    backoff: { baseMs: 1, capMs: 2 }, check: async () => [], stop: new AbortController().signal, abort: new AbortController().signal, ...extra,
+  });
+  const samples: Sample[] = [];
+  const stops: string[] = [];
+  for await (const e of handle.events) {
+    if (e.type === 'sample') samples.push(e.sample);
+    if (e.type === 'stopped') stops.push(e.reason);
+  }
+  return { samples, stops, ledger: handle.ledger };
+}
+
+describe('startRun', () => {
+  it('keeps each thread in order in its own conversation while threads run concurrently', async () => {
+    const client = scriptedClient(async (req) => {
+      await sleep(Math.random() * 5);
+      return answer(`re ${req.prompt}`);
+    });
+    const { samples } = await collect([thread('a', 4), thread('b', 4), thread('c', 4)], client);
+    expect(samples).toHaveLength(12);
+    for (const id of ['a', 'b', 'c']) {
+      const turns = samples.filter((s) => s.thread_id === id);
+      expect(turns.map((s) => s.turn)).toEqual([1, 2, 3, 4]);
+      expect(new Set(turns.map((s) => s.conversation_id)).size).toBe(1);
+    }
+  });
+
+  it('retries 429 and 5xx and records the attempts', async () => {
+    const client = scriptedClient(async (_req, n) => {
+      if (n === 0) throw new RateLimitedError('slow down', 429, null, 1);
+      if (n === 1) throw new ServerError('boom', 503, null);
+      return answer('fine');
+    });
+    const { samples } = await collect([{ kind: 'case', request: spec('q') }], client);
+    expect(samples[0]).toMatchObject({ outcome: 'ok', attempts: 3, text: 'fine', pass: true });
+  });
+
+  it('records a failed turn and skips the rest of its thread with the reason', async () => {
+    const client = scriptedClient(async (req) => {
+      if (req.prompt === 'a-2') throw new ServerError('down', 500, null);
+      return answer('ok');
+    });
+    const { samples } = await collect([thread('a', 4)], client, { retries: 0 });
+    expect(samples.map((s) => s.outcome)).toEqual(['ok', 'http_error', 'skipped', 'skipped']);
+    expect(samples[2]!.error?.message).toContain('turn 2 failed');
+  });
+
+  it('stops starting requests before the budget could be passed', async () => {
+    const client = scriptedClient(async () => answer('x', 1));
+    const units = Array.from({ length: 20 }, (_, i): RunUnit => ({ kind: 'case', request: spec(`q${i}`) }));
+    const { samples, stops, ledger } = await collect(units, client, { budget: { maxCredits: 5 } });
+    expect(stops).toEqual(['budget-exhausted']);
+    expect(ledger.spent).toBeLessThanOrEqual(5);
+    expect(samples.length).toBeGreaterThan(0);
+    expect(samples.length).toBeLessThan(20);
+  });
+
+  it('starts nothing new after the stop signal, and finishes what was in flight', async () => {
+    const stop = new AbortController();
+    const client = scriptedClient(async () => {
+      stop.abort();
+      await sleep(5);
+      return answer('x');
+    });
+    const units = Array.from({ length: 10 }, (_, i): RunUnit => ({ kind: 'case', request: spec(`q${i}`) }));
+    const { samples, stops } = await collect(units, client, { concurrency: 2, stop: stop.signal });
+    expect(stops).toEqual(['interrupted']);
+    expect(samples.length).toBeLessThanOrEqual(2);
+    expect(samples.every((s) => s.outcome === 'ok')).toBe(true);
+  });
+
+  it('open loop: starts at the set rate, records lateness, drops what is still waiting at the end', async () => {
+    const client = scriptedClient(async () => {
+      await sleep(120);
+      return answer('x');
+    });
+    const units = [{ kind: 'case', request: spec('q') } as RunUnit];
+    const handle = startRun(units, {
+      client, target: { boardId: 'b', chatId: 'c' }, concurrency: 1, open: { ratePerS: 50, durationMs: 200, maxInFlight: 2 },
+      timeoutMs: 1000, retries: 0, check: async () => [], stop: new AbortController().signal, abort: new AbortController().signal,
+    });
+    const samples: Sample[] = [];
+    let dropped = 0;
+    for await (const e of handle.events) {
+      if (e.type === 'sample') samples.push(e.sample);
+      if (e.type === 'dropped') dropped += e.count;
+    }
+    expect(samples.length + dropped).toBe(10);
+    expect(samples.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(samples.map((s) => s.item_id)).size).toBe(samples.length);
+    const late = samples.filter((s) => (s.scheduled_delay_ms ?? 0) > 50);
+    expect(late.length).toBeGreaterThan(0);
+    for (const s of late) expect(s.corrected_latency_ms).toBeCloseTo(s.latency_ms! + s.scheduled_delay_ms!, 2);
+  });
+});

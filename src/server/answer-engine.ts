@@ -1,0 +1,62 @@
+// From a question to an answer text: retrieval over the chat's documents, context and thread, or judging.
+import { composeAnswer } from './compose.js';
+import type { SavedTurn } from './conversations.js';
+import { buildQuery, contextPassages, historyPassages } from './follow-up.js';
+import { judgeAnswer } from './judge.js';
+import type { Passage } from './markdown.js';
+import type { ModelProfile } from './model-profiles.js';
+import type { KnowledgeIndex } from './retrieval.js';
+import type { WorkspaceChat } from './workspace.js';
+
+export interface AnswerRequest {
+  chat: WorkspaceChat;
+  index: KnowledgeIndex;
+  model: string;
+  profile: ModelProfile;
+  prompt: string;
+  additionalContext: string;
+  history: readonly SavedTurn[];
+  plaintext: boolean;
+  seed: number;
+}
+
+export interface EngineAnswer {
+  text: string;
+  quoted: Passage[];
+  focus: string[];
+  /** What the model "read": prompt, additional context, thread and retrieved passages; priced as input. */
+  inputChars: number;
+}
+
+/** Terms that count as the question's own (weight ≥ 0.8): at least one must match for an answer. */
+const STRONG_WEIGHT = 0.8;
+
+function historyChars(history: readonly SavedTurn[]): number {
+  return history.reduce((sum, turn) => sum + turn.prompt.length + turn.answer.length, 0);
+}
+
+export function answerQuestion(request: AnswerRequest): EngineAnswer {
+  const { prompt, additionalContext, history } = request;
+  const baseChars = prompt.length + additionalContext.trim().length + historyChars(history);
+  if (request.chat.kind === 'judge') {
+    const text = judgeAnswer(`${prompt}\n\n${additionalContext}`);
+    return { text, quoted: [], focus: [], inputChars: baseChars };
+  }
+  const query = buildQuery(prompt, history);
+  const extra = [...contextPassages(additionalContext), ...historyPassages(history)];
+  const retrieved = request.index.search(query.terms, extra);
+  const strongTerms = new Set(query.terms.filter((t) => t.weight >= STRONG_WEIGHT).map((t) => t.term));
+  const composed = composeAnswer(
+    {
+      retrieved,
+      strongTerms,
+      style: request.profile.style,
+      maxPassages: request.profile.maxPassages,
+      plaintext: request.plaintext,
+      variantKey: `${request.seed}\u0000${request.model}\u0000${prompt}`,
+    },
+    new Set(query.terms.map((t) => t.term)),
+  );
+  const readChars = retrieved.slice(0, request.profile.maxPassages * 2).reduce((sum, r) => sum + r.passage.text.length, 0);
+  return { text: composed.text, quoted: composed.quoted, focus: query.focus, inputChars: baseChars + readChars };
+}

@@ -1,0 +1,122 @@
+// Ask (4.1, 4.2) and continue (4.3, 4.4): answer, price and debit, then reply as JSON or as a timed stream.
+import type { StreamDialect } from '../protocol/index.js';
+import { answerQuestion, type EngineAnswer } from './answer-engine.js';
+import { sleep } from './clock.js';
+import type { StoredConversation } from './conversations.js';
+import type { FaultPlan } from './faults.js';
+import { json, notFound, paymentRequired } from './http-responses.js';
+import { findChat } from './lookup.js';
+import { drawChunkGapMs, drawTtfcMs, priceUnits, unitsToCredits, type ModelProfile } from './model-profiles.js';
+import type { AnswerParams } from './params.js';
+import type { ServiceContext, ServiceResponse } from './service-types.js';
+import { chunkAnswer, streamAnswer } from './stream-body.js';
+import { createEncoder } from './stream-dialects.js';
+import type { WorkspaceAccount } from './workspace.js';
+
+/** Per-request stream settings (service options, overridden by the test headers). */
+export interface StreamSettings {
+  dialect: StreamDialect;
+  splitWrites: boolean;
+  crlf: boolean;
+}
+
+export interface AnswerJob {
+  account: WorkspaceAccount;
+  params: AnswerParams;
+  /** Set for continue; undefined for a one-time question. */
+  conversationId?: string;
+  faults: FaultPlan;
+  stream: StreamSettings;
+  signal?: AbortSignal;
+}
+
+interface Settled {
+  answer: EngineAnswer;
+  profile: ModelProfile;
+  creditsUsed: number;
+  creditsRemaining: number;
+}
+
+function findConversation(ctx: ServiceContext, job: AnswerJob): StoredConversation | ServiceResponse | undefined {
+  if (job.conversationId === undefined) return undefined;
+  const conversation = ctx.conversations.get(job.conversationId);
+  const matches =
+    conversation?.accountId === job.account.id &&
+    conversation.boardId === job.params.boardId &&
+    conversation.chatId === job.params.chatId;
+  return matches ? conversation : notFound(`Conversation ${job.conversationId} not found for chat ${job.params.chatId}.`);
+}
+
+/** Answers, prices and debits; the exchange is saved to the thread only once it is paid for. */
+function settle(ctx: ServiceContext, job: AnswerJob): Settled | ServiceResponse {
+  const found = findChat(ctx, job.account, job.params.boardId, job.params.chatId);
+  if (!found.ok) return found.response;
+  const conversation = findConversation(ctx, job);
+  if (conversation !== undefined && !('turns' in conversation)) return conversation;
+  const { params } = job;
+  const profile = ctx.profiles.get(params.model);
+  const index = ctx.indexes.get(found.value.chat.id);
+  if (!profile || !index) throw new Error(`no profile or index for ${params.model} / ${found.value.chat.id}`);
+  const answer = answerQuestion({
+    chat: found.value.chat,
+    index,
+    model: params.model,
+    profile,
+    prompt: params.prompt,
+    additionalContext: params.additionalContext,
+    history: conversation?.turns ?? [],
+    plaintext: params.plaintext || found.value.chat.kind === 'judge',
+    seed: ctx.options.seed,
+  });
+  const units = priceUnits(profile, answer.inputChars, answer.text.length);
+  const debit = ctx.accounts.debit(job.account.id, units);
+  if (!debit.ok) {
+    const balance = unitsToCredits(debit.remainingUnits);
+    return paymentRequired(`Not enough credits: this answer costs ${unitsToCredits(units)} credits and ${balance} remain.`);
+  }
+  if (conversation && params.saveHistory) {
+    const { prompt, model, user, source } = params;
+    ctx.conversations.saveTurn(conversation, { prompt, answer: answer.text, quoted: answer.quoted, focus: answer.focus, model, user, source });
+  }
+  return { answer, profile, creditsUsed: unitsToCredits(units), creditsRemaining: unitsToCredits(debit.remainingUnits) };
+}
+
+function timing(ctx: ServiceContext, settled: Settled): { deltas: string[]; ttfcMs: number; gapsMs: number[] } {
+  const { profile } = settled;
+  const scale = ctx.options.latencyScale;
+  const random = ctx.random.latency;
+  const ttfcMs = drawTtfcMs(profile, random) * scale;
+  const deltas = chunkAnswer(settled.answer.text, profile.wordsPerChunkMin, profile.wordsPerChunkMax, random);
+  const gapsMs = deltas.slice(1).map(() => drawChunkGapMs(profile, random) * scale);
+  return { deltas, ttfcMs, gapsMs };
+}
+
+function streamed(ctx: ServiceContext, job: AnswerJob, settled: Settled): ServiceResponse {
+  const { deltas, ttfcMs, gapsMs } = timing(ctx, settled);
+  const encoder = createEncoder(job.stream.dialect, job.stream.crlf);
+  const stream = streamAnswer({
+    encoder,
+    deltas,
+    ttfcMs,
+    gapsMs,
+    stallMs: job.faults.stallMs,
+    cutAfterDeltas: job.faults.cut ? Math.max(1, Math.floor(deltas.length / 2)) : undefined,
+    usageCredits: job.params.includeUsage ? settled.creditsUsed : undefined,
+    pingIntervalMs: ctx.options.pingIntervalMs,
+    splitRandom: job.stream.splitWrites ? ctx.random.split : undefined,
+    signal: job.signal,
+  });
+  return { status: 200, headers: { 'content-type': encoder.contentType, ...encoder.extraHeaders }, stream };
+}
+
+/** Handles ask and continue once the key is known to be good and faults have been decided. */
+export async function handleAnswer(ctx: ServiceContext, job: AnswerJob): Promise<ServiceResponse> {
+  const settled = settle(ctx, job);
+  if ('status' in settled) return settled;
+  if (job.params.streaming) return streamed(ctx, job, settled);
+  const { ttfcMs, gapsMs } = timing(ctx, settled);
+  // A JSON answer arrives only once the whole answer has been "generated".
+  await sleep(job.faults.stallMs + ttfcMs + gapsMs.reduce((sum, gap) => sum + gap, 0), job.signal);
+  const response = json(200, { text: settled.answer.text, credits_used: settled.creditsUsed, credits_remaining: settled.creditsRemaining });
+  return job.faults.cut ? { ...response, cutAfterBytes: Math.floor((response.body?.length ?? 0) / 2) } : response;
+}

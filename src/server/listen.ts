@@ -1,0 +1,96 @@
+// Starting and stopping the reference service on a socket, and the lines `kbbench serve` prints.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { API_PATHS } from '../protocol/index.js';
+import { createReferenceApp, type ReferenceApp } from './app.js';
+import { createNodeHandler } from './node-adapter.js';
+import { resolveServiceOptions, type ServiceOptions } from './options.js';
+import { loadWorkspace, type Workspace } from './workspace.js';
+
+export interface ServiceBoardSummary {
+  id: string;
+  name: string;
+  /** The key of the account owning the board. */
+  key: string;
+  chats: { id: string; name: string; kind: 'answer' | 'judge' }[];
+}
+
+export interface RunningService {
+  /** Base URL without a trailing slash, e.g. `http://127.0.0.1:8787`. */
+  url: string;
+  host: string;
+  port: number;
+  /** Every account's API key, workspace order (the demo key first in the demo workspace). */
+  keys: string[];
+  boards: ServiceBoardSummary[];
+  workspaceFile: string;
+  app: ReferenceApp;
+  close(): Promise<void>;
+}
+
+function summarise(workspace: Workspace): ServiceBoardSummary[] {
+  const keyOf = new Map(workspace.accounts.map((account) => [account.id, account.key]));
+  return workspace.boards.map((board) => ({
+    id: board.id,
+    name: board.name,
+    key: keyOf.get(board.accountId) ?? '',
+    chats: board.chats.map((chat) => ({ id: chat.id, name: chat.name, kind: chat.kind })),
+  }));
+}
+
+/**
+ * Loads the workspace and listens (127.0.0.1 and a free port unless told otherwise). Throws
+ * WorkspaceError or ServiceOptionsError for bad input, and the listen error (EADDRINUSE) as is.
+ */
+export async function startReferenceService(options: ServiceOptions = {}, preloaded?: { workspace?: Workspace }): Promise<RunningService> {
+  const resolved = resolveServiceOptions(options);
+  const workspace = preloaded?.workspace ?? (await loadWorkspace(resolved.workspacePath));
+  const app = createReferenceApp(workspace, resolved);
+  const inFlight = new Set<AbortController>();
+  const server = createServer({ noDelay: true }, createNodeHandler(app, resolved.maxBodyBytes, inFlight));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(resolved.port, resolved.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= new Promise<void>((resolve) => {
+      for (const controller of inFlight) controller.abort(new Error('service closing'));
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+    return closing;
+  };
+  return {
+    url: `http://${host}:${port}`,
+    host: resolved.host,
+    port,
+    keys: workspace.accounts.map((account) => account.key),
+    boards: summarise(workspace),
+    workspaceFile: workspace.file,
+    app,
+    close,
+  };
+}
+
+/** What `kbbench serve` prints: where it listens, the key, the boards and a request to try. */
+export function describeService(running: RunningService): string[] {
+  const lines = [`kbbench reference service listening on ${running.url}`, `workspace: ${running.workspaceFile}`];
+  const first = running.boards.find((board) => board.chats.some((chat) => chat.kind === 'answer'));
+  if (running.keys[0] !== undefined) lines.push(`API key: ${running.keys[0]}`);
+  for (const board of running.boards.filter((b) => b.key === running.keys[0])) {
+    lines.push(`board ${board.id} (${board.name})`);
+    for (const chat of board.chats) lines.push(`  chat ${chat.id} (${chat.name}${chat.kind === 'judge' ? ', judge' : ''})`);
+  }
+  if (first) {
+    const chat = first.chats.find((c) => c.kind === 'answer');
+    const query = new URLSearchParams({ board_id: first.id, chat_id: chat?.id ?? '', prompt: 'How long is the refund window?' });
+    lines.push('try:', `  curl -s -H 'x-api-key: ${first.key}' '${running.url}${API_PATHS.conversation}?${query.toString()}'`);
+  }
+  return lines;
+}

@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { DEMO_WORKSPACE_PATH } from './options.js';
+import { DEMO } from './test-helpers.js';
+
+// The child entry is spawned as plain JavaScript, as the harness will: transpile server/ and protocol/
+// into a folder inside the package (so zod, yaml and minisearch resolve) instead of needing a build.
+const srcDir = fileURLToPath(new URL('..', import.meta.url));
+const packageDir = join(srcDir, '..');
+let outDir: string;
+
+async function transpileFolder(folder: string): Promise<void> {
+  for (const name of await readdir(join(srcDir, folder))) {
+    if (!name.endsWith('.ts') || name.endsWith('.test.ts')) continue;
+    const source = await readFile(join(srcDir, folder, name), 'utf8');
+    const { outputText } = ts.transpileModule(source, {
+      compilerOptions: { module: ts.ModuleKind.NodeNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
+      fileName: name,
+    });
+    const target = join(outDir, folder, name.replace(/\.ts$/, '.js'));
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, outputText, 'utf8');
+  }
+}
+
+beforeAll(async () => {
+  await mkdir(join(packageDir, '.kbbench-tmp'), { recursive: true });
+  outDir = await mkdtemp(join(packageDir, '.kbbench-tmp', 'server-main-'));
+  await writeFile(join(outDir, 'package.json'), '{"type":"module"}');
+  await transpileFolder('server');
+  await transpileFolder('protocol');
+});
+afterAll(async () => {
+  await rm(outDir, { recursive: true, force: true });
+});
+
+async function startChild(): Promise<{ child: ChildProcessWithoutNullStreams; ready: { url: string; keys: string[] } }> {
+  const options = JSON.stringify({ workspacePath: DEMO_WORKSPACE_PATH, latencyScale: 0 });
+  const child = spawn(process.execPath, [join(outDir, 'server', 'main.js'), options], { stdio: 'pipe' });
+  const lines = createInterface({ input: child.stdout });
+  const [line] = (await once(lines, 'line')) as [string];
+  return { child, ready: JSON.parse(line) as { url: string; keys: string[] } };
+}
+
+describe('main.ts as a child process', () => {
+  it('prints one ready line, serves, and exits cleanly on SIGTERM', async () => {
+    const { child, ready } = await startChild();
+    expect(ready.keys).toContain(DEMO.key);
+    expect((await fetch(`${ready.url}/api/boards`, { headers: { 'x-api-key': DEMO.key } })).status).toBe(200);
+    child.kill('SIGTERM');
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code).toBe(0);
+  });
+
+  it('exits when its stdin closes (the parent went away)', async () => {
+    const { child } = await startChild();
+    child.stdin.end();
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code).toBe(0);
+  });
+});

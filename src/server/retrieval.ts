@@ -1,0 +1,79 @@
+// Full-text retrieval over a chat's passages (minisearch, BM25), with per-question extra passages.
+import MiniSearch from 'minisearch';
+import type { Passage } from './markdown.js';
+import { tokenize, toTerm } from './text-terms.js';
+
+/** A processed query term and how much it counts (1 = the question itself; less for thread context). */
+export interface WeightedTerm {
+  term: string;
+  weight: number;
+}
+
+export interface RetrievedPassage {
+  passage: Passage;
+  score: number;
+  /** The query terms this passage matched. */
+  matchedTerms: string[];
+}
+
+const FIELDS = ['text', 'heading', 'docTitle'];
+
+function createIndex(passages: readonly Passage[]): MiniSearch<Passage> {
+  const index = new MiniSearch<Passage>({
+    fields: FIELDS,
+    idField: 'id',
+    tokenize,
+    processTerm: (term) => toTerm(term),
+  });
+  index.addAll(passages);
+  return index;
+}
+
+/** The index of one chat's knowledge documents, built once; extra passages get a per-question index. */
+export class KnowledgeIndex {
+  private readonly byId = new Map<string, Passage>();
+  private readonly index: MiniSearch<Passage>;
+
+  constructor(private readonly passages: readonly Passage[]) {
+    for (const passage of passages) this.byId.set(passage.id, passage);
+    this.index = createIndex(passages);
+  }
+
+  get size(): number {
+    return this.passages.length;
+  }
+
+  /**
+   * Best passages first. Extra passages (additional_context, thread history) are indexed together
+   * with the documents for this question only; rebuilding is cheap at knowledge-base sizes and,
+   * unlike add-then-remove, leaves the shared index's statistics untouched.
+   */
+  search(query: readonly WeightedTerm[], extra: readonly Passage[] = []): RetrievedPassage[] {
+    if (query.length === 0) return [];
+    const weights = new Map<string, number>();
+    for (const { term, weight } of query) weights.set(term, Math.max(weight, weights.get(term) ?? 0));
+    const byId = extra.length === 0 ? this.byId : new Map(this.byId);
+    for (const passage of extra) byId.set(passage.id, passage);
+    const index = extra.length === 0 ? this.index : createIndex([...this.passages, ...extra]);
+    const results = index.search([...weights.keys()].join(' '), {
+      tokenize: (text) => text.split(' '),
+      processTerm: (term) => term,
+      boost: { heading: 1.5, docTitle: 0.5 },
+      boostTerm: (term) => weights.get(term) ?? 1,
+      prefix: (term) => term.length >= 5,
+      fuzzy: (term) => (term.length >= 6 ? 0.2 : false),
+      weights: { prefix: 0.4, fuzzy: 0.3 },
+      combineWith: 'OR',
+      // Weaker length normalisation than BM25's usual 0.75: a short list item should not beat a
+      // longer one that answers the question equally well just by being short.
+      bm25: { k: 1.2, b: 0.4, d: 0.5 },
+    });
+    const retrieved: RetrievedPassage[] = [];
+    for (const result of results) {
+      const passage = byId.get(String(result.id));
+      if (passage) retrieved.push({ passage, score: result.score, matchedTerms: result.queryTerms });
+    }
+    // Ties broken by id so equal scores never depend on insertion details.
+    return retrieved.sort((a, b) => b.score - a.score || a.passage.id.localeCompare(b.passage.id));
+  }
+}

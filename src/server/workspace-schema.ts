@@ -1,0 +1,45 @@
+// The zod schema of a workspace file: accounts, boards with their chat nodes, model overrides.
+import { z } from 'zod';
+import { ModelProfileOverrideSchema } from './model-profiles.js';
+
+const id = z.string().min(1, 'must be a non-empty string');
+
+export const ChatSpecSchema = z
+  .object({
+    id,
+    name: z.string().default(''),
+    kind: z.enum(['answer', 'judge']).default('answer'),
+    documents: z.array(z.string().min(1)).default([]),
+  })
+  .strict();
+
+export const BoardSpecSchema = z
+  .object({
+    id,
+    name: z.string().min(1),
+    /** The owning account's `id`. */
+    account: id,
+    chats: z.array(ChatSpecSchema).default([]),
+  })
+  .strict();
+
+export const AccountSpecSchema = z
+  .object({
+    id,
+    name: z.string().min(1),
+    key: z.string().min(8, 'must be at least 8 characters'),
+    credits: z.number().nonnegative(),
+  })
+  .strict();
+
+export const WorkspaceSpecSchema = z
+  .object({
+    name: z.string().optional(),
+    accounts: z.array(AccountSpecSchema).min(1),
+    boards: z.array(BoardSpecSchema).default([]),
+    models: z.record(z.string(), ModelProfileOverrideSchema).default({}),
+  })
+  .strict();
+
+export type WorkspaceSpec = z.infer<typeof WorkspaceSpecSchema>;
+export type ChatSpec = z.infer<typeof ChatSpecSchema>;

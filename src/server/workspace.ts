@@ -1,0 +1,169 @@
+// Loading a workspace file: YAML, validated with zod, documents read and split; errors name file, line and field.
+import { readFile } from 'node:fs/promises';
+import { dirname, relative, resolve } from 'node:path';
+import { LineCounter, parseDocument } from 'yaml';
+import type { z } from 'zod';
+import { splitMarkdown, type Passage } from './markdown.js';
+import type { ModelProfileOverride } from './model-profiles.js';
+import { creditsToUnits } from './model-profiles.js';
+import { WorkspaceSpecSchema, type ChatSpec, type WorkspaceSpec } from './workspace-schema.js';
+
+export interface KnowledgeDocument {
+  /** Path relative to the workspace file's folder, as written there. */
+  name: string;
+  path: string;
+  title: string;
+}
+
+export interface WorkspaceChat {
+  id: string;
+  name: string;
+  kind: 'answer' | 'judge';
+  boardId: string;
+  documents: KnowledgeDocument[];
+  passages: Passage[];
+}
+
+export interface WorkspaceBoard {
+  id: string;
+  name: string;
+  accountId: string;
+  chats: WorkspaceChat[];
+}
+
+export interface WorkspaceAccount {
+  id: string;
+  name: string;
+  key: string;
+  creditsUnits: number;
+}
+
+export interface Workspace {
+  file: string;
+  name: string;
+  accounts: WorkspaceAccount[];
+  boards: WorkspaceBoard[];
+  models: Record<string, ModelProfileOverride>;
+}
+
+/** A workspace that cannot be used; `field` is a path such as `boards[0].chats[1].documents[2]`. */
+export class WorkspaceError extends Error {
+  readonly code = 'WORKSPACE_INVALID';
+  constructor(
+    readonly file: string,
+    readonly field: string,
+    readonly reason: string,
+    readonly line?: number,
+  ) {
+    super(`${file}${line === undefined ? '' : `:${line}`}: ${field === '' ? '' : `${field}: `}${reason}`);
+    this.name = 'WorkspaceError';
+  }
+}
+
+export function formatFieldPath(path: readonly PropertyKey[]): string {
+  return path
+    .map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i === 0 ? '' : '.'}${String(part)}`))
+    .join('');
+}
+
+type YamlDocument = ReturnType<typeof parseDocument>;
+
+/** The line of the deepest YAML node that exists along `path`, for error messages. */
+function lineOf(doc: YamlDocument, counter: LineCounter, path: readonly PropertyKey[]): number | undefined {
+  for (let depth = path.length; depth >= 0; depth--) {
+    const node = doc.getIn(path.slice(0, depth) as unknown[], true) as { range?: [number, number, number] } | undefined;
+    if (node?.range) return counter.linePos(node.range[0]).line;
+  }
+  return undefined;
+}
+
+function parseSpec(text: string, file: string): { spec: WorkspaceSpec; locate: (path: PropertyKey[]) => number | undefined } {
+  const counter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false });
+  const yamlError = doc.errors[0];
+  if (yamlError) {
+    const line = yamlError.linePos?.[0]?.line;
+    throw new WorkspaceError(file, '', `invalid YAML: ${yamlError.message.split('\n')[0] ?? ''}`, line);
+  }
+  const locate = (path: PropertyKey[]): number | undefined => lineOf(doc, counter, path);
+  const parsed = WorkspaceSpecSchema.safeParse(doc.toJS());
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0] as z.core.$ZodIssue;
+    throw new WorkspaceError(file, formatFieldPath(issue.path), issue.message, locate(issue.path));
+  }
+  return { spec: parsed.data, locate };
+}
+
+function checkReferences(spec: WorkspaceSpec, file: string, locate: (path: PropertyKey[]) => number | undefined): void {
+  const fail = (path: PropertyKey[], reason: string): never => {
+    throw new WorkspaceError(file, formatFieldPath(path), reason, locate(path));
+  };
+  const seen = (values: string[], label: string, pathOf: (i: number) => PropertyKey[]): void => {
+    const first = new Map<string, number>();
+    values.forEach((value, i) => {
+      if (first.has(value)) fail(pathOf(i), `duplicate ${label} ${JSON.stringify(value)}`);
+      first.set(value, i);
+    });
+  };
+  seen(spec.accounts.map((a) => a.id), 'account id', (i) => ['accounts', i, 'id']);
+  seen(spec.accounts.map((a) => a.key), 'account key', (i) => ['accounts', i, 'key']);
+  seen(spec.boards.map((b) => b.id), 'board id', (i) => ['boards', i, 'id']);
+  const chatPaths = spec.boards.flatMap((b, i) => b.chats.map((c, j) => ({ id: c.id, path: ['boards', i, 'chats', j, 'id'] })));
+  seen(chatPaths.map((c) => c.id), 'chat id', (i) => chatPaths[i]?.path ?? []);
+  const accountIds = new Set(spec.accounts.map((a) => a.id));
+  spec.boards.forEach((board, i) => {
+    if (!accountIds.has(board.account)) fail(['boards', i, 'account'], `no account with id ${JSON.stringify(board.account)}`);
+  });
+}
+
+async function loadChat(
+  chat: ChatSpec,
+  boardId: string,
+  folder: string,
+  fail: (documentIndex: number, reason: string) => never,
+): Promise<WorkspaceChat> {
+  const documents: KnowledgeDocument[] = [];
+  const passages: Passage[] = [];
+  for (const [i, name] of chat.documents.entries()) {
+    const path = resolve(folder, name);
+    let markdown: string;
+    try {
+      markdown = await readFile(path, 'utf8');
+    } catch (error) {
+      fail(i, `cannot read document ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    }
+    const docName = relative(folder, path) || name;
+    const split = splitMarkdown(markdown, docName);
+    documents.push({ name: docName, path, title: split.title });
+    passages.push(...split.passages);
+  }
+  return { id: chat.id, name: chat.name || chat.id, kind: chat.kind, boardId, documents, passages };
+}
+
+/** Reads and validates a workspace file; relative document paths are resolved against its folder. */
+export async function loadWorkspace(workspacePath: string): Promise<Workspace> {
+  const file = resolve(workspacePath);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new WorkspaceError(file, '', `cannot read workspace file: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  const { spec, locate } = parseSpec(text, file);
+  checkReferences(spec, file, locate);
+  const folder = dirname(file);
+  const boards: WorkspaceBoard[] = [];
+  for (const [i, board] of spec.boards.entries()) {
+    const chats: WorkspaceChat[] = [];
+    for (const [j, chat] of board.chats.entries()) {
+      const fail = (k: number, reason: string): never => {
+        const path = ['boards', i, 'chats', j, 'documents', k];
+        throw new WorkspaceError(file, formatFieldPath(path), reason, locate(path));
+      };
+      chats.push(await loadChat(chat, board.id, folder, fail));
+    }
+    boards.push({ id: board.id, name: board.name, accountId: board.account, chats });
+  }
+  const accounts = spec.accounts.map((a) => ({ id: a.id, name: a.name, key: a.key, creditsUnits: creditsToUnits(a.credits) }));
+  return { file, name: spec.name ?? file, accounts, boards, models: spec.models };
+}

@@ -1,0 +1,55 @@
+// Everything a run checks before it sends anything: suite, plan, thresholds, budget flags.
+import { parseThresholdFlag, validateThresholds } from '../checks/index.js';
+import { InputError } from '../domain/errors.js';
+import type { Suite } from '../domain/suite.js';
+import { buildPlan } from '../plan/index.js';
+import type { Plan } from '../plan/types.js';
+import type { RunUnit } from '../runner/request-spec.js';
+import { unitsFromPlan } from '../runner/units.js';
+import { loadSuite } from '../suite/index.js';
+import type { RunSessionOptions } from './options.js';
+
+export interface PreparedRun {
+  suite: Suite;
+  plan: Plan;
+  units: RunUnit[];
+  thresholds: Record<string, string[]>;
+  warnings: string[];
+}
+
+/** The suite's thresholds plus `--threshold metric=expression` flags, all validated up front. */
+export function mergeThresholds(suiteThresholds: Record<string, string[]>, flags: string[]): Record<string, string[]> {
+  const merged: Record<string, string[]> = {};
+  for (const [key, list] of Object.entries(suiteThresholds)) merged[key] = [...list];
+  for (const flag of flags) {
+    const { key, expression } = parseThresholdFlag(flag);
+    (merged[key] ??= []).push(expression);
+  }
+  validateThresholds(merged);
+  return merged;
+}
+
+function checkLoadFlags(options: RunSessionOptions): void {
+  if (options.rate !== undefined && options.durationMs === undefined) {
+    throw new InputError('--rate needs --duration (for how long to keep the arrival rate), e.g. --duration 60s', { field: '--rate' });
+  }
+  if (options.durationMs !== undefined && options.rate === undefined) {
+    throw new InputError('--duration goes with --rate (an open-loop run); a closed-loop run ends when its plan is done', { field: '--duration' });
+  }
+}
+
+export async function prepareRun(options: RunSessionOptions): Promise<PreparedRun> {
+  checkLoadFlags(options);
+  const suite = await loadSuite(options.suitePath);
+  const plan = buildPlan(suite, {
+    ...(options.models?.length ? { models: options.models } : {}),
+    repeat: options.repeat,
+    ...(options.shard ? { shard: options.shard } : {}),
+    defaults: options.requestDefaults,
+  });
+  const thresholds = mergeThresholds(suite.thresholds, options.thresholdFlags);
+  if (plan.items.length === 0) {
+    throw new InputError('the plan is empty: no case or thread runs on the chosen models (and shard)', { file: suite.path });
+  }
+  return { suite, plan, units: unitsFromPlan(plan.items), thresholds, warnings: [...suite.warnings, ...plan.warnings] };
+}

@@ -1,0 +1,170 @@
+// A whole run: prepare (nothing sent on bad input), run, append every result, finish run.json, report.
+import { randomUUID } from 'node:crypto';
+import { join, resolve } from 'node:path';
+import { runChecks } from '../checks/index.js';
+import type { KbClient } from '../client/index.js';
+import { createClient } from '../client/index.js';
+import type { RunInfo, RunStatus } from '../domain/run.js';
+import type { Sample } from '../domain/sample.js';
+import type { Summary } from '../domain/summary.js';
+import { isoNow, monotonicMs } from '../runner/clock.js';
+import { startRun, type RunEvent } from '../runner/run.js';
+import type { StopReason } from '../runner/gate.js';
+import type { CheckFn } from '../runner/send.js';
+import { ResultsFile, readSamplesSync } from '../store/results-file.js';
+import { remainingUnits, resumeStateFrom } from '../store/resume.js';
+import { defaultRunDir, ensureRunDir, readRunInfo, RUN_FILES, writeRunInfo } from '../store/run-dir.js';
+import { recordableOptions, type RunSessionOptions } from './options.js';
+import { preflight } from './preflight.js';
+import { prepareRun, type PreparedRun } from './prepare.js';
+import { finishReports } from './finish.js';
+import { resolveTarget, type EmbeddedLauncher, type ResolvedTarget } from './target.js';
+
+export interface ProgressInfo {
+  done: number;
+  total: number;
+  errors: number;
+  creditsUsed: number;
+}
+
+export interface SessionHooks {
+  launchEmbedded: EmbeddedLauncher;
+  /** Soft stop (first Ctrl-C): no new requests; in-flight ones finish. */
+  stop: AbortSignal;
+  /** Hard stop (grace over, or a second Ctrl-C): in-flight requests are cancelled. */
+  abort: AbortSignal;
+  onStart?(info: { runDir: string; total: number; done: number; baseUrl: string; embedded: boolean; warnings: string[] }): void;
+  onProgress?(progress: ProgressInfo, sample: Sample): void;
+  onStopping?(reason: StopReason): void;
+}
+
+export interface SessionResult {
+  runDir: string;
+  run: RunInfo;
+  summary: Summary;
+}
+
+function judgePort(client: KbClient, target: ResolvedTarget, signal: AbortSignal): CheckFn {
+  return (specs, subject) =>
+    runChecks(specs, subject, {
+      judge: async (request) => {
+        const answer = await client.ask({
+          boardId: request.board_id ?? target.boardId,
+          chatId: request.chat_id ?? target.chatId,
+          prompt: request.prompt,
+          ...(request.model ? { model: request.model } : {}),
+          streaming: false,
+          signal,
+        });
+        return { text: answer.text, credits_used: answer.creditsUsed };
+      },
+    });
+}
+
+function initialRunInfo(prepared: PreparedRun, options: RunSessionOptions, target: ResolvedTarget, previous: RunInfo | null): RunInfo {
+  const { plan, suite } = prepared;
+  return {
+    run_id: previous?.run_id ?? randomUUID(),
+    tool: { name: 'kbbench', version: options.toolVersion },
+    suite: { name: suite.name, path: suite.path, sha256: suite.sha256 },
+    plan: { items: plan.counts.items, requests: plan.counts.requests, threads: plan.counts.threads, models: plan.models },
+    options: recordableOptions(options),
+    target: { base_url: target.embedded ? 'embedded' : target.baseUrl, embedded: target.embedded, board_id: target.boardId, chat_id: target.chatId },
+    thresholds: prepared.thresholds,
+    started_at: previous?.started_at ?? isoNow(),
+    finished_at: null,
+    duration_ms: null,
+    status: 'running',
+  };
+}
+
+function plannedTotal(options: RunSessionOptions, prepared: PreparedRun): number {
+  if (options.rate !== undefined && options.durationMs !== undefined) {
+    return Math.floor((options.rate * options.durationMs) / 1000);
+  }
+  return prepared.plan.counts.requests;
+}
+
+export async function runSession(options: RunSessionOptions, hooks: SessionHooks): Promise<SessionResult> {
+  const prepared = await prepareRun(options);
+  const previous = options.resumeDir ? readRunInfo(options.resumeDir) : null;
+  const finished = options.resumeDir ? readSamplesSync(join(options.resumeDir, RUN_FILES.results)) : [];
+  const units = options.resumeDir ? remainingUnits(prepared.units, resumeStateFrom(finished)) : prepared.units;
+  const target = await resolveTarget(options, prepared.suite, hooks.launchEmbedded);
+  const client = createClient({ baseUrl: target.baseUrl, apiKey: target.apiKey, auth: options.auth, ...(options.dialect ? { dialect: options.dialect } : {}) });
+  try {
+    await preflight(client, target, hooks.abort);
+    const info = initialRunInfo(prepared, options, target, previous);
+    const runDir = resolve(options.resumeDir ?? options.outDir ?? defaultRunDir(options.reportsRoot, prepared.suite.name, info.started_at));
+    ensureRunDir(runDir);
+    writeRunInfo(runDir, info);
+    const t0 = monotonicMs();
+    const total = plannedTotal(options, prepared);
+    hooks.onStart?.({ runDir, total, done: finished.length, baseUrl: target.baseUrl, embedded: target.embedded, warnings: prepared.warnings });
+    const outcome = await drive(units, options, hooks, client, target, runDir, { total, done: finished.length, previousSpent: sumCredits(finished) });
+    const durationMs = (previous?.duration_ms ?? 0) + (monotonicMs() - t0);
+    const run: RunInfo = { ...info, finished_at: isoNow(), duration_ms: Math.round(durationMs), status: outcome.status, dropped: outcome.dropped, ...(outcome.stopReason ? { stop_reason: outcome.stopReason } : {}) };
+    writeRunInfo(runDir, run);
+    const summary = await finishReports(runDir, run);
+    if (outcome.failure) throw outcome.failure;
+    return { runDir, run, summary };
+  } finally {
+    await client.close();
+    await target.stop();
+  }
+}
+
+const sumCredits = (samples: Sample[]): number => samples.reduce((a, s) => a + (s.credits_used ?? 0), 0);
+
+interface DriveOutcome {
+  status: RunStatus;
+  stopReason?: string;
+  dropped: number;
+  failure?: unknown;
+}
+
+async function drive(
+  units: PreparedRun['units'], options: RunSessionOptions, hooks: SessionHooks, client: KbClient, target: ResolvedTarget,
+  runDir: string, counts: { total: number; done: number; previousSpent: number },
+): Promise<DriveOutcome> {
+  const results = new ResultsFile(join(runDir, RUN_FILES.results));
+  const handle = startRun(units, {
+    client, target: { boardId: target.boardId, chatId: target.chatId }, concurrency: options.concurrency,
+    ...(options.rate !== undefined && options.durationMs !== undefined
+      ? { open: { ratePerS: options.rate, durationMs: options.durationMs, maxInFlight: options.maxInFlight ?? Math.max(options.concurrency, 64) } }
+      : {}),
+    timeoutMs: options.timeoutMs, retries: options.retries,
+    budget: {
+      ...(options.maxCredits !== undefined ? { maxCredits: Math.max(0, options.maxCredits - counts.previousSpent) } : {}),
+      ...(options.minRemaining !== undefined ? { minRemaining: options.minRemaining } : {}),
+    },
+    check: judgePort(client, target, hooks.abort), stop: hooks.stop, abort: hooks.abort,
+  });
+  const progress: ProgressInfo = { done: counts.done, total: counts.total, errors: 0, creditsUsed: counts.previousSpent };
+  let stop: StopReason | null = null;
+  let dropped = 0;
+  try {
+    for await (const event of handle.events as AsyncIterable<RunEvent>) {
+      if (event.type === 'sample') {
+        results.append(event.sample);
+        progress.done += 1;
+        if (event.sample.outcome !== 'ok' && event.sample.outcome !== 'skipped') progress.errors += 1;
+        progress.creditsUsed = counts.previousSpent + handle.ledger.spent;
+        hooks.onProgress?.(progress, event.sample);
+      } else if (event.type === 'stopped') {
+        stop = event.reason;
+        hooks.onStopping?.(event.reason);
+      } else {
+        dropped += event.count;
+      }
+    }
+  } catch (failure) {
+    return { status: 'failed', stopReason: String(failure), dropped, failure };
+  } finally {
+    results.close();
+  }
+  if (stop === null && hooks.stop.aborted) stop = 'interrupted';
+  if (stop === 'budget-exhausted') return { status: 'budget-exhausted', stopReason: 'the credit budget would have been passed', dropped };
+  if (stop === 'interrupted') return { status: 'interrupted', stopReason: 'interrupted by a signal', dropped };
+  return { status: 'completed', dropped };
+}

@@ -1,0 +1,44 @@
+// The run directory: its files by name, and run.json written whole (never half) at start and end.
+import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RunInfo } from '../domain/run.js';
+import { InputError } from '../domain/errors.js';
+
+export const RUN_FILES = {
+  run: 'run.json',
+  results: 'results.ndjson',
+  summary: 'summary.json',
+  histograms: 'histograms.json',
+} as const;
+
+export function ensureRunDir(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+}
+
+/** Written to a temporary name and renamed, so a reader never sees half a run.json. */
+export function writeJsonAtomic(path: string, value: unknown): void {
+  const tmp = `${path}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(value, null, 2)}\n`);
+  renameSync(tmp, path);
+}
+
+export function writeRunInfo(dir: string, info: RunInfo): void {
+  writeJsonAtomic(join(dir, RUN_FILES.run), info);
+}
+
+export function readRunInfo(dir: string): RunInfo {
+  const path = join(dir, RUN_FILES.run);
+  if (!existsSync(path)) throw new InputError(`not a run directory: ${RUN_FILES.run} is missing`, { file: path });
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as RunInfo;
+  } catch (error) {
+    throw new InputError(`cannot read run.json: ${(error as Error).message}`, { file: path });
+  }
+}
+
+/** `reports/<suite-name>-<timestamp>`: sortable, filesystem-safe, unique per second. */
+export function defaultRunDir(root: string, suiteName: string, startedAtIso: string): string {
+  const stamp = startedAtIso.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const safe = suiteName.replace(/[^A-Za-z0-9._-]+/g, '-');
+  return join(root, `${safe}-${stamp}`);
+}

@@ -1,0 +1,48 @@
+// The written forms of an assertion: one-key map, promptfoo long form, CSV cell.
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SIMILAR_MIN, parseAssertion, parseAssertionCell, resolveCheckType } from './assertion.js';
+
+describe('parseAssertion', () => {
+  it('reads one-key maps, coercing numbers where text or a limit is expected', () => {
+    expect(parseAssertion({ contains: 30 })).toEqual({ spec: { type: 'contains', value: '30' } });
+    expect(parseAssertion({ 'max-ttfc-ms': '2000' })).toEqual({ spec: { type: 'max-ttfc-ms', value: 2000 } });
+    expect(parseAssertion({ similar: 'golden' })).toEqual({ spec: { type: 'similar', value: { to: 'golden', min: DEFAULT_SIMILAR_MIN } } });
+    expect(parseAssertion({ judge: 'polite' })).toEqual({ spec: { type: 'judge', value: { rubric: 'polite' } } });
+  });
+
+  it('reads the long form and promptfoo aliases', () => {
+    expect(parseAssertion({ type: 'llm-rubric', value: 'r' })).toEqual({ spec: { type: 'judge', value: { rubric: 'r' } } });
+    expect(parseAssertion({ type: 'latency', value: 500 })).toEqual({ spec: { type: 'max-latency-ms', value: 500 } });
+    expect(parseAssertion({ type: 'similar', value: 'g', threshold: 0.9 })).toEqual({ spec: { type: 'similar', value: { to: 'g', min: 0.9 } } });
+    expect(resolveCheckType(' Contains ')).toBe('contains');
+  });
+
+  it('says what is wrong and where inside the assertion', () => {
+    expect(parseAssertion({ type: 'contains' })).toEqual({ issues: [{ path: ['value'], message: 'is required' }] });
+    expect(parseAssertion({ regex: '[' })).toEqual({ issues: [{ path: ['regex'], message: expect.stringMatching(/^invalid regular expression: \/\[\/: Unterminated character class/) }] });
+    expect(parseAssertion({ similar: { to: 'x', mni: 1 } })).toEqual({
+      issues: [{ path: ['similar'], key: 'mni', message: expect.stringMatching(/unknown key "mni" in a similar check \(did you mean "min"\?\)/) }],
+    });
+    expect(parseAssertion([])).toMatchObject({ issues: [{ path: [] }] });
+  });
+});
+
+describe('parseAssertionCell', () => {
+  it('reads type prefixes, trimming the value', () => {
+    expect(parseAssertionCell('  not-contains:   I am not sure  ')).toEqual({ spec: { type: 'not-contains', value: 'I am not sure' } });
+    expect(parseAssertionCell('max-credits: 0.05')).toEqual({ spec: { type: 'max-credits', value: 0.05 } });
+    expect(parseAssertionCell('llm-rubric: polite')).toEqual({ spec: { type: 'judge', value: { rubric: 'polite' } } });
+  });
+
+  it('treats a cell without a known prefix as equals, as promptfoo does', () => {
+    expect(parseAssertionCell('https://example.com')).toEqual({ spec: { type: 'equals', value: 'https://example.com' } });
+    expect(parseAssertionCell('Note: refunds')).toEqual({ spec: { type: 'equals', value: 'Note: refunds' } });
+  });
+
+  it('takes a similarity minimum in parentheses, and only for similar', () => {
+    expect(parseAssertionCell('similar(0.75): golden')).toEqual({ spec: { type: 'similar', value: { to: 'golden', min: 0.75 } } });
+    expect(parseAssertionCell('similar(abc): golden')).toEqual({ issues: [{ path: [], message: 'similar: must be a number between 0 and 1' }] });
+    expect(parseAssertionCell('contains(2): x')).toEqual({ issues: [{ path: [], message: 'contains: threshold applies only to similar checks' }] });
+    expect(parseAssertionCell('contains:')).toEqual({ issues: [{ path: [], message: 'contains: must not be empty' }] });
+  });
+});

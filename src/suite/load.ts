@@ -1,0 +1,59 @@
+// Loads a suite file by its extension: reads the bytes once, hashes them, parses and validates.
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { basename, dirname, extname, resolve } from 'node:path';
+import { InputError } from '../domain/errors.js';
+import type { Suite } from '../domain/suite.js';
+import { parseCsvSuite } from './csv.js';
+import type { ParsedSuite } from './parsed-suite.js';
+import { parseYamlSuite } from './yaml.js';
+
+export type SuiteFormat = 'yaml' | 'csv';
+
+const FORMATS: Record<string, SuiteFormat> = { '.yaml': 'yaml', '.yml': 'yaml', '.csv': 'csv' };
+
+/** The format a path's extension names; any other extension is an InputError. */
+export function suiteFormatOf(path: string): SuiteFormat {
+  const extension = extname(path).toLowerCase();
+  const format = FORMATS[extension];
+  if (format === undefined) {
+    const found = extension === '' ? 'no extension' : `extension "${extension}"`;
+    throw new InputError(`a suite file must end in .yaml, .yml or .csv; this one has ${found}`, { file: path });
+  }
+  return format;
+}
+
+/**
+ * Parses a suite from bytes already in memory. `file` is the path as the user wrote it: every
+ * message and location names it that way. The YAML reader tolerates a UTF-8 BOM; so does CSV.
+ */
+export function parseSuite(bytes: Uint8Array, file: string, format: SuiteFormat = suiteFormatOf(file)): Suite {
+  const parsed: ParsedSuite = format === 'csv' ? parseCsvSuite(bytes, file) : parseYamlSuite(Buffer.from(bytes).toString('utf8'), file);
+  const path = resolve(file);
+  const { name, workspace, ...rest } = parsed;
+  const suite: Suite = {
+    ...rest,
+    name: name ?? basename(file, extname(file)),
+    path,
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+  };
+  if (workspace !== undefined) suite.workspace = resolve(dirname(path), workspace);
+  return suite;
+}
+
+async function readSuiteBytes(file: string): Promise<Uint8Array> {
+  try {
+    return await readFile(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new InputError('suite file not found', { file });
+    if (code === 'EISDIR') throw new InputError('is a directory; give a .yaml, .yml or .csv suite file', { file });
+    throw new InputError(`cannot read the suite file: ${(error as Error).message}`, { file });
+  }
+}
+
+/** Reads, validates and returns a suite; throws SuiteError listing every problem it found. */
+export async function loadSuite(file: string): Promise<Suite> {
+  const format = suiteFormatOf(file);
+  return parseSuite(await readSuiteBytes(file), file, format);
+}

@@ -1,0 +1,114 @@
+// Reads a YAML suite: parse with positions, validate with zod, report every problem with its line.
+import { LineCounter, parseDocument, type YAMLError } from 'yaml';
+import { InputError } from '../domain/errors.js';
+import type { CheckSpec, SuiteCase, SuiteThread } from '../domain/suite.js';
+import type { ParsedSuite } from './parsed-suite.js';
+import { pickOptions } from './primitives.js';
+import { isUnknownModel, semanticIssues, unknownModelWarning } from './semantic.js';
+import { SuiteError } from './suite-error.js';
+import { YamlLocator } from './yaml-locator.js';
+import { suiteFileSchema, type CaseEntry, type SuiteFile, type ThreadEntry } from './yaml-schema.js';
+import { zodPathIssues } from './zod-issues.js';
+
+function syntaxError(error: YAMLError, lines: LineCounter, file: string): InputError {
+  const { line, col } = lines.linePos(error.pos[0]);
+  // yaml appends " at line L, column C"; the location already says that.
+  const message = error.message.replace(/ at line \d+, column \d+:?[\s\S]*$/, '');
+  return new InputError(`YAML syntax: ${message}`, { file, line, column: col });
+}
+
+function parseYamlDocument(text: string, file: string): { raw: unknown; locator: YamlLocator } {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length > 0) throw new SuiteError(doc.errors.map((error) => syntaxError(error, lines, file)));
+  return { raw: doc.toJS({ maxAliasCount: 1000 }), locator: new YamlLocator(doc, lines, file) };
+}
+
+export function parseYamlSuite(text: string, file: string): ParsedSuite {
+  const { raw, locator } = parseYamlDocument(text, file);
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    const message = 'a suite file is a YAML map with `cases:` and/or `threads:` (see CONTRACT.md)';
+    throw new SuiteError([new InputError(message, { file, line: 1, column: 1 })]);
+  }
+  const parsed = suiteFileSchema.safeParse(raw, { reportInput: true });
+  const issues = [...(parsed.success ? [] : zodPathIssues(parsed.error)), ...semanticIssues(raw as Record<string, unknown>)];
+  if (issues.length > 0 || !parsed.success) throw new SuiteError(issues.map((issue) => locator.error(issue)));
+  return buildSuite(parsed.data, locator);
+}
+
+function located(specs: readonly CheckSpec[] | undefined, path: readonly PropertyKey[], locator: YamlLocator): CheckSpec[] {
+  return (specs ?? []).map((spec, index) => ({ ...spec, location: locator.location([...path, 'assert', index]) }));
+}
+
+function buildCase(entry: CaseEntry, index: number, locator: YamlLocator): SuiteCase {
+  const path = ['cases', index];
+  const built: SuiteCase = {
+    id: entry.id,
+    prompt: entry.prompt,
+    options: pickOptions(entry),
+    assert: located(entry.assert, path, locator),
+    location: locator.location(path),
+  };
+  if (entry.models) built.models = entry.models;
+  return built;
+}
+
+function buildThread(entry: ThreadEntry, index: number, locator: YamlLocator): SuiteThread {
+  const path = ['threads', index];
+  const turns = entry.turns.map((turn, t) => {
+    const turnPath = [...path, 'turns', t];
+    return {
+      turn: t + 1,
+      prompt: turn.prompt,
+      options: pickOptions(turn),
+      assert: located(turn.assert, turnPath, locator),
+      location: locator.location(turnPath),
+    };
+  });
+  const built: SuiteThread = { id: entry.id, turns, location: locator.location(path) };
+  if (entry.name !== undefined) built.name = entry.name;
+  if (entry.models) built.models = entry.models;
+  return built;
+}
+
+/** Unknown model names are warnings: model names change faster than this tool. */
+function modelWarnings(file: SuiteFile, locator: YamlLocator): string[] {
+  const found: { path: PropertyKey[]; model: string }[] = [];
+  const collect = (models: readonly string[] | undefined, path: PropertyKey[]): void => {
+    models?.forEach((model, index) => found.push({ path: [...path, index], model }));
+  };
+  const judges = (specs: readonly CheckSpec[] | undefined, path: PropertyKey[]): void => {
+    specs?.forEach((spec, index) => {
+      if (spec.type === 'judge' && spec.value.model) found.push({ path: [...path, 'assert', index], model: spec.value.model });
+    });
+  };
+  collect(file.models, ['models']);
+  file.cases?.forEach((entry, index) => {
+    collect(entry.models, ['cases', index, 'models']);
+    judges(entry.assert, ['cases', index]);
+  });
+  file.threads?.forEach((entry, index) => {
+    collect(entry.models, ['threads', index, 'models']);
+    entry.turns.forEach((turn, t) => judges(turn.assert, ['threads', index, 'turns', t]));
+  });
+  return found.filter(({ model }) => isUnknownModel(model)).map(({ path, model }) => locator.warning(path, unknownModelWarning(model)));
+}
+
+function pickDefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+function buildSuite(file: SuiteFile, locator: YamlLocator): ParsedSuite {
+  const suite: ParsedSuite = {
+    target: pickDefined(file.target ?? {}),
+    models: file.models ?? [],
+    defaults: pickOptions(file.defaults ?? {}),
+    cases: (file.cases ?? []).map((entry, index) => buildCase(entry, index, locator)),
+    threads: (file.threads ?? []).map((entry, index) => buildThread(entry, index, locator)),
+    thresholds: { ...file.thresholds },
+    warnings: modelWarnings(file, locator),
+  };
+  if (file.name !== undefined) suite.name = file.name;
+  if (file.workspace !== undefined) suite.workspace = file.workspace;
+  return suite;
+}

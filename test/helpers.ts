@@ -1,0 +1,88 @@
+// End-to-end helpers: run the built CLI as a user would (a child process), start `kbbench serve`.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+
+export const ROOT = resolve(import.meta.dirname, '..');
+export const CLI = join(ROOT, 'dist', 'cli', 'main.js');
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function tempDir(prefix = 'kbbench-e2e-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export interface CliOptions {
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+  /** Called once the process is running (to send it a signal, say). */
+  onSpawn?: (child: ChildProcess) => void;
+  timeoutMs?: number;
+}
+
+export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
+  if (!existsSync(CLI)) throw new Error(`build first: ${CLI} is missing (npm run build)`);
+  return new Promise((resolvePromise, reject) => {
+    const env = { ...process.env, KBBENCH_API_KEY: undefined, KBBENCH_BASE_URL: undefined, ...options.env };
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd ?? ROOT, env: env as NodeJS.ProcessEnv });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 120_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code, stdout, stderr });
+    });
+    options.onSpawn?.(child);
+  });
+}
+
+export interface ServeHandle {
+  url: string;
+  key: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** `kbbench serve --port 0 …`, parsed from the lines it prints. */
+export function startServe(args: string[]): Promise<ServeHandle> {
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], { cwd: ROOT });
+  return new Promise((resolvePromise, reject) => {
+    let url = '';
+    let key = '';
+    const lines = createInterface({ input: child.stdout });
+    const timer = setTimeout(() => reject(new Error('serve did not start')), 20_000);
+    lines.on('line', (line) => {
+      url ||= /(http:\/\/127\.0\.0\.1:\d+)/.exec(line)?.[1] ?? '';
+      key ||= /key:?\s+(\S+)/i.exec(line)?.[1] ?? '';
+      if (url && key) {
+        clearTimeout(timer);
+        resolvePromise({
+          url, key, child,
+          stop: () => new Promise((r) => {
+            if (child.exitCode !== null) return r();
+            child.once('exit', () => r());
+            child.kill('SIGTERM');
+          }),
+        });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
+  });
+}
+
+export function readNdjson<T = Record<string, unknown>>(path: string): T[] {
+  return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as T);
+}
+
+export function readJson<T = Record<string, unknown>>(path: string): T {
+  return JSON.parse(readFileSync(path, 'utf8')) as T;
+}

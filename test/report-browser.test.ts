@@ -1,0 +1,148 @@
+// Opens a generated report.html in a real Chromium: no errors, no network, models, charts, matrix panel, sorting.
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildReports } from '../src/report/build-reports.js';
+import { NASTY_ANSWER, SYNTHETIC_MODELS, writeSyntheticRun } from '../src/report/test-support/synthetic-run.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) {
+  console.warn(`report-browser.test.ts skipped: ${CHROMIUM} does not exist (install Debian's chromium package to run it).`);
+}
+/** Set KBBENCH_KEEP_REPORT=1 to keep the run directory (report and screenshots) for a look. */
+const keep = process.env.KBBENCH_KEEP_REPORT === '1';
+
+describe.skipIf(!hasChromium)('report.html in Chromium', () => {
+  let dir = '';
+  let context: BrowserContext;
+  let page: Page;
+  const consoleErrors: string[] = [];
+  const failedRequests: string[] = [];
+  const networkRequests: string[] = [];
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'kbbench-report-'));
+    const runDir = join(dir, 'run');
+    const { run } = await writeSyntheticRun(runDir);
+    await buildReports({
+      runDir,
+      run,
+      thresholds: [
+        { metric: 'ttfc_ms', expression: 'p(95)<2000', scope: {}, value: 812.5, pass: true },
+        { metric: 'pass_rate', expression: 'rate>=0.95', scope: { model: 'gpt-4o-mini' }, value: 0.83, pass: false },
+      ],
+    });
+    context = await chromium.launchPersistentContext(join(dir, 'profile'), {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      viewport: { width: 1360, height: 900 },
+      reducedMotion: 'reduce',
+    });
+    page = context.pages()[0] ?? (await context.newPage());
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    page.on('pageerror', (error) => consoleErrors.push(error.message));
+    page.on('requestfailed', (request) => failedRequests.push(request.url()));
+    page.on('request', (request) => {
+      if (!request.url().startsWith('file:')) networkRequests.push(request.url());
+    });
+    await page.goto(pathToFileURL(join(runDir, 'report.html')).href);
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    if (keep) console.log(`report kept in ${join(dir, 'run')}`);
+    else if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('loads with no console errors and no network', async () => {
+    await page.waitForLoadState('load');
+    expect(consoleErrors).toEqual([]);
+    expect(failedRequests).toEqual([]);
+    expect(networkRequests).toEqual([]);
+  });
+
+  it('shows a row per model and the charts', async () => {
+    for (const model of SYNTHETIC_MODELS) {
+      await expect(page.locator(`#model-table tbody tr[data-model="${model}"]`).count()).resolves.toBe(1);
+    }
+    expect(await page.locator('svg.chart').count()).toBeGreaterThanOrEqual(6);
+    const curves = page.locator('figure', { hasText: 'Latency by percentile' }).locator('path.line');
+    expect(await curves.count()).toBe(SYNTHETIC_MODELS.length);
+    expect(await page.getByText('✗ FAIL').count()).toBeGreaterThan(0);
+  });
+
+  it('opens a cell with every model’s answer side by side, answers escaped', async () => {
+    const cell = page.locator('button.cell[aria-label^="escaping, gpt-4o-mini"]');
+    await cell.click();
+    const panel = page.locator('section.detail:not([hidden])');
+    await expect(panel.count()).resolves.toBe(1);
+    expect(await cell.getAttribute('aria-expanded')).toBe('true');
+    expect(await panel.locator('.prompt').innerText()).toContain('<b>markup</b>');
+    const columns = panel.locator('.answer-col');
+    expect(await columns.count()).toBe(SYNTHETIC_MODELS.length);
+    for (const model of SYNTHETIC_MODELS) {
+      const text = await panel.locator(`.answer-col[data-model="${model}"] pre`).first().innerText();
+      expect(text).toBe(NASTY_ANSWER);
+    }
+    // The answer's <script> stayed text: the page has only its own script, and no <b> from the prompt.
+    expect(await page.locator('script').count()).toBe(1);
+    expect(await panel.locator('.prompt b').count()).toBe(0);
+    await page.screenshot({ path: join(dir, 'run', 'report-panel.png'), fullPage: false });
+  });
+
+  it('shows a thread turn by turn, and Escape closes the panel', async () => {
+    const cell = page.locator('button.cell[aria-label^="onboarding turn 3, mistral-large"]');
+    await cell.focus();
+    await page.keyboard.press('Enter');
+    const panel = page.locator('section.detail:not([hidden])');
+    expect(await panel.locator('.turn-block').count()).toBe(3);
+    expect(await panel.innerText()).toContain('E_TIMEOUT');
+    await page.keyboard.press('Escape');
+    expect(await page.locator('section.detail:not([hidden])').count()).toBe(0);
+    expect(await page.locator(':focus').getAttribute('aria-label')).toMatch(/^onboarding turn 3, mistral-large/);
+  });
+
+  it('sorts the model table by a column', async () => {
+    const header = page.locator('#model-table thead th', { has: page.locator('button[aria-label="TTFC p50 (ms)"]') });
+    // Column 4 (after the model's <th>, requests, errors, pass rate) is the 4th <td>.
+    const values = async (): Promise<number[]> => {
+      const rows = page.locator('#model-table tbody tr');
+      const count = await rows.count();
+      return Promise.all(Array.from({ length: count }, async (_, i) => Number(await rows.nth(i).locator('td').nth(3).getAttribute('data-sort-value'))));
+    };
+    await header.locator('button').click();
+    expect(await header.getAttribute('aria-sort')).toBe('ascending');
+    const ascending = await values();
+    expect(ascending).toEqual([...ascending].sort((a, b) => a - b));
+    await header.locator('button').click();
+    expect(await header.getAttribute('aria-sort')).toBe('descending');
+    const descending = await values();
+    expect(descending).toEqual([...ascending].reverse());
+    expect(await page.locator('#model-table tbody tr').first().getAttribute('data-model')).toBe('mistral-large');
+  });
+
+  it('writes a junit.xml a browser parses as XML', async () => {
+    const xml = await readFile(join(dir, 'run', 'junit.xml'), 'utf8');
+    // A string expression: this project's TypeScript has no DOM types.
+    const errors = await page.evaluate(
+      `new DOMParser().parseFromString(${JSON.stringify(xml)}, 'application/xml').getElementsByTagName('parsererror').length`,
+    );
+    expect(errors).toBe(0);
+  });
+
+  it('takes a screenshot in light and dark', async () => {
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.screenshot({ path: join(dir, 'run', 'report.png'), fullPage: true });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: join(dir, 'run', 'report-dark.png'), fullPage: true });
+    expect(existsSync(join(dir, 'run', 'report.png'))).toBe(true);
+  });
+});
