@@ -20,4 +20,17 @@ export default tseslint.config(
     ignores: ['src/cli/**', 'src/server/main.ts', 'src/**/*.test.ts'],
     rules: { 'no-console': 'error', 'no-restricted-globals': ['error', { name: 'process', message: 'Only cli/ touches process; pass what you need in.' }] },
   },
+  {
+    // The reference service is an independent party: it shares only protocol types with the harness.
+    files: ['src/server/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^\\.\\./(?!protocol/)', message: 'server/ may import only ../protocol of ours.' }] }],
+    },
+  },
+  {
+    files: ['src/client/**/*.ts', 'src/runner/**/*.ts', 'src/protocol/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/server/**', '**/cli/**'], message: 'client/ and runner/ never import the reference service or the CLI.' }] }],
+    },
+  },
 );

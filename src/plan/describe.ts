@@ -29,9 +29,12 @@ export interface PlanDescription {
   warnings: string[];
 }
 
-/** The interface's defaults: POST, and streaming off unless asked for. */
+/**
+ * kbbench's defaults, as the runner applies them: POST, and streaming ON (the interface's default
+ * is off, but time to first chunk is only measurable on a stream; `--no-stream` turns it off).
+ */
 function transport(options: RequestOptions): { method: HttpMethod; streaming: boolean } {
-  return { method: options.method ?? 'post', streaming: options.streaming ?? false };
+  return { method: options.method ?? 'post', streaming: options.streaming ?? true };
 }
 
 function plannedRequests(plan: Plan): PlannedRequest[] {

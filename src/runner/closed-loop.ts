@@ -1,7 +1,7 @@
 // The closed loop: at most N units in flight (a case, or a whole thread), each started as one ends.
 import pLimit from 'p-limit';
 import type { Sample } from '../domain/sample.js';
-import { Channel } from './channel.js';
+import type { Channel } from './channel.js';
 import type { StartGate, StopReason } from './gate.js';
 import type { RunUnit } from './request-spec.js';
 import { RequestCancelled, sendRequest, type SendDeps } from './send.js';

@@ -1,6 +1,7 @@
 // Turns what the client returned (an answer or a typed error) into a Sample: times relative to send.
 import type { AnswerMarks, AnswerResult, ContentChunk } from '../domain/answer.js';
-import { HttpError, KbError } from '../domain/errors.js';
+import type { KbError } from '../domain/errors.js';
+import { HttpError } from '../domain/errors.js';
 import type { Endpoint, HttpMethod, Outcome, Sample } from '../domain/sample.js';
 import { roundMs } from './clock.js';
 import type { RequestSpec } from './request-spec.js';
@@ -46,7 +47,7 @@ function timings(marks: AnswerMarks, chunks: ContentChunk[]) {
   };
 }
 
-function base(spec: RequestSpec, ctx: SampleContext): Omit<Sample, keyof ReturnType<typeof timings> | 'status' | 'outcome' | 'error' | 'chunks' | 'chars' | 'text' | 'credits_used' | 'credits_remaining' | 'credits_unknown'> {
+function base(spec: RequestSpec, ctx: SampleContext): Omit<Sample, keyof ReturnType<typeof timings> | 'status' | 'outcome' | 'error' | 'chunks' | 'chars' | 'text' | 'credits_used' | 'credits_remaining' | 'credits_unknown' | 'checks' | 'pass'> {
   return {
     item_id: spec.item_id,
     case_id: spec.case_id,
@@ -62,8 +63,6 @@ function base(spec: RequestSpec, ctx: SampleContext): Omit<Sample, keyof ReturnT
     offset_ms: roundMs(ctx.offsetMs),
     attempts: ctx.attempts,
     prompt: spec.prompt,
-    checks: [],
-    pass: false,
   };
 }
 
@@ -81,6 +80,8 @@ export function sampleFromAnswer(spec: RequestSpec, ctx: SampleContext, answer: 
     credits_remaining: answer.creditsRemaining,
     credits_unknown: answer.creditsUsed === null,
     stream_dialect: answer.dialect,
+    checks: [],
+    pass: false,
   };
 }
 
@@ -117,6 +118,8 @@ export function sampleFromError(spec: RequestSpec, ctx: SampleContext, error: Kb
     credits_used: null,
     credits_remaining: null,
     credits_unknown: true,
+    checks: [],
+    pass: false,
   };
 }
 
@@ -134,5 +137,7 @@ export function skippedSample(spec: RequestSpec, ctx: SampleContext, reason: str
     credits_used: null,
     credits_remaining: null,
     credits_unknown: false,
+    checks: [],
+    pass: false,
   };
 }

@@ -28,6 +28,9 @@ export interface EngineAnswer {
   inputChars: number;
 }
 
+/** Only the latest turns of a long thread are read as context, as a model's context window would. */
+export const CONTEXT_TURNS = 20;
+
 /** Terms that count as the question's own (weight ≥ 0.8): at least one must match for an answer. */
 const STRONG_WEIGHT = 0.8;
 
@@ -36,7 +39,8 @@ function historyChars(history: readonly SavedTurn[]): number {
 }
 
 export function answerQuestion(request: AnswerRequest): EngineAnswer {
-  const { prompt, additionalContext, history } = request;
+  const { prompt, additionalContext } = request;
+  const history = request.history.slice(-CONTEXT_TURNS);
   const baseChars = prompt.length + additionalContext.trim().length + historyChars(history);
   if (request.chat.kind === 'judge') {
     const text = judgeAnswer(`${prompt}\n\n${additionalContext}`);

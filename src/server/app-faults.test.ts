@@ -81,6 +81,11 @@ describe('random faults', () => {
     const second = await app.handle(request('GET', streaming));
     expect(second.status).toBe(429);
     await bodyText(first);
+    const third = await app.handle(request('GET', streaming));
+    expect(third.status).toBe(200);
+    // Giving a stream up unread (a client that left) frees its slot as well.
+    await third.stream?.[Symbol.asyncIterator]().return?.();
     expect((await app.handle(request('GET', ASK, { headers: { 'x-api-key': DEMO.key } }))).status).toBe(200);
+    expect(app.context.inFlight.answers).toBe(0);
   });
 });

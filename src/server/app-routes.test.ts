@@ -90,6 +90,7 @@ describe('routing', () => {
     const wrongMethod = await app.handle(request('DELETE', '/api/boards'));
     expect([wrongMethod.status, wrongMethod.headers.allow]).toEqual([405, 'GET']);
     expect((await app.handle(request('GET', '/api/conversation/new'))).status).toBe(405);
+    expect((await app.handle(request('GET', askUrl({ prompt: 'hi' }, '/api/conversation/%E0%A4%A')))).status).toBe(404);
   });
 
   it('refuses bodies over the size limit with 413', async () => {

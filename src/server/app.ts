@@ -42,9 +42,18 @@ function matchRoute(path: string): Route | undefined {
   if (path === API_PATHS.chats) return { kind: 'chats', methods: ['GET'] };
   const prefix = `${API_PATHS.conversation}/`;
   if (path.startsWith(prefix) && path.length > prefix.length && !path.slice(prefix.length).includes('/')) {
-    return { kind: 'continue', methods: ['GET', 'POST'], conversationId: decodeURIComponent(path.slice(prefix.length)) };
+    return { kind: 'continue', methods: ['GET', 'POST'], conversationId: safeDecode(path.slice(prefix.length)) };
   }
   return undefined;
+}
+
+/** A malformed escape makes an unknown conversation (404), not a server error. */
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 function normaliseHeaders(headers: ServiceRequest['headers']): Record<string, string> {
@@ -167,13 +176,33 @@ function createContext(workspace: Workspace, options: ResolvedServiceOptions): S
   };
 }
 
-/** Counts an answer as in flight until its stream has ended, however it ends. */
-async function* releasing(stream: AsyncIterable<Uint8Array>, release: () => void): AsyncGenerator<Uint8Array> {
-  try {
-    yield* stream;
-  } finally {
-    release();
-  }
+/**
+ * Counts an answer as in flight until its stream has ended, however it ends: read to the end,
+ * failed, or given up with return() (which, unlike a generator's finally, works before the first read).
+ */
+function releasing(stream: AsyncIterable<Uint8Array>, release: () => void): AsyncIterable<Uint8Array> {
+  return {
+    [Symbol.asyncIterator]: () => {
+      const inner = stream[Symbol.asyncIterator]();
+      return {
+        next: async () => {
+          try {
+            const result = await inner.next();
+            if (result.done) release();
+            return result;
+          } catch (error) {
+            release();
+            throw error;
+          }
+        },
+        return: async () => {
+          release();
+          await inner.return?.();
+          return { done: true, value: undefined };
+        },
+      };
+    },
+  };
 }
 
 function toIncoming(request: ServiceRequest, url: URL): Incoming {

@@ -20,7 +20,7 @@ async function transpileFolder(folder: string): Promise<void> {
     if (!name.endsWith('.ts') || name.endsWith('.test.ts')) continue;
     const source = await readFile(join(srcDir, folder, name), 'utf8');
     const { outputText } = ts.transpileModule(source, {
-      compilerOptions: { module: ts.ModuleKind.NodeNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
       fileName: name,
     });
     const target = join(outDir, folder, name.replace(/\.ts$/, '.js'));
@@ -43,8 +43,13 @@ afterAll(async () => {
 async function startChild(): Promise<{ child: ChildProcessWithoutNullStreams; ready: { url: string; keys: string[] } }> {
   const options = JSON.stringify({ workspacePath: DEMO_WORKSPACE_PATH, latencyScale: 0 });
   const child = spawn(process.execPath, [join(outDir, 'server', 'main.js'), options], { stdio: 'pipe' });
+  let stderr = '';
+  child.stderr.on('data', (piece: Buffer) => (stderr += piece.toString()));
   const lines = createInterface({ input: child.stdout });
-  const [line] = (await once(lines, 'line')) as [string];
+  const exited = once(child, 'exit').then(([code]) => {
+    throw new Error(`child exited (${String(code)}) before its ready line: ${stderr}`);
+  });
+  const [line] = (await Promise.race([once(lines, 'line'), exited])) as [string];
   return { child, ready: JSON.parse(line) as { url: string; keys: string[] } };
 }
 
@@ -53,15 +58,17 @@ describe('main.ts as a child process', () => {
     const { child, ready } = await startChild();
     expect(ready.keys).toContain(DEMO.key);
     expect((await fetch(`${ready.url}/api/boards`, { headers: { 'x-api-key': DEMO.key } })).status).toBe(200);
+    const exit = once(child, 'exit');
     child.kill('SIGTERM');
-    const [code] = (await once(child, 'exit')) as [number | null];
+    const [code] = (await exit) as [number | null];
     expect(code).toBe(0);
   });
 
   it('exits when its stdin closes (the parent went away)', async () => {
     const { child } = await startChild();
+    const exit = once(child, 'exit');
     child.stdin.end();
-    const [code] = (await once(child, 'exit')) as [number | null];
+    const [code] = (await exit) as [number | null];
     expect(code).toBe(0);
   });
 });

@@ -37,7 +37,11 @@ async function writeStream(res: ServerResponse, stream: AsyncIterable<Uint8Array
 }
 
 async function writeResponse(res: ServerResponse, response: ServiceResponse, signal: AbortSignal): Promise<void> {
-  if (res.destroyed) return;
+  if (res.destroyed) {
+    // The client left before the answer was ready: give the stream up so its resources are released.
+    await response.stream?.[Symbol.asyncIterator]().return?.();
+    return;
+  }
   if (response.stream) {
     res.writeHead(response.status, response.headers);
     await writeStream(res, response.stream, signal);

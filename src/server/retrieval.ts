@@ -29,10 +29,19 @@ function createIndex(passages: readonly Passage[]): MiniSearch<Passage> {
   return index;
 }
 
+interface BuiltIndex {
+  index: MiniSearch<Passage>;
+  byId: Map<string, Passage>;
+}
+
+/** Indexes with extra passages kept for reuse: a thread's history only changes when a turn is saved. */
+const EXTRA_CACHE_SIZE = 64;
+
 /** The index of one chat's knowledge documents, built once; extra passages get a per-question index. */
 export class KnowledgeIndex {
   private readonly byId = new Map<string, Passage>();
   private readonly index: MiniSearch<Passage>;
+  private readonly withExtras = new Map<string, BuiltIndex>();
 
   constructor(private readonly passages: readonly Passage[]) {
     for (const passage of passages) this.byId.set(passage.id, passage);
@@ -52,9 +61,7 @@ export class KnowledgeIndex {
     if (query.length === 0) return [];
     const weights = new Map<string, number>();
     for (const { term, weight } of query) weights.set(term, Math.max(weight, weights.get(term) ?? 0));
-    const byId = extra.length === 0 ? this.byId : new Map(this.byId);
-    for (const passage of extra) byId.set(passage.id, passage);
-    const index = extra.length === 0 ? this.index : createIndex([...this.passages, ...extra]);
+    const { index, byId } = extra.length === 0 ? { index: this.index, byId: this.byId } : this.indexWith(extra);
     const results = index.search([...weights.keys()].join(' '), {
       tokenize: (text) => text.split(' '),
       processTerm: (term) => term,
@@ -75,5 +82,21 @@ export class KnowledgeIndex {
     }
     // Ties broken by id so equal scores never depend on insertion details.
     return retrieved.sort((a, b) => b.score - a.score || a.passage.id.localeCompare(b.passage.id));
+  }
+
+  private indexWith(extra: readonly Passage[]): BuiltIndex {
+    const key = extra.map((passage) => `${passage.id}\u0000${passage.text}`).join('\u0001');
+    const cached = this.withExtras.get(key);
+    if (cached) {
+      this.withExtras.delete(key);
+      this.withExtras.set(key, cached);
+      return cached;
+    }
+    const byId = new Map(this.byId);
+    for (const passage of extra) byId.set(passage.id, passage);
+    const built = { index: createIndex([...this.passages, ...extra]), byId };
+    this.withExtras.set(key, built);
+    if (this.withExtras.size > EXTRA_CACHE_SIZE) this.withExtras.delete(this.withExtras.keys().next().value as string);
+    return built;
   }
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { STREAM_DIALECTS, UiChunkSchema } from '../protocol/index.js';
+import { UiChunkSchema, type StreamDialect } from '../protocol/index.js';
 import { createEncoder } from './stream-dialects.js';
 
-function render(dialect: (typeof STREAM_DIALECTS)[number], crlf = false): string {
+function render(dialect: StreamDialect, crlf = false): string {
   const e = createEncoder(dialect, crlf);
   return [e.ping() ?? '', ...e.open(), ...e.textStart(), e.delta('Hé '), e.delta('€5 "ok"'), ...e.finish(), e.usage(0.04975) ?? '', ...e.close()].join('');
 }

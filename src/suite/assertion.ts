@@ -124,8 +124,8 @@ export const assertionSchema = z.unknown().transform((raw, ctx): CheckSpec => {
   const parsed = parseAssertion(raw);
   if ('spec' in parsed) return parsed.spec;
   for (const issue of parsed.issues) {
-    // Unknown keys carry their key in the path so the locator can point at the key's line.
-    ctx.addIssue({ code: 'custom', message: issue.message, path: issue.key === undefined ? [...issue.path] : [...issue.path, issue.key] });
+    // An unknown key travels in params so the locator can point at the key, not its value.
+    ctx.addIssue({ code: 'custom', message: issue.message, path: [...issue.path], ...(issue.key === undefined ? {} : { params: { key: issue.key } }) });
   }
   return z.NEVER;
 });

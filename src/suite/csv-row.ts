@@ -90,7 +90,8 @@ function placedRow(cells: Record<string, string>, line: number): CsvRow | undefi
 export function readCsvRow(header: CsvHeader, record: CsvRecord, file: string): CsvRowRead {
   const where: SourceLocation = { file, line: record.line };
   const issues: InputError[] = [];
-  if (record.cells.length > header.columns.length) {
+  // Spreadsheets pad rows with empty cells; only content past the header is a problem.
+  if (record.cells.slice(header.columns.length).some((extra) => extra.trim() !== '')) {
     const message = `the row has ${record.cells.length} fields but the header has ${header.columns.length}; quote a field that contains a comma`;
     issues.push(new InputError(message, { ...where, field: 'row' }));
   }

@@ -123,6 +123,7 @@ describe('CSV suites', () => {
 
   it('rejects a row with more fields than the header, an empty file, a header without rows', () => {
     expect(issuesOf('id,prompt\nc1,Hello, world\n')).toEqual([expect.stringMatching(/^inline\.csv:2 row: the row has 3 fields but the header has 2/)]);
+    expect(csv('id,prompt\nc1,Hi,,\n').cases).toHaveLength(1);
     expect(issuesOf('')).toEqual([expect.stringMatching(/^inline\.csv:1 the CSV file is empty/)]);
     expect(issuesOf('id,prompt\n')).toEqual(['inline.csv:1 the CSV file has a header but no rows']);
   });

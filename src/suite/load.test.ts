@@ -74,7 +74,7 @@ describe('loadSuite: invalid suites', () => {
   const cases: [string, RegExp][] = [
     ['invalid/missing-prompt.yaml', /missing-prompt\.yaml:5:5 cases\[1\]\.prompt: is required/],
     ['invalid/empty-prompt.yaml', /empty-prompt\.yaml:5:13 cases\[1\]\.prompt: must not be empty/],
-    ['invalid/duplicate-id.yaml', /duplicate-id\.yaml:7:9 threads\[0\]\.id: duplicate id "refund" \(first used at cases\[0\]\)/],
+    ['invalid/duplicate-id.yaml', /duplicate-id\.yaml:7:9 threads\[0\]\.id: duplicate id "refund" \(first used by cases\[0\] on line 2\)/],
     ['invalid/unknown-check.yaml', /unknown-check\.yaml:6:9 cases\[0\]\.assert\[1\]: unknown check type "contians" \(did you mean "contains"\?\); check types: contains, icontains/],
     ['invalid/bad-regex.yaml', /bad-regex\.yaml:5:16 cases\[0\]\.assert\[0\]\.regex: invalid regular expression: \/\(unclosed\/: Unterminated group/],
     ['invalid/unknown-top-key.yaml', /unknown-top-key\.yaml:2:1 case: unknown key "case" in the suite \(did you mean "cases"\?\)/],

@@ -3,7 +3,7 @@
 import { parseThresholdExpression, parseThresholdKey } from '../checks/threshold-parser.js';
 import { InputError } from '../domain/errors.js';
 import { isKnownModel, KNOWN_MODELS } from '../protocol/models.js';
-import type { PathIssue } from './suite-error.js';
+import { formatField, type PathIssue } from './suite-error.js';
 
 export interface IdEntry<T> {
   id: string;
@@ -44,7 +44,10 @@ function idOf(element: unknown): string | undefined {
   return typeof id === 'string' || typeof id === 'number' ? String(id).trim() : undefined;
 }
 
-function duplicateIdIssues(raw: Record<string, unknown>): PathIssue[] {
+/** The line a path was written on, for messages that refer to another element. */
+export type LineOf = (path: readonly PropertyKey[]) => number;
+
+function duplicateIdIssues(raw: Record<string, unknown>, lineOf: LineOf): PathIssue[] {
   const entries: IdEntry<readonly PropertyKey[]>[] = [];
   for (const kind of ['cases', 'threads'] as const) {
     listAt(raw, kind).forEach((element, index) => {
@@ -54,7 +57,7 @@ function duplicateIdIssues(raw: Record<string, unknown>): PathIssue[] {
   }
   return findDuplicateIds(entries).map(({ id, first, duplicate }) => ({
     path: duplicate,
-    message: `duplicate id "${id}" (first used at ${String(first[0])}[${String(first[1])}]); ids must be unique across cases and threads`,
+    message: `duplicate id "${id}" (first used by ${formatField(first.slice(0, 2))} on line ${lineOf(first)}); ids must be unique across cases and threads`,
   }));
 }
 
@@ -100,11 +103,13 @@ function thresholdIssues(raw: Record<string, unknown>): PathIssue[] {
 }
 
 function emptySuiteIssues(raw: Record<string, unknown>): PathIssue[] {
-  if (listAt(raw, 'cases').length > 0 || listAt(raw, 'threads').length > 0) return [];
+  // A `cases:` that is not a list is the schema's to report; this is only about having none.
+  const present = (key: string): boolean => (Array.isArray(raw[key]) ? listAt(raw, key).length > 0 : raw[key] !== undefined && raw[key] !== null);
+  if (present('cases') || present('threads')) return [];
   return [{ path: [], message: 'the suite has no cases and no threads; add a `cases:` or `threads:` list' }];
 }
 
 /** The cross-element problems of a raw YAML suite. */
-export function semanticIssues(raw: Record<string, unknown>): PathIssue[] {
-  return [...emptySuiteIssues(raw), ...duplicateIdIssues(raw), ...turnNumberIssues(raw), ...thresholdIssues(raw)];
+export function semanticIssues(raw: Record<string, unknown>, lineOf: LineOf): PathIssue[] {
+  return [...emptySuiteIssues(raw), ...duplicateIdIssues(raw, lineOf), ...turnNumberIssues(raw), ...thresholdIssues(raw)];
 }

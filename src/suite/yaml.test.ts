@@ -53,6 +53,10 @@ describe('YAML suites', () => {
     expect(issuesOf('name: x\ncases: []\n')).toEqual([expect.stringMatching(/^dir\/inline\.yaml:1:1 the suite has no cases and no threads/)]);
   });
 
+  it('counts lines the same with CRLF line ends', () => {
+    expect(issuesOf('cases:\r\n  - id: a\r\n    prompt: ""\r\n')).toEqual(['dir/inline.yaml:3:13 cases[0].prompt: must not be empty']);
+  });
+
   it('refuses duplicate keys and several documents as syntax errors with their line', () => {
     expect(issuesOf('cases:\n  - id: a\n    prompt: A\n    prompt: B\n')).toEqual([expect.stringMatching(/^dir\/inline\.yaml:4:5 YAML syntax: Map keys must be unique/)]);
     expect(issuesOf('cases: []\n---\nthreads: []\n')).toEqual([expect.stringMatching(/^dir\/inline\.yaml:2:1 YAML syntax: Source contains multiple documents/)]);
@@ -76,7 +80,7 @@ describe('YAML suites', () => {
     expect(issuesOf(text)).toEqual([
       expect.stringMatching(/^dir\/inline\.yaml:1:11 target\.board: unknown key "board" in target \(did you mean "board_id"\?\)/),
       expect.stringMatching(/:5:5 cases\[0\]\.streem: unknown key "streem" in a case \(did you mean "stream/),
-      expect.stringMatching(/:7:45 cases\[0\]\.assert\[0\]\.weight: unknown key "weight" in an assertion/),
+      expect.stringMatching(/:7:37 cases\[0\]\.assert\[0\]\.weight: unknown key "weight" in an assertion/),
       expect.stringMatching(/:12:9 threads\[0\]\.turns\[0\]\.asserts: unknown key "asserts" in a turn \(did you mean "assert"\?\)/),
     ]);
   });

@@ -21,7 +21,12 @@ function parseYamlDocument(text: string, file: string): { raw: unknown; locator:
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) throw new SuiteError(doc.errors.map((error) => syntaxError(error, lines, file)));
-  return { raw: doc.toJS({ maxAliasCount: 1000 }), locator: new YamlLocator(doc, lines, file) };
+  try {
+    return { raw: doc.toJS({ maxAliasCount: 1000 }), locator: new YamlLocator(doc, lines, file) };
+  } catch (error) {
+    // toJS refuses alias bombs ("excessive alias count") and unresolvable aliases.
+    throw new SuiteError([new InputError(`YAML: ${(error as Error).message}`, { file, line: 1, column: 1 })]);
+  }
 }
 
 export function parseYamlSuite(text: string, file: string): ParsedSuite {
@@ -31,7 +36,7 @@ export function parseYamlSuite(text: string, file: string): ParsedSuite {
     throw new SuiteError([new InputError(message, { file, line: 1, column: 1 })]);
   }
   const parsed = suiteFileSchema.safeParse(raw, { reportInput: true });
-  const issues = [...(parsed.success ? [] : zodPathIssues(parsed.error)), ...semanticIssues(raw as Record<string, unknown>)];
+  const issues = [...(parsed.success ? [] : zodPathIssues(parsed.error)), ...semanticIssues(raw as Record<string, unknown>, (path) => locator.position(path).line)];
   if (issues.length > 0 || !parsed.success) throw new SuiteError(issues.map((issue) => locator.error(issue)));
   return buildSuite(parsed.data, locator);
 }

@@ -41,6 +41,8 @@ export function zodPathIssues(error: z.ZodError, prefix: readonly PropertyKey[] 
     if (issue.code === 'unrecognized_keys' && issue.keys[0] !== undefined) {
       return { path, key: issue.keys[0], message: issue.message };
     }
+    const key: unknown = issue.code === 'custom' ? issue.params?.key : undefined;
+    if (typeof key === 'string') return { path, key, message: issue.message };
     return { path, message: issueMessage(issue) };
   });
 }
