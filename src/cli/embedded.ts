@@ -59,7 +59,10 @@ export async function startEmbeddedService(options: EmbeddedServiceOptions): Pro
     key,
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
+      let timer: NodeJS.Timeout | undefined;
+      // The timer is cleared at once, so a quick exit does not keep the CLI alive for the full wait.
+      await Promise.race([exited, new Promise((r) => (timer = setTimeout(r, 3000)))]);
+      clearTimeout(timer);
       if (child.exitCode === null) child.kill('SIGKILL');
     },
   };

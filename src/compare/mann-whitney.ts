@@ -1,0 +1,89 @@
+// Mann-Whitney U test (two-sided; normal approximation with tie and continuity corrections) and Holm's adjustment.
+
+/**
+ * Why this test for latency: it compares ranks, not means, so a single 30-second outlier or the
+ * long right tail every latency distribution has cannot move it much; it assumes no distribution
+ * (latencies are log-normal-ish, never normal); and it asks the question the tolerance then sizes:
+ * does one run tend to be slower than the other (a shift of the middle, i.e. the median)?
+ *
+ * Why the normal approximation: a run gives tens to thousands of answers per model, where the
+ * approximation is within a few percent of the exact distribution; the exact one costs O(n1·n2·N)
+ * and knows no ties, while services that round times to the millisecond produce ties. With the
+ * continuity correction the approximation errs on the conservative side for small samples (at
+ * 5 vs 5 it gives p = 0.012 where the exact p is 0.008), so it does not raise false alarms there.
+ */
+export interface MannWhitneyResult {
+  n1: number;
+  n2: number;
+  /** U of the first sample: pairs (x from a, y from b) with x > y, ties counting one half (SciPy's convention). */
+  u: number;
+  /** Signed: positive when the second sample (b) tends to be larger. */
+  z: number;
+  /** Two-sided. */
+  pValue: number;
+}
+
+export function mannWhitneyU(a: readonly number[], b: readonly number[]): MannWhitneyResult | null {
+  const n1 = a.length;
+  const n2 = b.length;
+  if (n1 === 0 || n2 === 0) return null;
+  const { rankSumA, tieTerm } = rankSum(a, b);
+  const u = rankSumA - (n1 * (n1 + 1)) / 2;
+  const n = n1 + n2;
+  const mean = (n1 * n2) / 2;
+  const variance = ((n1 * n2) / 12) * (n + 1 - tieTerm / (n * (n - 1)));
+  if (!(variance > 0)) return { n1, n2, u, z: 0, pValue: 1 };
+  // b's U is n1·n2 − u: b larger ⇔ u below the mean.
+  const distance = Math.max(0, Math.abs(u - mean) - 0.5);
+  const zAbs = distance / Math.sqrt(variance);
+  return { n1, n2, u, z: u < mean ? zAbs : -zAbs, pValue: Math.min(1, erfc(zAbs / Math.SQRT2)) };
+}
+
+/** Mid-ranks of the pooled samples: the rank sum of `a` and Σ(t³ − t) over tie groups. */
+function rankSum(a: readonly number[], b: readonly number[]): { rankSumA: number; tieTerm: number } {
+  const pooled = [...a.map((v) => ({ v, first: true })), ...b.map((v) => ({ v, first: false }))];
+  pooled.sort((x, y) => x.v - y.v);
+  let rankSumA = 0;
+  let tieTerm = 0;
+  for (let i = 0; i < pooled.length; ) {
+    let j = i;
+    while (j + 1 < pooled.length && pooled[j + 1]!.v === pooled[i]!.v) j++;
+    const t = j - i + 1;
+    const midRank = (i + j) / 2 + 1;
+    for (let k = i; k <= j; k++) if (pooled[k]!.first) rankSumA += midRank;
+    tieTerm += t * t * t - t;
+    i = j + 1;
+  }
+  return { rankSumA, tieTerm };
+}
+
+/** Complementary error function; Chebyshev fit (Numerical Recipes' erfcc), relative error < 1.2e-7 everywhere. */
+export function erfc(x: number): number {
+  const z = Math.abs(x);
+  const t = 1 / (1 + 0.5 * z);
+  const poly =
+    -z * z - 1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 +
+      t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277))))))));
+  const r = t * Math.exp(poly);
+  return x >= 0 ? r : 2 - r;
+}
+
+/**
+ * Holm's step-down adjustment: the chance that ANY of the m tests of a comparison (models × TTFC
+ * and latency) raises a false alarm stays at most alpha, so adding models does not add flakiness;
+ * it is uniformly more powerful than Bonferroni and needs no independence. Nulls are skipped.
+ */
+export function holmAdjust(pValues: readonly (number | null)[]): (number | null)[] {
+  const order = pValues
+    .map((p, index) => ({ p, index }))
+    .filter((e): e is { p: number; index: number } => e.p !== null)
+    .sort((x, y) => x.p - y.p);
+  const adjusted: (number | null)[] = pValues.map(() => null);
+  const m = order.length;
+  let running = 0;
+  order.forEach(({ p, index }, rank) => {
+    running = Math.max(running, Math.min(1, (m - rank) * p));
+    adjusted[index] = running;
+  });
+  return adjusted;
+}

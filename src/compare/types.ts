@@ -1,0 +1,147 @@
+// The shape of a comparison of two runs: what compare.json holds and every compare report reads.
+import type { Verdict } from '../domain/summary.js';
+
+/** What may fail a comparison (`--fail-on`); `missing` is an extra beyond the issue's list. */
+export const FAIL_ON_KINDS = ['regressions', 'latency', 'credits', 'changed', 'missing'] as const;
+export type FailOnKind = (typeof FAIL_ON_KINDS)[number];
+
+export interface CompareOptions {
+  /** A latency rise counts only when the median rose by more than this fraction (0.1 = 10%). */
+  latencyTolerance: number;
+  /** A credits rise counts only when credits per request rose by more than this fraction. */
+  creditsTolerance: number;
+  /** Family-wise false-alarm rate of one comparison's significance tests. */
+  alpha: number;
+  failOn: FailOnKind[];
+}
+
+/** One side of a matched item: how its repeats went. */
+export interface ItemSide {
+  /** Requests of this item (its repeats); a skipped turn counts, as a failure. */
+  runs: number;
+  passed: number;
+  /** Majority of the repeats passed (strictly more than half). */
+  pass: boolean;
+  /** The answer most repeats gave (the first repeat's on a tie). */
+  text: string;
+  /** Checks that failed in any repeat, `type: detail`, at most a few. */
+  failed_checks: string[];
+  /** Request errors (outcome other than ok), e.g. `E_TIMEOUT`. */
+  errors: string[];
+}
+
+/** One word-level diff run: kept (`=`), removed from the base (`-`) or added in the head (`+`). */
+export interface DiffPart {
+  op: '=' | '-' | '+';
+  text: string;
+}
+
+/** Where an item comes from in the suite, so reports can name it as `case × model`. */
+export interface ItemRef {
+  /** The results' item_id without its `|rN` repeat suffix: one entry per case (or turn) and model. */
+  item_id: string;
+  /** The raw item_ids (one per repeat) seen on either side. */
+  item_ids: string[];
+  case_id: string | null;
+  thread_id: string | null;
+  turn: number | null;
+  model: string;
+  prompt: string | null;
+}
+
+export interface ItemChange extends ItemRef {
+  base: ItemSide;
+  head: ItemSide;
+  /** textSimilarity of the two answers, 1 = same terms. */
+  similarity: number;
+  /** Word-level diff from the base answer to the head answer; empty when the texts are equal. */
+  diff: DiffPart[];
+}
+
+export interface ItemOnly extends ItemRef {
+  side: ItemSide;
+}
+
+export interface Percentiles {
+  n: number;
+  p50: number | null;
+  p95: number | null;
+  p99: number | null;
+}
+
+/** A latency metric of one model: both sides' percentiles, the test and its verdict. */
+export interface TimingChange {
+  base: Percentiles;
+  head: Percentiles;
+  /** Relative change of each percentile, head / base − 1. */
+  change: { p50: number | null; p95: number | null; p99: number | null };
+  test: {
+    method: 'mann-whitney-u';
+    u: number | null;
+    z: number | null;
+    p_value: number | null;
+    /** Holm-adjusted across every latency test of the comparison. */
+    p_adjusted: number | null;
+    significant: boolean;
+  };
+  /** Significant and the median rose by more than the tolerance. */
+  regression: boolean;
+  /** Significant and the median fell by more than the tolerance. */
+  improvement: boolean;
+}
+
+export interface CreditsChange {
+  /** credits_per_request over every request with known credits, as summary.json counts it. */
+  base: number | null;
+  head: number | null;
+  /** Relative change over matched items (same questions on both sides), head / base − 1. */
+  change: number | null;
+  test: {
+    method: 'paired-bootstrap';
+    matched_items: number;
+    /** Confidence interval (1 − alpha) of the relative change. */
+    ci: [number, number] | null;
+    significant: boolean;
+  };
+  regression: boolean;
+  improvement: boolean;
+}
+
+export interface ModelChange {
+  /** On both sides (false: only one run asked this model). */
+  matched: boolean;
+  pass_rate: { base: number | null; head: number | null; change: number | null };
+  requests: { base: number; head: number };
+  ttfc_ms: TimingChange;
+  latency_ms: TimingChange;
+  credits_per_request: CreditsChange;
+}
+
+export interface RunRef {
+  dir: string;
+  run_id: string;
+  suite: string;
+  status: string;
+  started_at: string;
+  samples: number;
+}
+
+export interface Comparison {
+  kind: 'kbbench-compare';
+  version: 1;
+  verdict: Verdict;
+  /** Why the verdict is fail, one line each (empty on pass). */
+  reasons: string[];
+  base: RunRef;
+  head: RunRef;
+  options: { latency_tolerance: number; credits_tolerance: number; alpha: number; fail_on: FailOnKind[] };
+  counts: { matched: number; regressions: number; fixes: number; changed: number; missing: number; added: number };
+  regressions: ItemChange[];
+  fixes: ItemChange[];
+  changed: ItemChange[];
+  missing: ItemOnly[];
+  added: ItemOnly[];
+  models: Record<string, ModelChange>;
+  /** Notes on what the numbers can and cannot say (partial runs, models on one side only). */
+  warnings: string[];
+}
