@@ -2,8 +2,8 @@
 import { parseThresholdFlag, validateThresholds } from '../checks/index.js';
 import { InputError } from '../domain/errors.js';
 import type { Suite } from '../domain/suite.js';
-import { buildPlan } from '../plan/index.js';
-import type { Plan } from '../plan/types.js';
+import { buildPlan, countPlan } from '../plan/index.js';
+import type { Plan, WorkItem } from '../plan/types.js';
 import type { RunUnit } from '../runner/request-spec.js';
 import { unitsFromPlan } from '../runner/units.js';
 import { loadSuite } from '../suite/index.js';
@@ -52,4 +52,17 @@ export async function prepareRun(options: RunSessionOptions): Promise<PreparedRu
     throw new InputError('the plan is empty: no case or thread runs on the chosen models (and shard)', { file: suite.path });
   }
   return { suite, plan, units: unitsFromPlan(plan.items), thresholds, warnings: [...suite.warnings, ...plan.warnings] };
+}
+
+/**
+ * The same run on a chosen subset of its plan (an estimate's sample). Thresholds are left out:
+ * they judge a whole run, and a sample is not one.
+ */
+export function narrowPrepared(prepared: PreparedRun, items: WorkItem[]): PreparedRun {
+  return {
+    ...prepared,
+    plan: { ...prepared.plan, items, counts: countPlan(items) },
+    units: unitsFromPlan(items),
+    thresholds: {},
+  };
 }

@@ -16,7 +16,8 @@ import { remainingUnits, resumeStateFrom } from '../store/resume.js';
 import { defaultRunDir, ensureRunDir, readRunInfo, RUN_FILES, writeRunInfo } from '../store/run-dir.js';
 import { recordableOptions, type RunSessionOptions } from './options.js';
 import { preflight } from './preflight.js';
-import { prepareRun, type PreparedRun } from './prepare.js';
+import { narrowPrepared, prepareRun, type PreparedRun } from './prepare.js';
+import type { WorkItem } from '../plan/types.js';
 import { finishReports } from './finish.js';
 import { resolveTarget, type EmbeddedLauncher, type ResolvedTarget } from './target.js';
 
@@ -36,6 +37,13 @@ export interface SessionHooks {
   onStart?(info: { runDir: string; total: number; done: number; baseUrl: string; embedded: boolean; warnings: string[] }): void;
   onProgress?(progress: ProgressInfo, sample: Sample): void;
   onStopping?(reason: StopReason): void;
+}
+
+/** Narrows a run to part of its plan and labels it (an estimate's sample). */
+export interface SessionOverrides {
+  select?: (prepared: PreparedRun) => WorkItem[];
+  /** Recorded in run.json's options, e.g. `estimate-sample`. */
+  purpose?: string;
 }
 
 export interface SessionResult {
@@ -61,14 +69,14 @@ function judgePort(client: KbClient, target: ResolvedTarget, signal: AbortSignal
     });
 }
 
-function initialRunInfo(prepared: PreparedRun, options: RunSessionOptions, target: ResolvedTarget, previous: RunInfo | null): RunInfo {
+function initialRunInfo(prepared: PreparedRun, options: RunSessionOptions, target: ResolvedTarget, previous: RunInfo | null, purpose?: string): RunInfo {
   const { plan, suite } = prepared;
   return {
     run_id: previous?.run_id ?? randomUUID(),
     tool: { name: 'kbbench', version: options.toolVersion },
     suite: { name: suite.name, path: suite.path, sha256: suite.sha256 },
     plan: { items: plan.counts.items, requests: plan.counts.requests, threads: plan.counts.threads, models: plan.models },
-    options: recordableOptions(options),
+    options: { ...recordableOptions(options), ...(purpose ? { purpose } : {}) },
     target: { base_url: target.embedded ? 'embedded' : target.baseUrl, embedded: target.embedded, board_id: target.boardId, chat_id: target.chatId },
     thresholds: prepared.thresholds,
     started_at: previous?.started_at ?? isoNow(),
@@ -85,8 +93,9 @@ function plannedTotal(options: RunSessionOptions, prepared: PreparedRun): number
   return prepared.plan.counts.requests;
 }
 
-export async function runSession(options: RunSessionOptions, hooks: SessionHooks): Promise<SessionResult> {
-  const prepared = await prepareRun(options);
+export async function runSession(options: RunSessionOptions, hooks: SessionHooks, overrides: SessionOverrides = {}): Promise<SessionResult> {
+  const full = await prepareRun(options);
+  const prepared = overrides.select ? narrowPrepared(full, overrides.select(full)) : full;
   const previous = options.resumeDir ? readRunInfo(options.resumeDir) : null;
   const finished = options.resumeDir ? readSamplesSync(join(options.resumeDir, RUN_FILES.results)) : [];
   const units = options.resumeDir ? remainingUnits(prepared.units, resumeStateFrom(finished)) : prepared.units;
@@ -94,7 +103,7 @@ export async function runSession(options: RunSessionOptions, hooks: SessionHooks
   const client = createClient({ baseUrl: target.baseUrl, apiKey: target.apiKey, auth: options.auth, ...(options.dialect ? { dialect: options.dialect } : {}) });
   try {
     await preflight(client, target, hooks.abort);
-    const info = initialRunInfo(prepared, options, target, previous);
+    const info = initialRunInfo(prepared, options, target, previous, overrides.purpose);
     const runDir = resolve(options.resumeDir ?? options.outDir ?? defaultRunDir(options.reportsRoot, prepared.suite.name, info.started_at));
     ensureRunDir(runDir);
     writeRunInfo(runDir, info);

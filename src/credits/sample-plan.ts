@@ -1,0 +1,92 @@
+// Which requests a credit sample sends: per model at most N, cases and thread turns in their
+// planned proportions, picked evenly across the suite (deterministic: the same sample every time).
+import type { CaseItem, Plan, ThreadItem, WorkItem } from '../plan/types.js';
+import type { PlannedWork } from './forecast.js';
+
+/** k indices of 0…count-1, one from the middle of each of k equal stretches: spread over the whole suite. */
+export function spreadIndices(count: number, k: number): number[] {
+  const picks = Math.max(0, Math.min(count, k));
+  return Array.from({ length: picks }, (_, i) => Math.floor(((i + 0.5) * count) / picks));
+}
+
+/** How many of a model's sampled requests go to thread turns: their planned share, at least two when threads exist. */
+function turnBudget(cases: number, threads: readonly ThreadItem[], cap: number): number {
+  const turns = threads.reduce((a, t) => a + t.turns.length, 0);
+  if (turns === 0) return 0;
+  if (cases === 0) return Math.min(cap, turns);
+  const longest = Math.max(...threads.map((t) => t.turns.length));
+  // Two turns of one conversation are what shows how a turn's cost grows with the history before it.
+  const share = Math.max(Math.round((cap * turns) / (cases + turns)), Math.min(2, longest, cap - 1));
+  return Math.min(share, cap - 1, turns);
+}
+
+/**
+ * Conversations spread over the suite, their turns dealt round-robin so each gets its first turns
+ * (a thread's prefix is a valid conversation); threads left over take what budget remains. A suite
+ * of threads alone wants several of them: each is one draw, and one draw shows no spread.
+ */
+function pickThreads(threads: readonly ThreadItem[], budget: number, minThreads: number): ThreadItem[] {
+  if (budget <= 0 || threads.length === 0) return [];
+  const meanLength = threads.reduce((a, t) => a + t.turns.length, 0) / threads.length;
+  const k = Math.min(threads.length, Math.max(1, minThreads, Math.round(budget / meanLength)));
+  const first = spreadIndices(threads.length, k);
+  const rest = threads.map((_, i) => i).filter((i) => !first.includes(i));
+  const taken = new Map<number, number>();
+  let left = budget;
+  for (const group of [first, rest]) {
+    for (let dealt = true; left > 0 && dealt; ) {
+      dealt = false;
+      for (const i of group) {
+        const have = taken.get(i) ?? 0;
+        if (left === 0 || have >= threads[i]!.turns.length) continue;
+        taken.set(i, have + 1);
+        left -= 1;
+        dealt = true;
+      }
+    }
+  }
+  return [...taken.entries()].sort(([a], [b]) => a - b).map(([i, turns]) => {
+    const thread = threads[i]!;
+    return turns === thread.turns.length ? thread : { ...thread, turns: thread.turns.slice(0, turns) };
+  });
+}
+
+function sampleOfModel(items: readonly WorkItem[], cap: number): WorkItem[] {
+  const cases = items.filter((i): i is CaseItem => i.kind === 'case');
+  const threads = items.filter((i): i is ThreadItem => i.kind === 'thread');
+  const requests = cases.length + threads.reduce((a, t) => a + t.turns.length, 0);
+  if (requests <= cap) return [...items];
+  const turns = turnBudget(cases.length, threads, cap);
+  const chosenCases = spreadIndices(cases.length, cap - turns).map((i) => cases[i]!);
+  return [...chosenCases, ...pickThreads(threads, turns, cases.length === 0 ? Math.floor(turns / 2) : 1)];
+}
+
+/**
+ * The sample of a plan (one repeat, no shard): every case and thread once per model while that
+ * fits in `maxPerModel` requests, else an even spread of cases and conversations, in plan order.
+ */
+export function selectSample(plan: Plan, maxPerModel: number): WorkItem[] {
+  const firstRepeat = plan.items.filter((item) => item.repeat === 1);
+  const chosen = new Map<string, WorkItem>();
+  for (const model of plan.models) {
+    for (const item of sampleOfModel(firstRepeat.filter((i) => i.model === model), maxPerModel)) {
+      chosen.set(item.kind === 'case' ? item.item_id : item.thread_key, item);
+    }
+  }
+  return firstRepeat.flatMap((item) => {
+    const picked = chosen.get(item.kind === 'case' ? item.item_id : item.thread_key);
+    return picked ? [picked] : [];
+  });
+}
+
+/** What a forecast is for, per model: the plan's cases and the length of each conversation (repeats included). */
+export function plannedWork(plan: Plan): Record<string, PlannedWork> {
+  const work: Record<string, PlannedWork> = {};
+  for (const model of plan.models) work[model] = { cases: 0, threadTurns: [] };
+  for (const item of plan.items) {
+    const entry = (work[item.model] ??= { cases: 0, threadTurns: [] });
+    if (item.kind === 'case') entry.cases += 1;
+    else entry.threadTurns.push(item.turns.length);
+  }
+  return work;
+}

@@ -1,0 +1,99 @@
+// `kbbench merge`: shard runs (run --shard i/N) into one run directory: results concatenated,
+// histograms added exactly, run.json combined, every report rebuilt.
+import { existsSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { InputError } from '../domain/errors.js';
+import type { HistogramFile, Summary } from '../domain/summary.js';
+import { mergeHistogramFiles, readHistogramFile, writeHistogramFile } from '../metrics/histogram-file.js';
+import { finishReports } from '../session/finish.js';
+import { ensureRunDir, readRunInfo, RUN_FILES, writeRunInfo } from '../store/run-dir.js';
+import { checkUniqueItems, concatResults } from './concat-results.js';
+import { mergedRunInfo, shardWarnings, startShiftsMs, type MergedRunInfo, type ShardRun } from './merged-run-info.js';
+
+export interface MergeOptions {
+  runDirs: readonly string[];
+  outDir: string;
+  /** Merge runs of different suites (sha256) anyway. */
+  force: boolean;
+  toolVersion: string;
+  nowIso: string;
+}
+
+export interface MergeResult {
+  runDir: string;
+  run: MergedRunInfo;
+  summary: Summary;
+  /** `added`: the shards' histograms.json summed; `rebuilt`: some shard had none (or a stale one), so from the samples. */
+  histograms: 'added' | 'rebuilt';
+  warnings: string[];
+}
+
+function checkInputs(dirs: readonly string[], outDir: string, force: boolean): ShardRun[] {
+  if (dirs.length === 0) throw new InputError('name the run directories to merge', { field: 'run-dir' });
+  const seen = new Set<string>();
+  for (const dir of dirs) {
+    if (seen.has(dir)) throw new InputError(`${dir} is given twice: its items would be counted twice`, { field: 'run-dir' });
+    seen.add(dir);
+  }
+  if (seen.has(outDir)) throw new InputError('--out must be a new directory, not one of the runs being merged', { file: outDir, field: '--out' });
+  if (existsSync(join(outDir, RUN_FILES.results)) || existsSync(join(outDir, RUN_FILES.run))) {
+    throw new InputError('--out already holds a run; name a new directory', { file: outDir, field: '--out' });
+  }
+  const shards = dirs.map((dir) => ({ dir, run: readRunInfo(dir), lines: 0 }));
+  const first = shards[0]!;
+  const other = shards.find((s) => s.run.suite.sha256 !== first.run.suite.sha256);
+  if (other && !force) {
+    throw new InputError(
+      `${first.dir} ran ${first.run.suite.path} (sha256 ${first.run.suite.sha256.slice(0, 12)}…) but ${other.dir} ran ${other.run.suite.path} ` +
+        `(sha256 ${other.run.suite.sha256.slice(0, 12)}…): different suites; --force merges them anyway`,
+      { field: 'run-dir' },
+    );
+  }
+  return shards;
+}
+
+async function readShardHistograms(dirs: readonly string[]): Promise<HistogramFile[] | null> {
+  if (!dirs.every((dir) => existsSync(join(dir, RUN_FILES.histograms)))) return null;
+  return Promise.all(dirs.map((dir) => readHistogramFile(dir)));
+}
+
+/**
+ * The shards' histograms, added, become the merged histograms.json. They must equal what the merged
+ * samples give (HDR addition is exact); when a shard's file is missing or disagrees with its
+ * results, the one rebuilt from the samples is kept, as it is what summary.json was computed from.
+ */
+async function addHistograms(dirs: readonly string[], outDir: string): Promise<'added' | 'rebuilt'> {
+  const files = await readShardHistograms(dirs);
+  if (!files) return 'rebuilt';
+  const added = mergeHistogramFiles(files);
+  if (JSON.stringify(added) !== JSON.stringify(await readHistogramFile(outDir))) return 'rebuilt';
+  await writeHistogramFile(outDir, added);
+  return 'added';
+}
+
+export async function mergeRuns(options: MergeOptions): Promise<MergeResult> {
+  const dirs = options.runDirs.map((d) => resolve(d));
+  const outDir = resolve(options.outDir);
+  const shards = checkInputs(dirs, outDir, options.force);
+  const counts = await checkUniqueItems(dirs);
+  shards.forEach((s, i) => (s.lines = counts[i]!.lines));
+  const warnings = shardWarnings(shards.map((s) => s.run));
+  const unreadable = counts.reduce((a, c) => a + c.unreadable, 0);
+  if (unreadable > 0) warnings.push(`${unreadable} unreadable result line(s) left out (a torn last line of an interrupted shard)`);
+  const created = !existsSync(outDir);
+  ensureRunDir(outDir);
+  try {
+    const shifts = startShiftsMs(shards.map((s) => s.run));
+    await concatResults(dirs.map((dir, i) => ({ dir, shiftMs: shifts[i]! })), outDir);
+  } catch (error) {
+    // Half a merged results file must not pass for a run: leave no trace of a failed merge.
+    if (created) rmSync(outDir, { recursive: true, force: true });
+    throw error;
+  }
+  const run = mergedRunInfo(shards, options.toolVersion, options.nowIso);
+  writeRunInfo(outDir, run);
+  const summary = await finishReports(outDir, run);
+  const histograms = await addHistograms(dirs, outDir);
+  if (histograms === 'rebuilt') warnings.push('a shard\'s histograms.json was missing or out of date; histograms were rebuilt from the merged samples');
+  return { runDir: outDir, run, summary, histograms, warnings };
+}

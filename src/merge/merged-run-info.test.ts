@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import type { RunInfo } from '../domain/run.js';
+import { syntheticRunInfo } from '../report/test-support/synthetic-run.js';
+import { mergedRunInfo, mergedStatus, shardWarnings, startShiftsMs } from './merged-run-info.js';
+
+const shard = (index: number | null, count: number, patch: Partial<RunInfo> = {}): RunInfo => ({
+  ...syntheticRunInfo('/r'), options: index === null ? { concurrency: 4 } : { shard: { index, count }, outDir: '/x', concurrency: 4 }, ...patch,
+});
+
+describe('merged run.json', () => {
+  it('is completed only when every shard completed; the least complete status wins', () => {
+    expect(mergedStatus(['completed', 'completed'])).toBe('completed');
+    expect(mergedStatus(['completed', 'budget-exhausted'])).toBe('budget-exhausted');
+    expect(mergedStatus(['budget-exhausted', 'interrupted'])).toBe('interrupted');
+    expect(mergedStatus(['running', 'completed'])).toBe('interrupted');
+    expect(mergedStatus(['interrupted', 'failed'])).toBe('failed');
+  });
+
+  it('spans from the earliest start to the latest finish, summing plans and dropping per-shard options', () => {
+    const runs = [
+      { dir: '/s2', run: shard(2, 2, { started_at: '2025-11-22T01:43:05.000Z', finished_at: '2025-11-22T01:43:30.000Z', dropped: 2 }), lines: 5 },
+      { dir: '/s1', run: shard(1, 2, { finished_at: null, thresholds: { ttfc_ms: ['p(95)<2000'], pass_rate: ['rate>=0.9'] } }), lines: 7 },
+    ];
+    const info = mergedRunInfo(runs, '1.2.3', '2025-11-22T02:00:00.000Z');
+    expect(info).toMatchObject({
+      started_at: '2025-11-22T01:43:00.000Z', finished_at: '2025-11-22T01:43:30.000Z', duration_ms: 30_000, dropped: 2,
+      plan: { items: 12, requests: 108, threads: 2 }, thresholds: { ttfc_ms: ['p(95)<2000'], pass_rate: ['rate>=0.9'] },
+      options: { concurrency: 4, merged_from: ['/s2', '/s1'] },
+    });
+    expect(info.options).not.toHaveProperty('shard');
+    expect(info.options).not.toHaveProperty('outDir');
+    expect(info.shards.map((s) => [s.run_dir, s.shard, s.requests])).toEqual([['/s2', '2/2', 5], ['/s1', '1/2', 7]]);
+    expect(startShiftsMs(runs.map((r) => r.run))).toEqual([5000, 0]);
+  });
+
+  it('warns about a missing shard, mixed splits and non-shard runs', () => {
+    expect(shardWarnings([shard(1, 3), shard(3, 3)])).toEqual(['shard 2/3 missing: the merged run covers part of the plan']);
+    expect(shardWarnings([shard(1, 2), shard(2, 2)])).toEqual([]);
+    expect(shardWarnings([shard(1, 2), shard(2, 3)])[0]).toMatch(/different splits/);
+    expect(shardWarnings([shard(1, 2), shard(null, 1)])[0]).toMatch(/not shards/);
+    expect(shardWarnings([shard(null, 1), shard(null, 1)])).toEqual([]);
+  });
+});

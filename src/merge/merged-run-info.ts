@@ -1,0 +1,111 @@
+// run.json of a merged run: the shards' plans added, their time spans joined, their statuses combined.
+import { randomUUID } from 'node:crypto';
+import type { RunInfo, RunStatus } from '../domain/run.js';
+
+export interface ShardRun {
+  dir: string;
+  run: RunInfo;
+  /** Result lines the shard contributed. */
+  lines: number;
+}
+
+export interface ShardEntry {
+  run_dir: string;
+  run_id: string;
+  shard: string | null;
+  status: RunStatus;
+  requests: number;
+  suite_sha256: string;
+  started_at: string;
+  finished_at: string | null;
+}
+
+export type MergedRunInfo = RunInfo & { shards: ShardEntry[]; merged_at: string };
+
+/** The worst status wins: a merged run is only as complete as its least complete shard. */
+const STATUS_RANK: Record<RunStatus, number> = { completed: 0, 'budget-exhausted': 1, interrupted: 2, running: 2, failed: 3 };
+
+export function mergedStatus(statuses: readonly RunStatus[]): RunStatus {
+  const worst = statuses.reduce<RunStatus>((w, s) => (STATUS_RANK[s] > STATUS_RANK[w] ? s : w), 'completed');
+  // A shard still `running` stopped without finishing its run.json: for the merged run it was interrupted.
+  return worst === 'running' ? 'interrupted' : worst;
+}
+
+export function shardLabel(run: RunInfo): string | null {
+  const shard = run.options.shard as { index?: unknown; count?: unknown } | undefined;
+  return typeof shard?.index === 'number' && typeof shard.count === 'number' ? `${shard.index}/${shard.count}` : null;
+}
+
+const ms = (iso: string): number => Date.parse(iso);
+
+/** How far after the earliest shard each one started, in ms: its results' offsets move by this much. */
+export function startShiftsMs(runs: readonly RunInfo[]): number[] {
+  const earliest = Math.min(...runs.map((r) => ms(r.started_at)));
+  return runs.map((r) => (Number.isFinite(earliest) && Number.isFinite(ms(r.started_at)) ? ms(r.started_at) - earliest : 0));
+}
+
+function union<T>(lists: readonly (readonly T[])[]): T[] {
+  return [...new Set(lists.flat())];
+}
+
+function mergedThresholds(runs: readonly RunInfo[]): Record<string, string[]> {
+  const merged: Record<string, string[]> = {};
+  for (const run of runs) for (const [key, list] of Object.entries(run.thresholds ?? {})) merged[key] = union([merged[key] ?? [], list]);
+  return merged;
+}
+
+function timeSpan(runs: readonly RunInfo[]): Pick<RunInfo, 'started_at' | 'finished_at' | 'duration_ms'> {
+  const started = [...runs].sort((a, b) => ms(a.started_at) - ms(b.started_at))[0]!.started_at;
+  const finishedList = runs.map((r) => r.finished_at).filter((f): f is string => f !== null);
+  const finished = finishedList.length ? finishedList.sort((a, b) => ms(b) - ms(a))[0]! : null;
+  // Shards usually run side by side: the merged run lasted from the first start to the last finish.
+  const duration = finished !== null ? Math.max(0, ms(finished) - ms(started)) : null;
+  return { started_at: started, finished_at: finished, duration_ms: duration !== null && Number.isFinite(duration) ? duration : null };
+}
+
+function stopReason(shards: readonly ShardRun[]): string | undefined {
+  const reasons = shards.filter((s) => s.run.status !== 'completed').map((s) => `${s.dir}: ${s.run.stop_reason ?? s.run.status}`);
+  return reasons.length ? reasons.join('; ') : undefined;
+}
+
+export function mergedRunInfo(shards: readonly ShardRun[], toolVersion: string, nowIso: string): MergedRunInfo {
+  const runs = shards.map((s) => s.run);
+  const first = runs[0]!;
+  const { shard: _shard, outDir: _out, resumeDir: _resume, ...options } = first.options;
+  const status = mergedStatus(runs.map((r) => r.status));
+  const reason = stopReason(shards);
+  return {
+    run_id: randomUUID(),
+    tool: { name: 'kbbench', version: toolVersion },
+    suite: first.suite,
+    plan: {
+      items: runs.reduce((a, r) => a + r.plan.items, 0),
+      requests: runs.reduce((a, r) => a + r.plan.requests, 0),
+      threads: runs.reduce((a, r) => a + r.plan.threads, 0),
+      models: union(runs.map((r) => r.plan.models)),
+    },
+    options: { ...options, merged_from: shards.map((s) => s.dir) },
+    target: first.target,
+    thresholds: mergedThresholds(runs),
+    ...timeSpan(runs),
+    status,
+    dropped: runs.reduce((a, r) => a + (r.dropped ?? 0), 0),
+    ...(reason !== undefined ? { stop_reason: reason } : {}),
+    shards: shards.map((s) => ({
+      run_dir: s.dir, run_id: s.run.run_id, shard: shardLabel(s.run), status: s.run.status, requests: s.lines,
+      suite_sha256: s.run.suite.sha256, started_at: s.run.started_at, finished_at: s.run.finished_at,
+    })),
+    merged_at: nowIso,
+  };
+}
+
+/** What a user should know about the set of shards: one missing, or shards cut from different splits. */
+export function shardWarnings(runs: readonly RunInfo[]): string[] {
+  const labels = runs.map(shardLabel);
+  if (labels.some((l) => l === null)) return labels.every((l) => l === null) ? [] : ['some runs were not shards (no --shard); merging them anyway'];
+  const counts = new Set(labels.map((l) => l!.split('/')[1]));
+  if (counts.size > 1) return [`the runs come from different splits (${[...counts].map((c) => `/${c}`).join(', ')})`];
+  const count = Number([...counts][0]);
+  const missing = Array.from({ length: count }, (_, i) => `${i + 1}/${count}`).filter((l) => !labels.includes(l));
+  return missing.length ? [`shard${missing.length > 1 ? 's' : ''} ${missing.join(', ')} missing: the merged run covers part of the plan`] : [];
+}
