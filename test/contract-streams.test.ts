@@ -71,6 +71,8 @@ describe('every dialect, detected and forced, whole and ragged, LF and CRLF', ()
         expect(bytesOf(answer.text), label).toBe(bytesOf(json.text));
         // Plain text has no usage chunk: the credits of the answer are unknown, not zero.
         expect(answer.creditsUsed, label).toBe(dialect === 'text' ? null : json.creditsUsed);
+        // The usage chunk comes after the finish event (interface.md §6).
+        if (dialect !== 'text') expect(answer.marks.usageAt, label).toBeGreaterThanOrEqual(answer.marks.finishAt!);
         if (dialect !== 'text' || !split) expect(answer.chunks.length, label).toBeGreaterThan(dialect === 'text' ? 0 : 1);
         for (let i = 1; i < answer.chunks.length; i++) expect(answer.chunks[i]!.atMs).toBeGreaterThanOrEqual(answer.chunks[i - 1]!.atMs);
         expect(answer.marks.headersAt).not.toBeNull();

@@ -1,4 +1,5 @@
 // The runner's entry: run units in a closed or open loop and yield what happens, never printing.
+import { setMaxListeners } from 'node:events';
 import { BudgetGuard, type BudgetLimits } from '../credits/budget.js';
 import { CreditLedger } from '../credits/ledger.js';
 import type { ChatClient } from '../domain/client.js';
@@ -38,6 +39,8 @@ export interface RunHandle {
 }
 
 export function startRun(units: RunUnit[], options: RunnerOptions): RunHandle {
+  // Every request in flight listens to the run's signals; hundreds at once is the design, not a leak.
+  setMaxListeners(0, options.stop, options.abort);
   const ledger = options.ledger ?? new CreditLedger();
   const runStartMs = monotonicMs();
   const channel = new Channel<RunEvent>();

@@ -31,8 +31,14 @@ async function writeStream(res: ServerResponse, stream: AsyncIterable<Uint8Array
     }
     res.end();
   } catch (error) {
-    // A cut is the point of the fault; anything else (client gone, aborted wait) ends the same way.
-    res.destroy(error instanceof StreamCutError ? undefined : (error as Error));
+    if (error instanceof StreamCutError) {
+      // A cut is the point of the fault: let what was written reach the socket first (writes made
+      // in the same tick are still buffered, and destroying now would drop them), then cut.
+      res.write('', () => res.destroy());
+      return;
+    }
+    // Anything else (client gone, aborted wait) just ends the connection.
+    res.destroy(error as Error);
   }
 }
 
