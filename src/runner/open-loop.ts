@@ -27,7 +27,8 @@ export function unitForStart(units: RunUnit[], k: number): RunUnit {
 }
 
 function corrected(sample: Sample, delayMs: number, first: boolean): Sample {
-  const delay = first ? roundMs(delayMs) : 0;
+  // Timers may fire a fraction of a millisecond early; a start is never earlier than its schedule.
+  const delay = first ? roundMs(Math.max(0, delayMs)) : 0;
   const corrected_latency_ms = sample.latency_ms === null ? null : roundMs(sample.latency_ms + delay);
   return { ...sample, scheduled_delay_ms: delay, ...(corrected_latency_ms !== null ? { corrected_latency_ms } : {}) };
 }

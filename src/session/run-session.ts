@@ -86,11 +86,14 @@ function initialRunInfo(prepared: PreparedRun, options: RunSessionOptions, targe
   };
 }
 
+/** Requests the run means to send. An open loop cycles through the units (a thread start sends all its turns). */
 function plannedTotal(options: RunSessionOptions, prepared: PreparedRun): number {
-  if (options.rate !== undefined && options.durationMs !== undefined) {
-    return Math.floor((options.rate * options.durationMs) / 1000);
-  }
-  return prepared.plan.counts.requests;
+  if (options.rate === undefined || options.durationMs === undefined) return prepared.plan.counts.requests;
+  const starts = Math.floor((options.rate * options.durationMs) / 1000);
+  const sizes = prepared.units.map((u) => (u.kind === 'case' ? 1 : u.thread.turns.length));
+  const perCycle = sizes.reduce((a, b) => a + b, 0);
+  const rest = sizes.slice(0, starts % sizes.length).reduce((a, b) => a + b, 0);
+  return Math.floor(starts / sizes.length) * perCycle + rest;
 }
 
 export async function runSession(options: RunSessionOptions, hooks: SessionHooks, overrides: SessionOverrides = {}): Promise<SessionResult> {
