@@ -17,7 +17,7 @@ async function main(): Promise<void> {
     .demandCommand(1, 'Name a command: run, serve, validate, report, compare, estimate, merge, boards, chats.')
     .recommendCommands()
     .epilogue('Exit codes: 0 passed · 1 a check, threshold or baseline failed · 2 invalid input (nothing sent) · 3 stopped early.\nThe API key comes from KBBENCH_API_KEY or --api-key-file, never from a flag value.')
-    .wrap(Math.min(110, process.stdout.columns || 100))
+    .wrap(Math.min(120, process.stdout.columns || 120))
     .fail((message, error) => {
       if (error) throw error;
       io.err(`${message}\nRun 'kbbench --help' or 'kbbench <command> --help'.`);

@@ -77,8 +77,11 @@ export interface TimingChange {
   change: { p50: number | null; p95: number | null; p99: number | null };
   test: {
     method: 'mann-whitney-u';
+    /** U of the base sample (pairs base > head, ties half); null when a side has too few answers. */
     u: number | null;
+    /** Positive when the head tends to be slower. */
     z: number | null;
+    /** Two-sided, before adjustment. */
     p_value: number | null;
     /** Holm-adjusted across every latency test of the comparison. */
     p_adjusted: number | null;

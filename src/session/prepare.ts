@@ -33,6 +33,9 @@ function checkLoadFlags(options: RunSessionOptions): void {
   if (options.rate !== undefined && options.durationMs === undefined) {
     throw new InputError('--rate needs --duration (for how long to keep the arrival rate), e.g. --duration 60s', { field: '--rate' });
   }
+  if (options.resumeDir !== undefined && options.outDir !== undefined) {
+    throw new InputError('--resume continues a run in its own directory; leave out --out', { field: '--out' });
+  }
   if (options.durationMs !== undefined && options.rate === undefined) {
     throw new InputError('--duration goes with --rate (an open-loop run); a closed-loop run ends when its plan is done', { field: '--duration' });
   }

@@ -112,7 +112,7 @@ export async function runSession(options: RunSessionOptions, hooks: SessionHooks
     writeRunInfo(runDir, info);
     const t0 = monotonicMs();
     const total = plannedTotal(options, prepared);
-    hooks.onStart?.({ runDir, total, done: finished.length, baseUrl: target.baseUrl, embedded: target.embedded, warnings: prepared.warnings });
+    hooks.onStart?.({ runDir, total, done: finished.length, baseUrl: target.baseUrl, embedded: target.embedded, warnings: [...prepared.warnings, ...resumeWarnings(previous, prepared)] });
     const outcome = await drive(units, options, hooks, client, target, runDir, { total, done: finished.length, previousSpent: sumCredits(finished) });
     const durationMs = (previous?.duration_ms ?? 0) + (monotonicMs() - t0);
     const run: RunInfo = { ...info, finished_at: isoNow(), duration_ms: Math.round(durationMs), status: outcome.status, dropped: outcome.dropped, ...(outcome.stopReason ? { stop_reason: outcome.stopReason } : {}) };
@@ -124,6 +124,11 @@ export async function runSession(options: RunSessionOptions, hooks: SessionHooks
     await client.close();
     await target.stop();
   }
+}
+
+function resumeWarnings(previous: RunInfo | null, prepared: PreparedRun): string[] {
+  if (!previous || previous.suite.sha256 === prepared.suite.sha256) return [];
+  return [`the suite changed since this run started (sha256 differs): finished items keep their earlier results`];
 }
 
 const sumCredits = (samples: Sample[]): number => samples.reduce((a, s) => a + (s.credits_used ?? 0), 0);

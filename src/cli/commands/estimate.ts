@@ -70,7 +70,7 @@ function sampleHooks(io: CliIo, signals: StopControl, progress: ProgressReporter
 export function estimateCommand(io: CliIo, setExit: (code: ExitCode) => void): CommandModule {
   return {
     command: 'estimate <suite>',
-    describe: 'forecast the credits a suite (or a volume of traffic like it) will spend, from a small real sample',
+    describe: 'forecast the credits of a suite or a traffic volume, from a small real sample',
     builder: (y) =>
       runFlags(y)
         .option('sample', { type: 'number', default: DEFAULT_SAMPLE, describe: 'requests per model the sample may send (cases and thread turns, spread over the suite)', group: 'Estimate:' })

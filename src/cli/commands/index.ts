@@ -7,10 +7,13 @@ import { serveCommand } from './serve.js';
 import { validateCommand } from './validate.js';
 import { reportCommand } from './report.js';
 import { boardsCommand, chatsCommand } from './listing.js';
+import { compareCommand } from './compare.js';
+import { estimateCommand } from './estimate.js';
+import { mergeCommand } from './merge.js';
 
 export type CommandFactory = (io: CliIo, setExit: (code: ExitCode) => void) => CommandModule;
 
-const FACTORIES: CommandFactory[] = [runCommand, serveCommand, validateCommand, reportCommand, boardsCommand, chatsCommand];
+const FACTORIES: CommandFactory[] = [runCommand, serveCommand, validateCommand, reportCommand, compareCommand, estimateCommand, mergeCommand, boardsCommand, chatsCommand];
 
 export function commandModules(io: CliIo, setExit: (code: ExitCode) => void): CommandModule[] {
   return FACTORIES.map((factory) => factory(io, setExit));

@@ -10,7 +10,7 @@ import { TOOL_VERSION } from '../version.js';
 export function mergeCommand(io: CliIo, setExit: (code: ExitCode) => void): CommandModule {
   return {
     command: 'merge <run-dirs..>',
-    describe: 'merge shard runs (run --shard i/N) into one run: results concatenated, histograms added exactly, reports rebuilt',
+    describe: 'merge shard runs (--shard i/N) into one run, histograms added exactly',
     builder: (y) =>
       y
         .positional('run-dirs', { type: 'string', array: true, demandOption: true, describe: 'run directories of the shards' })

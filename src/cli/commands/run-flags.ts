@@ -7,6 +7,7 @@ import type { RunSessionOptions } from '../../session/options.js';
 import { parseDurationMs, parseList, positive } from '../parse.js';
 import { readApiKey } from '../secrets.js';
 import { TOOL_VERSION } from '../version.js';
+import { compareTuningOptions } from './compare.js';
 
 export function runFlags<T>(y: Argv<T>) {
   return y
@@ -39,6 +40,7 @@ export function runFlags<T>(y: Argv<T>) {
     .option('min-remaining', { type: 'number', describe: 'stop before the account could fall below this (exit 3)', group: 'Credits:' })
     .option('threshold', { type: 'string', array: true, describe: "extra threshold, e.g. 'ttfc_ms=p(95)<2000' (repeatable)", group: 'Checks:' })
     .option('baseline', { type: 'string', describe: 'compare with an earlier run directory; exit 1 on regression', group: 'Checks:' })
+    .options(compareTuningOptions('Checks:'))
     .option('out', { type: 'string', describe: 'run directory (default reports/<suite>-<timestamp>)', group: 'Output:' })
     .option('resume', { type: 'string', describe: 'continue an interrupted run in its directory; nothing finished is sent again', group: 'Output:' })
     .option('quiet', { type: 'boolean', default: false, describe: 'no progress, no table', group: 'Output:' })

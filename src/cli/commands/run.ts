@@ -9,7 +9,7 @@ import { createProgress } from '../progress.js';
 import { redactor } from '../secrets.js';
 import { installStopSignals } from '../signals.js';
 import { runFlags, toSessionOptions } from './run-flags.js';
-import { runBaselineCompare } from './baseline.js';
+import { checkBaseline, runBaselineCompare } from './baseline.js';
 
 const GRACE_MS = 10_000;
 
@@ -29,9 +29,11 @@ export function runCommand(io: CliIo, setExit: (code: ExitCode) => void): Comman
         .example('KBBENCH_API_KEY=… $0 run faq.csv --base-url https://api.example.com --board B --chat C', 'a CSV suite against the live service')
         .example('$0 run suites/demo.yaml --rate 20 --duration 60s --max-in-flight 50', 'load test: 20 request starts per second for a minute')
         .example('$0 run suites/demo.yaml --max-credits 5', 'stop before spending more than 5 credits')
-        .example('$0 run suites/demo.yaml --resume reports/demo-20261122T101500Z', 'finish an interrupted run without paying twice'),
+        .example('$0 run suites/demo.yaml --resume reports/demo-20261122T101500Z', 'finish an interrupted run without paying twice')
+        .example('$0 run suites/demo.yaml --baseline baselines/demo --markdown comment.md', 'fail (exit 1) on a regression against a kept run'),
     handler: async (argv) => {
       const options = toSessionOptions(argv as Record<string, unknown>, io.env, process.cwd());
+      checkBaseline(argv as Record<string, unknown>);
       io.setRedact(redactor([options.apiKey]));
       const quiet = argv.quiet === true;
       const json = argv.json === true;

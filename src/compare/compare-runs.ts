@@ -1,0 +1,81 @@
+// compareRuns: two run directories in, one Comparison out (items matched, models judged, a verdict).
+import { resolve } from 'node:path';
+import { formatRate } from '../report/format.js';
+import { digestRun, type RunDigest } from './collect.js';
+import { matchItems, type ItemMatch } from './items.js';
+import { compareModels } from './models.js';
+import { assertRunDir } from './run-dir.js';
+import type { Comparison, CompareOptions, ModelChange, RunRef } from './types.js';
+
+export interface CompareRoles {
+  /** How messages name each directory: `<base-dir>`, `--baseline`. */
+  base: string;
+  head: string;
+}
+
+export async function compareRuns(
+  baseDir: string, headDir: string, options: CompareOptions, roles: CompareRoles = { base: '<base-dir>', head: '<head-dir>' },
+): Promise<Comparison> {
+  const baseRun = assertRunDir(baseDir, roles.base);
+  const headRun = assertRunDir(headDir, roles.head);
+  const [base, head] = await Promise.all([digestRun(baseDir, baseRun), digestRun(headDir, headRun)]);
+  const items = matchItems(base.items, head.items);
+  const models = compareModels(base, head, items.matched, options);
+  const reasons = failureReasons(items, models, options);
+  return {
+    kind: 'kbbench-compare',
+    version: 1,
+    verdict: reasons.length === 0 ? 'pass' : 'fail',
+    reasons,
+    base: runRef(base),
+    head: runRef(head),
+    options: { latency_tolerance: options.latencyTolerance, credits_tolerance: options.creditsTolerance, alpha: options.alpha, fail_on: [...options.failOn] },
+    counts: {
+      matched: items.matched.length, regressions: items.regressions.length, fixes: items.fixes.length,
+      changed: items.changed.length, missing: items.missing.length, added: items.added.length,
+    },
+    regressions: items.regressions, fixes: items.fixes, changed: items.changed, missing: items.missing, added: items.added,
+    models,
+    warnings: warningsFor(base, head, models),
+  };
+}
+
+function runRef(d: RunDigest): RunRef {
+  return { dir: resolve(d.dir), run_id: d.run.run_id, suite: d.run.suite.name, status: d.run.status, started_at: d.run.started_at, samples: d.samples };
+}
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+const signedPct = (x: number | null): string => (x === null ? '–' : `${x >= 0 ? '+' : '−'}${formatRate(Math.abs(x))}`);
+
+/** One line per reason the comparison fails, in --fail-on's terms; none means pass. */
+export function failureReasons(items: ItemMatch, models: Record<string, ModelChange>, options: CompareOptions): string[] {
+  const on = new Set(options.failOn);
+  const reasons: string[] = [];
+  if (on.has('regressions') && items.regressions.length > 0) reasons.push(`${plural(items.regressions.length, 'regression')} (pass → fail)`);
+  for (const [model, m] of Object.entries(models)) {
+    if (on.has('latency')) {
+      for (const key of ['ttfc_ms', 'latency_ms'] as const) {
+        const t = m[key];
+        if (t.regression) reasons.push(`${model}: ${key === 'ttfc_ms' ? 'TTFC' : 'latency'} median ${signedPct(t.change.p50)} (p=${t.test.p_adjusted?.toPrecision(2)}, tolerance ${formatRate(options.latencyTolerance)})`);
+      }
+    }
+    const c = m.credits_per_request;
+    if (on.has('credits') && c.regression) reasons.push(`${model}: credits per request ${signedPct(c.change)} (tolerance ${formatRate(options.creditsTolerance)})`);
+  }
+  if (on.has('changed') && items.changed.length > 0) reasons.push(`${plural(items.changed.length, 'changed answer')}`);
+  if (on.has('missing') && items.missing.length > 0) reasons.push(`${plural(items.missing.length, 'missing item')}`);
+  return reasons;
+}
+
+function warningsFor(base: RunDigest, head: RunDigest, models: Record<string, ModelChange>): string[] {
+  const warnings: string[] = [];
+  for (const [role, d] of [['base', base], ['head', head]] as const) {
+    if (d.run.status !== 'completed') warnings.push(`the ${role} run did not complete (${d.run.status}): its missing items are not a change of the service`);
+  }
+  if (base.run.suite.sha256 !== head.run.suite.sha256) warnings.push('the two runs used different suite files: added, missing and changed items may come from the suite');
+  for (const [model, m] of Object.entries(models)) {
+    if (!m.matched) warnings.push(`${model} ran in only one of the runs: nothing to compare`);
+    else if (m.latency_ms.test.p_value === null) warnings.push(`${model}: too few answers on one side (${m.latency_ms.base.n} vs ${m.latency_ms.head.n}) to judge latency`);
+  }
+  return warnings;
+}

@@ -1,0 +1,31 @@
+// The short plain-text summary of a comparison the CLI prints: verdict, counts, each regression, a table per model.
+import { renderTable } from '../report/console-summary.js';
+import { modelLabel } from '../report/format.js';
+import { creditsCell, failureReason, itemLabel, modelVerdict, passRateCell, timingCell } from './labels.js';
+import type { Comparison } from './types.js';
+
+/** Long lists are cut here in the console; compare.json and compare.html hold them all. */
+export const CONSOLE_ITEM_LIMIT = 25;
+
+export function renderCompareConsole(c: Comparison): string {
+  const n = c.counts;
+  const lines = [
+    `compare: ${c.verdict === 'pass' ? 'PASS' : 'FAIL'} · ${c.base.suite} · base ${c.base.samples} requests → head ${c.head.samples}`,
+    `  ${n.matched} items matched · ${n.regressions} regressions · ${n.fixes} fixes · ${n.changed} changed answers · ${n.missing} missing · ${n.added} added`,
+  ];
+  if (c.regressions.length > 0) {
+    lines.push('regressions (pass → fail):');
+    for (const r of c.regressions.slice(0, CONSOLE_ITEM_LIMIT)) lines.push(`  ✗ ${itemLabel(r)}: ${failureReason(r.head)}`);
+    if (c.regressions.length > CONSOLE_ITEM_LIMIT) lines.push(`  … and ${c.regressions.length - CONSOLE_ITEM_LIMIT} more (compare.html)`);
+  }
+  if (c.fixes.length > 0) {
+    lines.push(`fixes (fail → pass): ${c.fixes.slice(0, CONSOLE_ITEM_LIMIT).map(itemLabel).join(', ')}${c.fixes.length > CONSOLE_ITEM_LIMIT ? ', …' : ''}`);
+  }
+  const rows = Object.entries(c.models).map(([model, m]) => [
+    modelLabel(model), passRateCell(m), timingCell(m.ttfc_ms), timingCell(m.latency_ms), timingCell(m.latency_ms, 'p95'), creditsCell(m), modelVerdict(m),
+  ]);
+  if (rows.length > 0) lines.push('', renderTable(['model', 'pass rate', 'TTFC p50 ms', 'latency p50 ms', 'latency p95 ms', 'credits/request', 'verdict'], rows));
+  for (const w of c.warnings) lines.push(`warning: ${w}`);
+  if (c.reasons.length > 0) lines.push('', `failed on: ${c.reasons.join('; ')}`);
+  return lines.join('\n');
+}

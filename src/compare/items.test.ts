@@ -1,0 +1,109 @@
+// Matching items across runs: repeats pooled by majority, regressions, fixes, changed, missing and added.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Sample } from '../domain/sample.js';
+import { digestRun, itemKeyOf, majorityPass, representativeText } from './collect.js';
+import { matchItems } from './items.js';
+import { runInfo, sample, writeRun } from './test-support/fixtures.js';
+
+async function digestOf(samples: Sample[]) {
+  const dir = writeRun(join(mkdtempSync(join(tmpdir(), 'kbbench-items-')), 'run'), samples);
+  return digestRun(dir, runInfo());
+}
+
+describe('item keys and majorities', () => {
+  it('drops only the repeat suffix', () => {
+    expect(itemKeyOf('case:refund-window|model:gpt-4o|r12')).toBe('case:refund-window|model:gpt-4o');
+    expect(itemKeyOf('thread:t|turn:2|model:m|r1')).toBe('thread:t|turn:2|model:m');
+    expect(itemKeyOf('case:r1|model:x')).toBe('case:r1|model:x');
+  });
+
+  it('passes an item when strictly more than half its repeats pass', () => {
+    expect(majorityPass({ runs: 3, passed: 2 })).toBe(true);
+    expect(majorityPass({ runs: 2, passed: 1 })).toBe(false);
+    expect(majorityPass({ runs: 1, passed: 1 })).toBe(true);
+    expect(majorityPass({ runs: 0, passed: 0 })).toBe(false);
+  });
+
+  it('represents repeats by their most common answer, the earliest on a tie', async () => {
+    const d = await digestOf([
+      sample({ repeat: 2, text: 'B' }), sample({ repeat: 1, text: 'A' }), sample({ repeat: 3, text: 'B' }),
+      sample({ caseId: 'tie', repeat: 2, text: 'late' }), sample({ caseId: 'tie', repeat: 1, text: 'early' }),
+    ]);
+    expect(representativeText(d.items.get('case:refund-window|model:gpt-4o')!)).toBe('B');
+    expect(representativeText(d.items.get('case:tie|model:gpt-4o')!)).toBe('early');
+  });
+});
+
+describe('matchItems', () => {
+  it('finds regressions, fixes, changed answers, missing and added items', async () => {
+    const base = await digestOf([
+      sample({ caseId: 'refund-window', pass: true, text: 'within 30 days' }),
+      sample({ caseId: 'team-price', pass: false, text: 'I do not know' }),
+      sample({ caseId: 'soc2', pass: true, text: 'SOC 2 Type II' }),
+      sample({ caseId: 'gone', pass: true }),
+    ]);
+    const head = await digestOf([
+      sample({ caseId: 'refund-window', pass: false, text: 'within 45 days' }),
+      sample({ caseId: 'team-price', pass: true, text: '€29 per agent' }),
+      sample({ caseId: 'soc2', pass: true, text: 'SOC 2 Type II\n' }),
+      sample({ caseId: 'new-one', pass: true }),
+    ]);
+    const m = matchItems(base.items, head.items);
+    expect(m.regressions.map((r) => r.item_id)).toEqual(['case:refund-window|model:gpt-4o']);
+    expect(m.fixes.map((r) => r.item_id)).toEqual(['case:team-price|model:gpt-4o']);
+    expect(m.changed.map((r) => r.item_id).sort()).toEqual(['case:refund-window|model:gpt-4o', 'case:team-price|model:gpt-4o']);
+    expect(m.missing.map((r) => r.item_id)).toEqual(['case:gone|model:gpt-4o']);
+    expect(m.added.map((r) => r.item_id)).toEqual(['case:new-one|model:gpt-4o']);
+    const regression = m.regressions[0]!;
+    expect(regression.item_ids).toEqual(['case:refund-window|model:gpt-4o|r1']);
+    expect(regression.head.failed_checks).toEqual(['contains: expected to contain "30 days"']);
+    expect(regression.similarity).toBeGreaterThan(0);
+    expect(regression.similarity).toBeLessThan(1);
+    expect(regression.diff).toContainEqual({ op: '+', text: '45' });
+  });
+
+  it('pools repeats: 2 of 3 passing is still a pass, 1 of 3 a regression', async () => {
+    const base = await digestOf([1, 2, 3].flatMap((r) => [sample({ caseId: 'a', repeat: r }), sample({ caseId: 'b', repeat: r })]));
+    const head = await digestOf([
+      sample({ caseId: 'a', repeat: 1 }), sample({ caseId: 'a', repeat: 2, pass: false }), sample({ caseId: 'a', repeat: 3 }),
+      sample({ caseId: 'b', repeat: 1, pass: false }), sample({ caseId: 'b', repeat: 2 }), sample({ caseId: 'b', repeat: 3, pass: false }),
+    ]);
+    const m = matchItems(base.items, head.items);
+    expect(m.matched).toHaveLength(2);
+    expect(m.regressions.map((r) => [r.case_id, r.head.passed, r.head.runs])).toEqual([['b', 1, 3]]);
+  });
+
+  it('matches a base run with one repeat against a head with three', async () => {
+    const base = await digestOf([sample({ caseId: 'a' })]);
+    const head = await digestOf([1, 2, 3].map((r) => sample({ caseId: 'a', repeat: r })));
+    const m = matchItems(base.items, head.items);
+    expect(m.missing).toHaveLength(0);
+    expect(m.added).toHaveLength(0);
+    expect(m.changed).toHaveLength(0);
+  });
+
+  it('orders cases before thread turns, by id, turn and model', async () => {
+    const samples = [
+      sample({ threadId: 'plans', turn: 2 }), sample({ threadId: 'plans', turn: 1 }),
+      sample({ caseId: 'b', model: 'gpt-4o-mini' }), sample({ caseId: 'b', model: 'gpt-4o' }), sample({ caseId: 'a' }),
+    ];
+    const base = await digestOf(samples.map((s) => ({ ...s, pass: true })));
+    const head = await digestOf(samples.map((s) => ({ ...s, pass: false })));
+    expect(matchItems(base.items, head.items).regressions.map((r) => r.item_id)).toEqual([
+      'case:a|model:gpt-4o', 'case:b|model:gpt-4o', 'case:b|model:gpt-4o-mini',
+      'thread:plans|turn:1|model:gpt-4o', 'thread:plans|turn:2|model:gpt-4o',
+    ]);
+  });
+
+  it('counts a skipped turn as a failure of its item and a request error by its code', async () => {
+    const base = await digestOf([sample({ threadId: 't', turn: 2 })]);
+    const head = await digestOf([sample({ threadId: 't', turn: 2, outcome: 'skipped', pass: false, latencyMs: 0 })]);
+    const m = matchItems(base.items, head.items);
+    expect(m.regressions).toHaveLength(1);
+    expect(m.regressions[0]!.head.errors).toEqual(['E_SERVER']);
+    expect(head.models.get('gpt-4o')!.requests).toBe(0);
+  });
+});

@@ -1,0 +1,19 @@
+// kbbench as a library: the same pieces the CLI wires together, in data-flow order.
+export * from './domain/index.js';
+export * from './protocol/index.js';
+export type { Summary } from './domain/summary.js';
+export { loadSuite, parseSuite, SuiteError } from './suite/index.js';
+export { buildPlan, describePlan, parseShard, type Plan, type WorkItem } from './plan/index.js';
+export { createClient, type ClientOptions, type KbClient, type StreamEvent } from './client/index.js';
+export { startRun, type RunEvent, type RunnerOptions, type RunHandle } from './runner/run.js';
+export { unitsFromPlan } from './runner/units.js';
+export { CreditLedger } from './credits/ledger.js';
+export { runChecks, evaluateThresholds, validateThresholds, textSimilarity } from './checks/index.js';
+export { runSession, type SessionHooks, type SessionResult } from './session/run-session.js';
+export type { RunSessionOptions } from './session/options.js';
+export { estimateSuite } from './session/estimate.js';
+export { readResults, createSummarizer, mergeHistogramFiles } from './metrics/index.js';
+export { buildReports, renderConsoleSummary } from './report/index.js';
+export { compareRuns } from './compare/index.js';
+/** The embedded reference service, for tests and demos of your own (it runs in your process). */
+export { startReferenceService, type ServiceOptions, type RunningService } from './server/index.js';
