@@ -1,9 +1,10 @@
 // kbbench as a library: the published entry (dist/index.js) runs a suite end to end without the CLI.
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
+import type * as Kbbench from '../src/index.js';
 import { ROOT } from './helpers.js';
 
-type Lib = typeof import('../src/index.js');
+type Lib = typeof Kbbench;
 
 describe('the programmatic API', () => {
   it('loads a suite, plans it, runs it against the reference service and summarises', async () => {
