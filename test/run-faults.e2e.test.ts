@@ -56,6 +56,32 @@ describe('the credit budget', () => {
   });
 });
 
+describe('the credit budget across models and judges', () => {
+  const spentIn = (out: string): number =>
+    readNdjson<Sample>(join(out, 'results.ndjson')).reduce((a, s) => a + (s.credits_used ?? 0) + s.checks.reduce((b, c) => b + (c.credits_used ?? 0), 0), 0);
+
+  it('holds when a cheap model answers first and a dear one follows, at high concurrency', async () => {
+    const out = join(tempDir(), 'run');
+    const r = await runCli(['run', SUITE, '--out', out, '--max-credits', '0.05', '--latency-scale', '0', '--repeat', '3', '--concurrency', '8', '--models', 'gpt-4o-mini,claude-sonnet-5', '--quiet']);
+    expect(r.code).toBe(3);
+    expect(spentIn(out)).toBeLessThanOrEqual(0.05);
+  });
+
+  it('counts what judges spend against the budget', async () => {
+    const out = join(tempDir(), 'run');
+    const r = await runCli(['run', 'test/fixtures/e2e/graded.yaml', '--out', out, '--max-credits', '0.01', '--latency-scale', '0', '--repeat', '4', '--concurrency', '4', '--quiet']);
+    expect(r.code).toBe(3);
+    expect(spentIn(out)).toBeLessThanOrEqual(0.01);
+  });
+
+  it('sends nothing when the budget is zero', async () => {
+    const out = join(tempDir(), 'run');
+    const r = await runCli(['run', SUITE, '--out', out, '--max-credits', '0', '--latency-scale', '0', '--quiet']);
+    expect(r.code).toBe(3);
+    expect(readNdjson<Sample>(join(out, 'results.ndjson'))).toHaveLength(0);
+  });
+});
+
 describe('a rejected key', () => {
   let serve: ServeHandle;
   beforeAll(async () => {

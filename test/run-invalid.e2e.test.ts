@@ -2,7 +2,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from './helpers.js';
+import { runCli, tempDir } from './helpers.js';
 
 const DIR = 'test/fixtures/suites/invalid';
 // Nothing listens on port 9 (discard) here: had the run tried to send anything, it would stop with
@@ -48,7 +48,11 @@ describe('invalid suites', () => {
   });
 
   it('bad flags exit 2 naming the flag', async () => {
-    for (const args of [['--concurrency', '0'], ['--timeout', 'soon'], ['--shard', '5/4'], ['--threshold', 'ttfc_ms=p(95)<<2'], ['--rate', '5']]) {
+    const bad = [
+      ['--concurrency', '0'], ['--timeout', 'soon'], ['--shard', '5/4'], ['--threshold', 'ttfc_ms=p(95)<<2'], ['--rate', '5'],
+      ['--max-credit', '5'], ['--method', 'put'], ['--api-key', 'k'], ['--rate', '0.5', '--duration', '1s'],
+    ];
+    for (const args of bad) {
       const r = await runCli(['run', 'suites/demo.yaml', '--base-url', DEAD_URL, ...args], { env: { KBBENCH_API_KEY: 'k-test-0000' } });
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
     }
@@ -71,3 +75,15 @@ describe('kbbench validate', () => {
     expect(csv.requests.map((r) => r.id)).toEqual(yaml.requests.map((r) => r.id));
   });
 });
+
+describe('a run directory is never mixed', () => {
+  it('refuses --out into a directory that already holds a run (exit 2), pointing at --resume', async () => {
+    const out = join(tempDir(), 'run');
+    const first = await runCli(['run', 'test/fixtures/e2e/small.yaml', '--out', out, '--latency-scale', '0', '--models', 'gpt-4o-mini', '--quiet']);
+    expect(first.code).toBe(0);
+    const again = await runCli(['run', 'test/fixtures/e2e/small.yaml', '--out', out, '--latency-scale', '0', '--quiet']);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/--resume/);
+  });
+});
+

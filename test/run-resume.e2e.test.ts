@@ -15,7 +15,7 @@ describe('interrupt, then resume', () => {
   it('keeps every finished result, exits 3, and the resume sends only what is left', async () => {
     const out = join(tempDir(), 'run');
     const results = join(out, 'results.ndjson');
-    const first = await runCli(['run', SUITE, '--out', out, '--concurrency', '2', '--latency-scale', '0.4', '--seed', '3'], {
+    const first = await runCli(['run', SUITE, '--out', out, '--concurrency', '2', '--latency-scale', '0.4', '--seed', '3', '--models', 'gpt-4o-mini', '--repeat', '2'], {
       onSpawn: (child) => {
         const poll = setInterval(() => {
           if (linesIn(results) >= 3) {
@@ -31,22 +31,27 @@ describe('interrupt, then resume', () => {
     const before = readNdjson<Sample>(results);
     expect(before.length).toBeGreaterThanOrEqual(3);
     expect(before.length).toBeLessThan(14);
+    expect(first.stdout).toContain(`--resume ${out}`);
     expect(readJson<{ status: string }>(join(out, 'run.json')).status).toBe('interrupted');
     // Reports are written from what finished.
     expect(readJson<{ totals: { requests: number } }>(join(out, 'summary.json')).totals.requests).toBe(before.length);
 
-    const second = await runCli(['run', SUITE, '--resume', out, '--concurrency', '2', '--latency-scale', '0', '--seed', '3']);
+    // The resume names no plan flags: the run's models and repeats come back from run.json.
+    const second = await runCli(['run', SUITE, '--resume', out, '--concurrency', '2', '--latency-scale', '0']);
     expect(second.code).toBe(0);
     const after = readNdjson<Sample>(results);
     expect(after).toHaveLength(14);
     expect(new Set(after.map((s) => s.item_id)).size).toBe(14);
     // The lines from before the interrupt are untouched, in place.
     expect(after.slice(0, before.length)).toEqual(before);
-    // A half-done thread continued in its own conversation.
-    for (const model of ['gpt-4o', 'gpt-4o-mini']) {
-      const turns = after.filter((s) => s.thread_id === 'plans' && s.model === model);
+    expect(after.every((s) => s.model === 'gpt-4o-mini')).toBe(true);
+    expect(after.map((s) => s.repeat).sort()).toEqual([...Array(7).fill(1), ...Array(7).fill(2)]);
+    // Every thread finished, in order; a half-done one was rebuilt in a fresh conversation (the
+    // embedded service of the first run is gone) and went on from its next turn.
+    expect(after.every((s) => s.outcome === 'ok')).toBe(true);
+    for (const repeat of [1, 2]) {
+      const turns = after.filter((s) => s.thread_id === 'plans' && s.repeat === repeat);
       expect(turns.map((t) => t.turn).sort()).toEqual([1, 2, 3]);
-      expect(new Set(turns.map((t) => t.conversation_id)).size).toBe(1);
     }
     const run = readJson<{ status: string }>(join(out, 'run.json'));
     expect(run.status).toBe('completed');

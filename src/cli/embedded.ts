@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { ConfigError } from '../domain/errors.js';
+import { ConfigError, ConnectionError, InputError } from '../domain/errors.js';
 import type { EmbeddedServiceOptions } from '../session/options.js';
 
 export interface EmbeddedService {
@@ -22,27 +22,37 @@ function readReadyLine(child: ChildProcess): Promise<{ url: string; keys: string
     child.stderr?.on('data', (d: Buffer) => {
       stderr = (stderr + d.toString()).slice(-4000);
     });
-    const timer = setTimeout(() => reject(new ConfigError('the embedded service did not start in time')), READY_TIMEOUT_MS);
+    const timer = setTimeout(() => reject(new ConnectionError('the embedded service did not start in time', 'ETIMEDOUT')), READY_TIMEOUT_MS);
     const lines = createInterface({ input: child.stdout! });
     lines.once('line', (line) => {
       clearTimeout(timer);
       lines.close();
       try {
-        resolve(JSON.parse(line) as { url: string; keys: string[] });
+        const ready = JSON.parse(line) as { url?: string; keys?: string[]; error?: string; code?: string };
+        if (ready.url && ready.keys) return resolve({ url: ready.url, keys: ready.keys });
+        // `{error, code}`: the service could not start; a bad workspace or option is the user's to fix.
+        const invalid = ready.code === 'WORKSPACE_INVALID' || ready.code === 'SERVICE_OPTIONS_INVALID';
+        const message = `the embedded service could not start: ${ready.error ?? line}`;
+        reject(invalid ? new InputError(message) : new ConnectionError(message, ready.code));
       } catch {
-        reject(new ConfigError(`the embedded service said something unexpected: ${line.slice(0, 200)}`));
+        reject(new ConnectionError(`the embedded service said something unexpected: ${line.slice(0, 200)}`, undefined));
       }
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new ConfigError(`the embedded service exited (${code}) before it was ready${stderr ? `:\n${stderr.trim()}` : ''}`));
+      // Exit 2 is the service's word for bad input (an invalid workspace): the user's to fix.
+      const detail = stderr.trim() || `exit ${code}`;
+      reject(code === 2 ? new InputError(`the embedded service refused its workspace: ${detail}`) : new ConnectionError(`the embedded service failed to start: ${detail}`, undefined));
     });
   });
 }
 
 export async function startEmbeddedService(options: EmbeddedServiceOptions): Promise<EmbeddedService> {
+  // Its own process group: a Ctrl-C in the terminal reaches the harness alone, which then lets
+  // requests in flight finish before it stops the service (stdin closing stops it if we die).
   const child = spawn(process.execPath, [SERVER_ENTRY, JSON.stringify({ host: '127.0.0.1', port: 0, ...options })], {
     stdio: ['pipe', 'pipe', 'pipe'],
+    detached: true,
   });
   let ready: { url: string; keys: string[] };
   try {

@@ -3,6 +3,7 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { commandModules } from './commands/index.js';
+import { InputError } from '../domain/errors.js';
 import { describeError, exitCodeFor } from './exit.js';
 import { processIo } from './io.js';
 
@@ -20,8 +21,8 @@ async function main(): Promise<void> {
     .wrap(Math.min(120, process.stdout.columns || 120))
     .fail((message, error) => {
       if (error) throw error;
-      io.err(`${message}\nRun 'kbbench --help' or 'kbbench <command> --help'.`);
-      exitCode = 2;
+      // Throwing stops yargs before any handler runs: a mistyped flag must never start a run.
+      throw new InputError(`${message}\nRun 'kbbench --help' or 'kbbench <command> --help'.`);
     });
   for (const module of commandModules(io, (code) => (exitCode = code))) parser.command(module);
   await parser.help().alias('h', 'help').version().parseAsync();

@@ -9,16 +9,22 @@ export interface BudgetLimits {
 }
 
 /**
- * The worst case of a request is the largest answer seen so far (for its model), times a
- * margin: answers vary in length. Before any answer is seen nothing is known, so only one
- * request may be in flight (a probe) and the guard learns from it.
+ * A request's worst case is the largest request of its model seen so far (answer plus the judges
+ * that graded it) times this margin: answers vary in length and thread turns grow with history.
+ * Until a model has answered once nothing is known of it, so one request of that model runs
+ * alone as a probe.
  */
-const WORST_CASE_MARGIN = 1.5;
+export const WORST_CASE_MARGIN = 2;
 
-type Decision = { kind: 'go'; worst: number } | { kind: 'wait' } | { kind: 'stop' };
+export type BudgetDecision = { kind: 'go'; worst: number } | { kind: 'wait' } | { kind: 'stop'; reason: string };
+
+interface Reservation {
+  model: string;
+  worst: number;
+}
 
 export class BudgetGuard {
-  private readonly inFlight = new Map<number, number>();
+  private readonly inFlight = new Map<number, Reservation>();
   private nextTicket = 0;
   private wakeUps: (() => void)[] = [];
 
@@ -31,12 +37,12 @@ export class BudgetGuard {
     return this.limits.maxCredits !== undefined || this.limits.minRemaining !== undefined;
   }
 
-  /** Waits until a request of `model` may start; returns its ticket, or null when the budget forbids it. */
-  async acquire(model: string): Promise<number | null> {
+  /** Waits until a request of `model` may start: its ticket, or the reason no more may start. */
+  async acquire(model: string): Promise<{ ticket: number } | { stop: string }> {
     for (;;) {
       const decision = this.decide(model);
-      if (decision.kind === 'stop') return null;
-      if (decision.kind === 'go') return this.issue(decision.worst);
+      if (decision.kind === 'stop') return { stop: decision.reason };
+      if (decision.kind === 'go') return { ticket: this.issue(model, decision.worst) };
       await new Promise<void>((resolve) => this.wakeUps.push(resolve));
     }
   }
@@ -49,22 +55,47 @@ export class BudgetGuard {
     for (const wake of waiting) wake();
   }
 
-  private decide(model: string): Decision {
+  /** Exported for tests: the decision for a request of `model` now. */
+  decide(model: string): BudgetDecision {
     if (!this.active) return { kind: 'go', worst: 0 };
+    if (this.ledger.unbounded) {
+      return { kind: 'stop', reason: 'the service did not report what an answer cost (no usage chunk), so the budget cannot be kept; use --no-stream or a service that sends usage' };
+    }
     const known = this.ledger.worstCase(model);
-    if (known === null && this.inFlight.size > 0) return { kind: 'wait' };
+    const busy = this.inFlight.size > 0;
+    // No balance known yet: one request at a time until an answer reports credits_remaining.
+    if (this.limits.minRemaining !== undefined && this.ledger.estimatedRemaining === null && busy) return { kind: 'wait' };
+    if (known === null && [...this.inFlight.values()].some((r) => r.model === model)) return { kind: 'wait' };
     const worst = (known ?? 0) * WORST_CASE_MARGIN;
-    const pending = [...this.inFlight.values()].reduce((a, b) => a + b, 0);
-    const { maxCredits, minRemaining } = this.limits;
-    if (maxCredits !== undefined && this.ledger.spent + pending + worst > maxCredits) return { kind: 'stop' };
-    const remaining = this.ledger.lastRemaining;
-    if (minRemaining !== undefined && remaining !== null && remaining - pending - worst < minRemaining) return { kind: 'stop' };
+    const pending = [...this.inFlight.values()].reduce((a, r) => a + r.worst, 0);
+    const overMax = this.overMax(worst, pending, known === null);
+    const underMin = this.underMin(worst, pending);
+    if (overMax || underMin) {
+      // Reservations in flight may come back cheaper than feared: wait for them before giving up.
+      if (busy) return { kind: 'wait' };
+      return { kind: 'stop', reason: overMax ? `the credit budget (--max-credits ${this.limits.maxCredits}) would be passed` : `the account could fall below --min-remaining ${this.limits.minRemaining}` };
+    }
     return { kind: 'go', worst };
   }
 
-  private issue(worst: number): number {
+  private overMax(worst: number, pending: number, probe: boolean): boolean {
+    const { maxCredits } = this.limits;
+    if (maxCredits === undefined) return false;
+    const committed = this.ledger.committed;
+    // A probe's cost is unknown: it may start only while some budget is left at all.
+    return probe ? committed + pending >= maxCredits : committed + pending + worst > maxCredits;
+  }
+
+  private underMin(worst: number, pending: number): boolean {
+    const { minRemaining } = this.limits;
+    const remaining = this.ledger.estimatedRemaining;
+    if (minRemaining === undefined || remaining === null) return false;
+    return remaining - pending - worst < minRemaining;
+  }
+
+  private issue(model: string, worst: number): number {
     const ticket = this.nextTicket++;
-    this.inFlight.set(ticket, worst);
+    this.inFlight.set(ticket, { model, worst });
     return ticket;
   }
 }

@@ -9,13 +9,19 @@ describe('CreditLedger', () => {
     ledger.record('m', { creditsUsed: 0.02885, creditsRemaining: 1853.717 });
     expect(ledger.spent).toBe(0.0786);
     expect(ledger.reconcile()).toEqual({ spent: 0.0786, unknown: 0, start_remaining: 1853.7956, last_remaining: 1853.717, drift: 0 });
+    expect(ledger.estimatedRemaining).toBe(1853.717);
   });
 
-  it('counts answers whose credits are unknown', () => {
+  it('counts a charged answer of unknown cost at its model worst case, and knows when nothing bounds it', () => {
     const ledger = new CreditLedger();
-    ledger.record('m', { creditsUsed: null, creditsRemaining: null });
+    ledger.record('m', { creditsUsed: null, creditsRemaining: null }); // a refused request: not charged
+    expect(ledger.unbounded).toBe(false);
+    ledger.record('m', { creditsUsed: 0.2, creditsRemaining: null });
+    ledger.record('m', { creditsUsed: null, creditsRemaining: null, paidUnknown: true });
+    expect(ledger.committed).toBe(0.4);
     expect(ledger.reconcile().unknown).toBe(1);
-    expect(ledger.worstCase('m')).toBeNull();
+    ledger.record('other', { creditsUsed: null, creditsRemaining: null, paidUnknown: true });
+    expect(ledger.unbounded).toBe(true);
   });
 
   it('shows drift when someone else spent from the account meanwhile', () => {
@@ -24,36 +30,64 @@ describe('CreditLedger', () => {
     ledger.record('m', { creditsUsed: 1, creditsRemaining: 95 });
     expect(ledger.reconcile().drift).toBe(3);
   });
+
+  it('adds what judges cost to the worst case of the model they graded', () => {
+    const ledger = new CreditLedger();
+    ledger.record('m', { creditsUsed: 0.1, creditsRemaining: null });
+    ledger.recordExtra('m', 0.3);
+    expect(ledger.spent).toBe(0.4);
+    expect(ledger.worstCase('m')).toBe(0.4);
+    expect(ledger.worstCase('n')).toBeNull();
+  });
 });
 
+const ticketOf = (granted: { ticket: number } | { stop: string }): number => {
+  if (!('ticket' in granted)) throw new Error(granted.stop);
+  return granted.ticket;
+};
+
 describe('BudgetGuard', () => {
-  it('lets one probe run, then refuses a start whose worst case could pass the limit', async () => {
+  it('lets one probe per model run, then refuses a start whose worst case could pass the limit', async () => {
     const ledger = new CreditLedger();
     const guard = new BudgetGuard({ maxCredits: 1 }, ledger);
-    const probe = await guard.acquire('m');
-    expect(probe).not.toBeNull();
-    let second: number | null | undefined;
-    const pending = guard.acquire('m').then((t) => (second = t));
-    await Promise.resolve();
-    expect(second).toBeUndefined(); // waits for the probe to teach the worst case
-    ledger.record('m', { creditsUsed: 0.4, creditsRemaining: 10 });
-    guard.release(probe!);
-    await pending;
-    expect(second).not.toBeNull(); // 0.4 spent + 0.6 worst case = 1.0, not past the limit
-    expect(await guard.acquire('m')).toBeNull(); // 0.4 + 0.6 in flight + 0.6 > 1
+    const probe = ticketOf(await guard.acquire('m'));
+    expect(guard.decide('m').kind).toBe('wait'); // the probe must teach the worst case first
+    expect(guard.decide('n').kind).toBe('go'); // another model probes on its own
+    ledger.record('m', { creditsUsed: 0.25, creditsRemaining: 10 });
+    guard.release(probe);
+    ticketOf(await guard.acquire('m')); // 0.25 spent + 0.5 worst = 0.75
+    expect(guard.decide('m').kind).toBe('wait'); // 0.25 + 0.5 in flight + 0.5 > 1: wait while in flight
+  });
+
+  it('stops only when nothing is in flight and the next request still does not fit', async () => {
+    const ledger = new CreditLedger();
+    ledger.record('m', { creditsUsed: 0.4, creditsRemaining: null });
+    const guard = new BudgetGuard({ maxCredits: 1 }, ledger);
+    expect(guard.decide('m')).toMatchObject({ kind: 'stop', reason: expect.stringMatching(/--max-credits 1/) });
+  });
+
+  it('sends nothing when no budget is left, not even a probe', async () => {
+    const guard = new BudgetGuard({ maxCredits: 0 }, new CreditLedger());
+    expect(guard.decide('m').kind).toBe('stop');
   });
 
   it('never limits when no budget is set', async () => {
     const guard = new BudgetGuard({}, new CreditLedger());
     const tickets = await Promise.all([1, 2, 3].map(() => guard.acquire('m')));
-    expect(tickets.every((t) => t !== null)).toBe(true);
+    expect(tickets.every((t) => 'ticket' in t)).toBe(true);
   });
 
   it('guards the remaining balance with --min-remaining', async () => {
     const ledger = new CreditLedger();
-    ledger.record('m', { creditsUsed: 1, creditsRemaining: 10.5 });
+    ledger.record('m', { creditsUsed: 1, creditsRemaining: 12 });
     const guard = new BudgetGuard({ minRemaining: 9 }, ledger);
-    expect(await guard.acquire('m')).not.toBeNull(); // 10.5 - 1.5 = 9
-    expect(await guard.acquire('m')).toBeNull();
+    ticketOf(await guard.acquire('m')); // 12 - 2 = 10 ≥ 9
+    expect(guard.decide('m').kind).toBe('wait');
+  });
+
+  it('stops when answers of unknown cost leave nothing to bound the budget by', () => {
+    const ledger = new CreditLedger();
+    ledger.record('m', { creditsUsed: null, creditsRemaining: null, paidUnknown: true });
+    expect(new BudgetGuard({ maxCredits: 5 }, ledger).decide('m')).toMatchObject({ kind: 'stop', reason: expect.stringMatching(/usage/) });
   });
 });

@@ -8,6 +8,11 @@ export const fromUnits = (units: number): number => units / UNITS;
 export interface LedgerEntry {
   creditsUsed: number | null;
   creditsRemaining: number | null;
+  /**
+   * The service charged for this answer but did not say how much (a stream without a usage chunk,
+   * or one cut after it started). A failed request that was never answered is not charged.
+   */
+  paidUnknown?: boolean;
 }
 
 export interface Reconciliation {
@@ -23,22 +28,28 @@ export interface Reconciliation {
 
 export class CreditLedger {
   private spentUnits = 0;
+  /** Answers of unknown cost, counted at their model's worst case so a budget stays a bound. */
+  private assumedUnits = 0;
   private unknownCount = 0;
+  /** An answer of unknown cost came before any known cost of its model: no bound can be kept. */
+  private unboundedCount = 0;
   private startUnits: number | null = null;
   private lowestUnits: number | null = null;
-  private readonly maxByModel = new Map<string, number>();
+  private readonly maxAnswerByModel = new Map<string, number>();
+  private readonly maxExtraByModel = new Map<string, number>();
 
   record(model: string, entry: LedgerEntry): void {
-    if (entry.creditsUsed === null) {
-      this.unknownCount += 1;
-    } else {
+    if (entry.creditsUsed !== null) {
       const used = toUnits(entry.creditsUsed);
       this.spentUnits += used;
-      this.maxByModel.set(model, Math.max(this.maxByModel.get(model) ?? 0, used));
-      if (entry.creditsRemaining !== null && this.startUnits === null) {
-        // The first answer tells the balance before it: remaining + used, minus what was spent before it.
-        this.startUnits = toUnits(entry.creditsRemaining) + this.spentUnits;
-      }
+      this.maxAnswerByModel.set(model, Math.max(this.maxAnswerByModel.get(model) ?? 0, used));
+      // The first answer with a balance tells the balance before the run: remaining + all spent so far.
+      if (entry.creditsRemaining !== null && this.startUnits === null) this.startUnits = toUnits(entry.creditsRemaining) + this.spentUnits;
+    } else if (entry.paidUnknown) {
+      this.unknownCount += 1;
+      const worst = this.worstCaseUnits(model);
+      if (worst === null) this.unboundedCount += 1;
+      else this.assumedUnits += worst;
     }
     if (entry.creditsRemaining !== null) {
       const remaining = toUnits(entry.creditsRemaining);
@@ -46,25 +57,46 @@ export class CreditLedger {
     }
   }
 
-  /** Credits spent outside a request line (a judge's answer) still count against the budget. */
-  recordExtra(credits: number): void {
-    this.spentUnits += toUnits(credits);
+  /** Credits a request spent besides its answer (the judges that graded it). */
+  recordExtra(model: string, credits: number): void {
+    const units = toUnits(credits);
+    this.spentUnits += units;
+    this.maxExtraByModel.set(model, Math.max(this.maxExtraByModel.get(model) ?? 0, units));
   }
 
+  /** Reported spend: what the service said each answer cost. */
   get spent(): number {
     return fromUnits(this.spentUnits);
+  }
+
+  /** What the budget counts: reported spend plus answers of unknown cost at their worst case. */
+  get committed(): number {
+    return fromUnits(this.spentUnits + this.assumedUnits);
+  }
+
+  /** True when an answer's cost was unknown and nothing bounded it: a budget cannot be kept. */
+  get unbounded(): boolean {
+    return this.unboundedCount > 0;
   }
 
   get lastRemaining(): number | null {
     return this.lowestUnits === null ? null : fromUnits(this.lowestUnits);
   }
 
-  /** The largest single answer seen (for a model, else any): the worst case the budget guard assumes. */
+  /** The balance now: the balance before the run minus everything spent since (null until known). */
+  get estimatedRemaining(): number | null {
+    return this.startUnits === null ? null : fromUnits(this.startUnits - this.spentUnits - this.assumedUnits);
+  }
+
+  /** The largest request of this model seen (answer plus judges); null until the model has answered. */
   worstCase(model: string): number | null {
-    const own = this.maxByModel.get(model);
-    if (own !== undefined) return fromUnits(own);
-    if (this.maxByModel.size === 0) return null;
-    return fromUnits(Math.max(...this.maxByModel.values()));
+    const units = this.worstCaseUnits(model);
+    return units === null ? null : fromUnits(units);
+  }
+
+  private worstCaseUnits(model: string): number | null {
+    const answer = this.maxAnswerByModel.get(model);
+    return answer === undefined ? null : answer + (this.maxExtraByModel.get(model) ?? 0);
   }
 
   reconcile(): Reconciliation {

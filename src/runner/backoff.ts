@@ -1,6 +1,7 @@
 // Retry policy: which failures are worth another attempt, and how long to wait before it.
 import type { KbError } from '../domain/errors.js';
-import { RateLimitedError } from '../domain/errors.js';
+import { KbError as KbErrorClass, RateLimitedError } from '../domain/errors.js';
+import { sleep } from './clock.js';
 
 export interface BackoffPolicy {
   retries: number;
@@ -13,15 +14,17 @@ export interface BackoffPolicy {
 export const DEFAULT_BACKOFF: BackoffPolicy = { retries: 2, baseMs: 250, capMs: 10_000, random: Math.random };
 
 /**
- * 429, 5xx and connection failures are transient; a timeout is not retried because the
- * service may still be answering (and charging) the first attempt.
+ * 429, 5xx and connection failures before an answer began are transient; a timeout is not
+ * retried because the service may still be answering (and charging) the first attempt.
  */
 export function isRetryable(error: KbError): boolean {
   switch (error.code) {
     case 'E_RATE_LIMITED':
     case 'E_SERVER':
-    case 'E_CONNECTION':
       return true;
+    case 'E_CONNECTION':
+      // Once a 2xx answer began, the service has charged for it: another attempt would pay twice.
+      return !answerBegan(error);
     default:
       return false;
   }
@@ -39,4 +42,21 @@ export function backoffDelayMs(retry: number, error: KbError, policy: BackoffPol
     return error.retryAfterMs + jittered * 0.1;
   }
   return jittered;
+}
+
+function answerBegan(error: KbError): boolean {
+  const status = error.partial?.status ?? null;
+  return status !== null && status >= 200 && status < 300;
+}
+
+/** Runs `attempt` until it succeeds, fails for good, or the retries are used up (for calls that are not samples). */
+export async function withRetries<T>(attempt: () => Promise<T>, policy: BackoffPolicy, signal: AbortSignal): Promise<T> {
+  for (let retry = 1; ; retry += 1) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!(error instanceof KbErrorClass) || retry > policy.retries || !isRetryable(error) || signal.aborted) throw error;
+      if (!(await sleep(backoffDelayMs(retry, error, policy), signal))) throw error;
+    }
+  }
 }

@@ -5,6 +5,9 @@ export class Channel<T> implements AsyncIterable<T> {
   private closed = false;
   private failure: unknown = null;
 
+  /** `onFailure` runs when a producer closes the channel with an error. */
+  constructor(private readonly onFailure: () => void = () => undefined) {}
+
   push(value: T): void {
     if (this.closed) return;
     if (this.waiting) {
@@ -20,6 +23,7 @@ export class Channel<T> implements AsyncIterable<T> {
     if (this.closed) return;
     this.closed = true;
     this.failure = error ?? null;
+    if (error !== undefined) this.onFailure();
     if (this.waiting && this.buffer.length === 0) {
       const resolve = this.waiting;
       this.waiting = null;
@@ -27,7 +31,20 @@ export class Channel<T> implements AsyncIterable<T> {
     }
   }
 
+  /** Called when the consumer stops iterating early (break, or an error in its loop body). */
+  onAbandon: () => void = () => undefined;
+
   async *[Symbol.asyncIterator](): AsyncIterator<T> {
+    let finished = false;
+    try {
+      yield* this.drain();
+      finished = true;
+    } finally {
+      if (!finished) this.onAbandon();
+    }
+  }
+
+  private async *drain(): AsyncGenerator<T> {
     for (;;) {
       const next = this.buffer.shift();
       if (next !== undefined) {

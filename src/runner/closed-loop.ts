@@ -9,14 +9,14 @@ import { runThread } from './thread.js';
 
 export type RunEvent =
   | { type: 'sample'; sample: Sample }
-  | { type: 'stopped'; reason: StopReason }
+  | { type: 'stopped'; reason: StopReason; detail: string }
   | { type: 'dropped'; count: number };
 
 /** Runs one unit, pushing its samples; a hard abort ends it silently (nothing half-done is recorded). */
 export async function runUnit(unit: RunUnit, deps: SendDeps, gate: StartGate, emit: (s: Sample) => void): Promise<void> {
   try {
     if (unit.kind === 'thread') {
-      await runThread(unit.thread, deps, { beforeTurn: (spec) => gate.enter(spec), emit });
+      await runThread(unit.thread, deps, { stopped: () => gate.stopped !== null, beforeTurn: (spec) => gate.enter(spec), emit });
       return;
     }
     const release = await gate.enter(unit.request);

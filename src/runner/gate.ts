@@ -10,7 +10,7 @@ export class StartGate {
   constructor(
     private readonly budget: BudgetGuard,
     private readonly stop: AbortSignal,
-    private readonly onStop: (reason: StopReason) => void,
+    private readonly onStop: (reason: StopReason, detail: string) => void,
   ) {}
 
   get stopped(): StopReason | null {
@@ -21,11 +21,12 @@ export class StartGate {
   /** Resolves to a release function, or null when no new request may start. */
   async enter(spec: RequestSpec): Promise<(() => void) | null> {
     if (this.stopped) return null;
-    const ticket = await this.budget.acquire(spec.model);
-    if (ticket === null) {
-      this.halt('budget-exhausted');
+    const granted = await this.budget.acquire(spec.model);
+    if ('stop' in granted) {
+      this.halt('budget-exhausted', granted.stop);
       return null;
     }
+    const { ticket } = granted;
     if (this.stopped) {
       this.budget.release(ticket);
       return null;
@@ -33,9 +34,9 @@ export class StartGate {
     return () => this.budget.release(ticket);
   }
 
-  private halt(reason: StopReason): void {
+  private halt(reason: StopReason, detail = 'interrupted by a signal'): void {
     if (this.reason !== null) return;
     this.reason = reason;
-    this.onStop(reason);
+    this.onStop(reason, detail);
   }
 }

@@ -3,7 +3,7 @@
 // reported from the intended start.
 import type { Sample } from '../domain/sample.js';
 import type { Channel } from './channel.js';
-import { monotonicMs, roundMs } from './clock.js';
+import { monotonicMs } from './clock.js';
 import { runUnit, type RunEvent } from './closed-loop.js';
 import type { StartGate } from './gate.js';
 import type { RequestSpec, RunUnit } from './request-spec.js';
@@ -16,74 +16,81 @@ export interface OpenLoopOptions {
   maxInFlight: number;
 }
 
-/** The k-th pass over the plan gets its own item ids, so every line stays unique. */
-export function unitForStart(units: RunUnit[], k: number): RunUnit {
+/** The k-th start: the plan's units in turn, each pass with its own item ids, stamped with its intended time. */
+export function unitForStart(units: RunUnit[], k: number, intendedAtMs: number): RunUnit {
   const unit = units[k % units.length]!;
   const cycle = Math.floor(k / units.length);
-  if (cycle === 0) return unit;
-  const rename = (r: RequestSpec): RequestSpec => ({ ...r, item_id: `${r.item_id}|c${cycle + 1}` });
-  if (unit.kind === 'case') return { kind: 'case', request: rename(unit.request) };
-  return { kind: 'thread', thread: { ...unit.thread, thread_key: `${unit.thread.thread_key}|c${cycle + 1}`, turns: unit.thread.turns.map(rename) } };
+  const suffix = cycle === 0 ? '' : `|c${cycle + 1}`;
+  const stamp = (r: RequestSpec, first: boolean): RequestSpec => ({ ...r, item_id: `${r.item_id}${suffix}`, intended_at_ms: first ? intendedAtMs : null });
+  if (unit.kind === 'case') return { kind: 'case', request: stamp(unit.request, true) };
+  return {
+    kind: 'thread',
+    thread: { ...unit.thread, thread_key: `${unit.thread.thread_key}${suffix}`, turns: unit.thread.turns.map((t, i) => stamp(t, i === 0)) },
+  };
 }
 
-function corrected(sample: Sample, delayMs: number, first: boolean): Sample {
-  // Timers may fire a fraction of a millisecond early; a start is never earlier than its schedule.
-  const delay = first ? roundMs(Math.max(0, delayMs)) : 0;
-  const corrected_latency_ms = sample.latency_ms === null ? null : roundMs(sample.latency_ms + delay);
-  return { ...sample, scheduled_delay_ms: delay, ...(corrected_latency_ms !== null ? { corrected_latency_ms } : {}) };
-}
-
-export function runOpenLoop(units: RunUnit[], options: OpenLoopOptions, deps: SendDeps, gate: StartGate, channel: Channel<RunEvent>): void {
+export function runOpenLoop(units: RunUnit[], options: OpenLoopOptions, deps: SendDeps, gate: StartGate, channel: Channel<RunEvent>, stop: AbortSignal): void {
   const intervalMs = 1000 / options.ratePerS;
   const totalStarts = units.length === 0 ? 0 : Math.floor((options.ratePerS * options.durationMs) / 1000);
   const t0 = monotonicMs();
-  const waiting: { unit: RunUnit; intendedAt: number }[] = [];
+  const waiting: RunUnit[] = [];
+  let next = 0;
   let inFlight = 0;
-  let scheduling = totalStarts > 0;
+  let scheduling = true;
   let failed = false;
+  let timer: NodeJS.Timeout | undefined;
 
+  const emit = (sample: Sample): void => channel.push({ type: 'sample', sample });
   const maybeClose = (): void => {
     if (!scheduling && inFlight === 0 && waiting.length === 0) channel.close();
   };
-  const launch = (unit: RunUnit, intendedAt: number): void => {
-    inFlight += 1;
-    const delayMs = monotonicMs() - intendedAt;
-    let first = true;
-    const emit = (sample: Sample): void => {
-      channel.push({ type: 'sample', sample: corrected(sample, delayMs, first) });
-      first = false;
-    };
-    runUnit(unit, deps, gate, emit).then(
-      () => {
-        inFlight -= 1;
-        pump();
-        maybeClose();
-      },
-      (error: unknown) => {
-        failed = true;
-        channel.close(error);
-      },
-    );
+  const drop = (): void => {
+    if (waiting.length > 0) channel.push({ type: 'dropped', count: waiting.splice(0).length });
   };
   const pump = (): void => {
+    if (gate.stopped) drop(); // starts that can no longer be sent are not lost silently
     while (!failed && inFlight < options.maxInFlight && waiting.length > 0) {
-      const next = waiting.shift()!;
-      launch(next.unit, next.intendedAt);
+      inFlight += 1;
+      runUnit(waiting.shift()!, deps, gate, emit).then(
+        () => {
+          inFlight -= 1;
+          pump();
+          maybeClose();
+        },
+        (error: unknown) => {
+          failed = true;
+          endSchedule();
+          channel.close(error);
+        },
+      );
     }
   };
-  const endSchedule = (): void => {
+  function endSchedule(): void {
+    if (!scheduling) return;
     scheduling = false;
-    if (waiting.length > 0) channel.push({ type: 'dropped', count: waiting.splice(0).length });
+    clearTimeout(timer);
+    stop.removeEventListener('abort', endSchedule);
+    drop();
     maybeClose();
-  };
-  const fire = (k: number): void => {
-    if (failed) return;
-    if (k >= totalStarts || gate.stopped) return endSchedule();
-    waiting.push({ unit: unitForStart(units, k), intendedAt: t0 + k * intervalMs });
+  }
+  // Every start whose time has come is queued at once, so a late timer never makes the loop fall
+  // behind; the next timer is set from t0, so timer lateness does not accumulate either.
+  const tick = (): void => {
+    if (failed || gate.stopped) return endSchedule();
+    const now = monotonicMs();
+    while (next < totalStarts && t0 + next * intervalMs <= now) {
+      waiting.push(unitForStart(units, next, t0 + next * intervalMs));
+      next += 1;
+    }
     pump();
-    // Each start is timed from t0, not from the previous timer, so timer lateness does not accumulate.
-    setTimeout(() => fire(k + 1), Math.max(0, t0 + (k + 1) * intervalMs - monotonicMs()));
+    const endAt = t0 + options.durationMs;
+    if (next >= totalStarts || now >= endAt) {
+      timer = setTimeout(endSchedule, Math.max(0, endAt - now));
+      return;
+    }
+    timer = setTimeout(tick, Math.max(0, t0 + next * intervalMs - now));
   };
-  if (totalStarts === 0) return maybeClose();
-  fire(0);
+  stop.addEventListener('abort', endSchedule, { once: true });
+  if (totalStarts === 0) return endSchedule();
+  tick();
 }

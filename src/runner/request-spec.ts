@@ -14,12 +14,23 @@ export interface RequestSpec {
   prompt: string;
   options: RequestOptions;
   checks: CheckSpec[];
+  /**
+   * Open loop only: when this request was meant to start (monotonic ms), so lateness and the
+   * latency from the intended start can be reported. Null for the later turns of a thread, which
+   * follow their previous turn rather than the schedule.
+   */
+  intended_at_ms?: number | null;
 }
 
 /** A thread: one conversation created once, its turns sent in order. */
 export interface ThreadSpec {
   /** Set when resuming: the conversation its finished turns used. */
   conversation_id?: string;
+  /**
+   * Set when resuming where the conversation did not survive (a fresh embedded service): the
+   * finished turns, sent again unrecorded into a new conversation so the next turn has its history.
+   */
+  replay?: RequestSpec[];
   thread_key: string;
   thread_id: string;
   name?: string;

@@ -147,6 +147,22 @@ describe('startRun', () => {
     expect(new Set(samples.map((s) => s.item_id)).size).toBe(samples.length);
     const late = samples.filter((s) => (s.scheduled_delay_ms ?? 0) > 50);
     expect(late.length).toBeGreaterThan(0);
-    for (const s of late) expect(s.corrected_latency_ms).toBeCloseTo(s.latency_ms! + s.scheduled_delay_ms!, 2);
+    // Corrected latency runs from the intended start to the end of the answer: at least lateness plus latency.
+    for (const s of late) expect(s.corrected_latency_ms!).toBeGreaterThanOrEqual(s.latency_ms! + s.scheduled_delay_ms! - 0.01);
+  });
+
+  it('stops sending when a unit fails unexpectedly: no request goes on unrecorded', async () => {
+    let calls = 0;
+    const client = scriptedClient(async (req) => {
+      calls += 1;
+      if (req.prompt === 'q1') throw new TypeError('a bug');
+      await sleep(5);
+      return answer('x');
+    });
+    const units = Array.from({ length: 20 }, (_, i): RunUnit => ({ kind: 'case', request: spec(`q${i}`) }));
+    await expect(collect(units, client, { concurrency: 2 })).rejects.toThrow('a bug');
+    await sleep(50);
+    expect(calls).toBeLessThanOrEqual(3);
   });
 });
+

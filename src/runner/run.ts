@@ -36,14 +36,22 @@ export interface RunHandle {
   events: AsyncIterable<RunEvent>;
   ledger: CreditLedger;
   runStartMs: number;
+  /** Stops the run at once: no new requests, those in flight cancelled. */
+  cancel(): void;
 }
 
 export function startRun(units: RunUnit[], options: RunnerOptions): RunHandle {
+  // The run stops itself (no new starts, requests cancelled) when a unit fails unexpectedly or the
+  // consumer walks away: nothing may go on sending requests whose results nobody records.
+  const cancel = new AbortController();
+  const stop = AbortSignal.any([options.stop, cancel.signal]);
+  const abort = AbortSignal.any([options.abort, cancel.signal]);
   // Every request in flight listens to the run's signals; hundreds at once is the design, not a leak.
-  setMaxListeners(0, options.stop, options.abort);
+  setMaxListeners(0, options.stop, options.abort, stop, abort);
   const ledger = options.ledger ?? new CreditLedger();
   const runStartMs = monotonicMs();
-  const channel = new Channel<RunEvent>();
+  const channel = new Channel<RunEvent>(() => cancel.abort());
+  channel.onAbandon = () => cancel.abort();
   const deps: SendDeps = {
     client: options.client,
     target: options.target,
@@ -52,13 +60,13 @@ export function startRun(units: RunUnit[], options: RunnerOptions): RunHandle {
     check: options.check,
     ledger,
     runStartMs,
-    abort: options.abort,
+    abort,
   };
   const guard = new BudgetGuard(options.budget ?? {}, ledger);
-  const gate = new StartGate(guard, options.stop, (reason) => channel.push({ type: 'stopped', reason }));
-  if (options.open) runOpenLoop(units, options.open, deps, gate, channel);
+  const gate = new StartGate(guard, stop, (reason, detail) => channel.push({ type: 'stopped', reason, detail }));
+  if (options.open) runOpenLoop(units, options.open, deps, gate, channel, stop);
   else runClosedLoop(units, options.concurrency, deps, gate, channel);
-  return { events: channel, ledger, runStartMs };
+  return { events: channel, ledger, runStartMs, cancel: () => cancel.abort() };
 }
 
 export type { RunEvent } from './closed-loop.js';

@@ -6,7 +6,7 @@ import type { CheckResult, Sample } from '../domain/sample.js';
 import type { CheckSpec } from '../domain/suite.js';
 import type { CreditLedger } from '../credits/ledger.js';
 import { backoffDelayMs, isRetryable, type BackoffPolicy } from './backoff.js';
-import { isoNow, monotonicMs, sleep } from './clock.js';
+import { isoNow, monotonicMs, roundMs, sleep } from './clock.js';
 import type { RequestSpec } from './request-spec.js';
 import { sampleFromAnswer, sampleFromError, type SampleContext } from './sample-builder.js';
 
@@ -73,15 +73,17 @@ export async function sendRequest(spec: RequestSpec, deps: SendDeps, conversatio
     startedAt,
     offsetMs,
   });
+  const firstSentAt = monotonicMs();
+  const scheduled = (sample: Sample, sentAt: number | undefined): Sample => withSchedule(sample, spec.intended_at_ms, firstSentAt, sentAt);
   for (let attempt = 1; ; attempt += 1) {
     try {
       const answer = await callClient(spec, deps, conversationId);
-      return await withChecks(sampleFromAnswer(spec, ctx(attempt), answer), spec, deps);
+      return await withChecks(scheduled(sampleFromAnswer(spec, ctx(attempt), answer), answer.marks.sentAt), spec, deps);
     } catch (error) {
       if (deps.abort.aborted || error instanceof AbortedError) throw new RequestCancelled('cancelled');
       if (!(error instanceof KbError)) throw error;
       if (attempt > deps.backoff.retries || !isRetryable(error)) {
-        return withChecks(sampleFromError(spec, ctx(attempt), error), spec, deps);
+        return withChecks(scheduled(sampleFromError(spec, ctx(attempt), error), error.partial?.marks.sentAt), spec, deps);
       }
       const slept = await sleep(backoffDelayMs(attempt, error, deps.backoff), deps.abort);
       if (!slept) throw new RequestCancelled('cancelled');
@@ -89,10 +91,31 @@ export async function sendRequest(spec: RequestSpec, deps: SendDeps, conversatio
   }
 }
 
+/**
+ * Open loop: lateness is measured when the first attempt was really sent (after any wait for a
+ * slot or the budget), and the corrected latency runs from the intended start to the end of the
+ * final attempt's answer, so retries and backoff count too: a stalled service cannot hide.
+ */
+function withSchedule(sample: Sample, intendedAtMs: number | null | undefined, firstSentAt: number, finalSentAt: number | undefined): Sample {
+  if (intendedAtMs === undefined) return sample;
+  if (intendedAtMs === null || sample.latency_ms === null || finalSentAt === undefined) {
+    return { ...sample, scheduled_delay_ms: 0, ...(sample.latency_ms !== null ? { corrected_latency_ms: sample.latency_ms } : {}) };
+  }
+  // Timers may fire a fraction of a millisecond early; a start is never earlier than its schedule.
+  const delay = Math.max(0, firstSentAt - intendedAtMs);
+  const corrected = Math.max(sample.latency_ms, finalSentAt + sample.latency_ms - intendedAtMs);
+  return { ...sample, scheduled_delay_ms: roundMs(delay), corrected_latency_ms: roundMs(corrected) };
+}
+
+/** Charged but not reported: an answer without usage, or a stream cut after a 2xx began. */
+const paidUnknown = (sample: Sample): boolean =>
+  sample.credits_used === null && sample.status !== null && sample.status >= 200 && sample.status < 300;
+
 async function withChecks(sample: Sample, spec: RequestSpec, deps: SendDeps): Promise<Sample> {
-  deps.ledger.record(sample.model, { creditsUsed: sample.credits_used, creditsRemaining: sample.credits_remaining });
+  deps.ledger.record(sample.model, { creditsUsed: sample.credits_used, creditsRemaining: sample.credits_remaining, paidUnknown: paidUnknown(sample) });
   if (sample.outcome !== 'ok') return { ...sample, pass: false };
   const checks = spec.checks.length ? await deps.check(spec.checks, sample, deps.abort) : [];
-  for (const c of checks) if (c.credits_used) deps.ledger.recordExtra(c.credits_used);
+  const extra = checks.reduce((a, c) => a + (c.credits_used ?? 0), 0);
+  if (extra > 0) deps.ledger.recordExtra(sample.model, extra);
   return { ...sample, checks, pass: checks.every((c) => c.pass) };
 }

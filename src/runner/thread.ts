@@ -8,6 +8,8 @@ import { sampleFromError, skippedSample, type SampleContext } from './sample-bui
 import { RequestCancelled, sendRequest, type SendDeps } from './send.js';
 
 export interface ThreadHooks {
+  /** True once no new request may start (a conversation is not created after a stop either). */
+  stopped(): boolean;
   /** Asks the budget and stop state before a turn starts; false = start no more turns. */
   beforeTurn(spec: RequestSpec): Promise<(() => void) | null>;
   emit(sample: Sample): void;
@@ -52,10 +54,30 @@ function skipRest(turns: RequestSpec[], conversationId: string | null, reason: s
   }
 }
 
+/** Rebuilds a conversation's history from turns already recorded; false when the thread cannot go on. */
+async function replayTurns(thread: ThreadSpec, conversationId: string, deps: SendDeps, hooks: ThreadHooks): Promise<boolean> {
+  for (const turn of thread.replay ?? []) {
+    const release = await hooks.beforeTurn(turn);
+    if (!release) return false;
+    let sample: Sample;
+    try {
+      sample = await sendRequest({ ...turn, checks: [] }, deps, conversationId);
+    } finally {
+      release();
+    }
+    if (sample.outcome !== 'ok') {
+      skipRest(thread.turns, conversationId, `the conversation could not be rebuilt: replaying turn ${turn.turn} failed (${sample.error?.code ?? sample.outcome})`, hooks, deps);
+      return false;
+    }
+  }
+  return true;
+}
+
 /** Resolves when the thread is done or stopped; a request failure ends the thread, skipping the rest. */
 export async function runThread(thread: ThreadSpec, deps: SendDeps, hooks: ThreadHooks): Promise<void> {
   if (thread.turns.length === 0) return;
   let conversationId = thread.conversation_id ?? null;
+  if (hooks.stopped()) return;
   if (conversationId === null) {
     const created = await createWithRetries(thread, deps);
     if ('failure' in created) {
@@ -65,6 +87,7 @@ export async function runThread(thread: ThreadSpec, deps: SendDeps, hooks: Threa
     }
     conversationId = created.conversationId;
   }
+  if (thread.replay?.length && !(await replayTurns(thread, conversationId, deps, hooks))) return;
   for (let i = 0; i < thread.turns.length; i += 1) {
     const turn = thread.turns[i]!;
     const release = await hooks.beforeTurn(turn);

@@ -1,6 +1,6 @@
 // Before the first question: is the service there, and does it accept the key? (listing boards costs no credits)
 import type { KbClient } from '../client/index.js';
-import { KbError, NotFoundError } from '../domain/errors.js';
+import { InputError, KbError } from '../domain/errors.js';
 import { isRetryable } from '../runner/backoff.js';
 import { sleep } from '../runner/clock.js';
 import type { ResolvedTarget } from './target.js';
@@ -42,6 +42,7 @@ export async function preflight(client: KbClient, target: ResolvedTarget, signal
     throw new PreflightError(`listing boards failed before the run: ${error.message}`, error);
   }
   if (!boards.some((b) => b.id === target.boardId)) {
-    throw new PreflightError(`board ${target.boardId} is not among the boards this key can see (${boards.map((b) => b.id).join(', ') || 'none'})`, new NotFoundError('board', 404, null));
+    // A wrong id is the user's to fix (exit 2), like any other invalid input; nothing was asked yet.
+    throw new InputError(`board ${target.boardId} is not among the boards this key can see (${boards.map((b) => b.id).join(', ') || 'none'})`, { field: 'board_id' });
   }
 }

@@ -33,12 +33,22 @@ function checkLoadFlags(options: RunSessionOptions): void {
   if (options.rate !== undefined && options.durationMs === undefined) {
     throw new InputError('--rate needs --duration (for how long to keep the arrival rate), e.g. --duration 60s', { field: '--rate' });
   }
+  if (options.rate !== undefined && options.durationMs !== undefined && Math.floor((options.rate * options.durationMs) / 1000) < 1) {
+    throw new InputError(`--rate ${options.rate} for --duration ${options.durationMs / 1000}s starts no request at all`, { field: '--duration' });
+  }
   if (options.resumeDir !== undefined && options.outDir !== undefined) {
     throw new InputError('--resume continues a run in its own directory; leave out --out', { field: '--out' });
   }
   if (options.durationMs !== undefined && options.rate === undefined) {
     throw new InputError('--duration goes with --rate (an open-loop run); a closed-loop run ends when its plan is done', { field: '--duration' });
   }
+}
+
+/** kbbench streams unless told not to (the runner's default), so an unset `streaming` counts as on. */
+function allStreaming(plan: Plan): boolean {
+  return plan.items.every((item) =>
+    item.kind === 'case' ? item.options.streaming !== false : item.turns.every((t) => t.options.streaming !== false),
+  );
 }
 
 export async function prepareRun(options: RunSessionOptions): Promise<PreparedRun> {
@@ -51,6 +61,9 @@ export async function prepareRun(options: RunSessionOptions): Promise<PreparedRu
     defaults: options.requestDefaults,
   });
   const thresholds = mergeThresholds(suite.thresholds, options.thresholdFlags);
+  if (options.minRemaining !== undefined && allStreaming(plan)) {
+    throw new InputError('--min-remaining needs credits_remaining, which only JSON answers report (a stream reports credits_used alone): add --no-stream, or use --max-credits', { field: '--min-remaining' });
+  }
   if (plan.items.length === 0) {
     throw new InputError('the plan is empty: no case or thread runs on the chosen models (and shard)', { file: suite.path });
   }

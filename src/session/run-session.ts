@@ -1,7 +1,9 @@
 // A whole run: prepare (nothing sent on bad input), run, append every result, finish run.json, report.
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { runChecks } from '../checks/index.js';
+import { runChecks, type JudgeRequest } from '../checks/index.js';
+import { DEFAULT_BACKOFF, withRetries } from '../runner/backoff.js';
 import type { KbClient } from '../client/index.js';
 import { createClient } from '../client/index.js';
 import type { RunInfo, RunStatus } from '../domain/run.js';
@@ -14,7 +16,9 @@ import type { CheckFn } from '../runner/send.js';
 import { ResultsFile, readSamplesSync } from '../store/results-file.js';
 import { remainingUnits, resumeStateFrom } from '../store/resume.js';
 import { defaultRunDir, ensureRunDir, readRunInfo, RUN_FILES, writeRunInfo } from '../store/run-dir.js';
+import { AbortedError, InputError } from '../domain/errors.js';
 import { recordableOptions, type RunSessionOptions } from './options.js';
+import { resumeOptions } from './resume-options.js';
 import { preflight } from './preflight.js';
 import { narrowPrepared, prepareRun, type PreparedRun } from './prepare.js';
 import type { WorkItem } from '../plan/types.js';
@@ -36,7 +40,7 @@ export interface SessionHooks {
   abort: AbortSignal;
   onStart?(info: { runDir: string; total: number; done: number; baseUrl: string; embedded: boolean; warnings: string[] }): void;
   onProgress?(progress: ProgressInfo, sample: Sample): void;
-  onStopping?(reason: StopReason): void;
+  onStopping?(reason: StopReason, detail: string): void;
 }
 
 /** Narrows a run to part of its plan and labels it (an estimate's sample). */
@@ -52,21 +56,26 @@ export interface SessionResult {
   summary: Summary;
 }
 
-function judgePort(client: KbClient, target: ResolvedTarget, signal: AbortSignal): CheckFn {
-  return (specs, subject) =>
-    runChecks(specs, subject, {
+/**
+ * Judge checks ask a chat of the service, under the run's timeout and retry policy. A hard stop
+ * during a judge is a cancellation (resume grades the answer again), never a failed check.
+ */
+function judgePort(client: KbClient, target: ResolvedTarget, options: RunSessionOptions, signal: AbortSignal): CheckFn {
+  const ask = (request: JudgeRequest) =>
+    client.ask({
+      boardId: request.board_id ?? target.boardId, chatId: request.chat_id ?? target.chatId, prompt: request.prompt,
+      ...(request.model ? { model: request.model } : {}), streaming: false, signal, timeoutMs: options.timeoutMs,
+    });
+  return async (specs, subject) => {
+    const results = await runChecks(specs, subject, {
       judge: async (request) => {
-        const answer = await client.ask({
-          boardId: request.board_id ?? target.boardId,
-          chatId: request.chat_id ?? target.chatId,
-          prompt: request.prompt,
-          ...(request.model ? { model: request.model } : {}),
-          streaming: false,
-          signal,
-        });
+        const answer = await withRetries(() => ask(request), { ...DEFAULT_BACKOFF, retries: options.retries }, signal);
         return { text: answer.text, credits_used: answer.creditsUsed };
       },
     });
+    if (signal.aborted) throw new AbortedError('cancelled while grading');
+    return results;
+  };
 }
 
 function initialRunInfo(prepared: PreparedRun, options: RunSessionOptions, target: ResolvedTarget, previous: RunInfo | null, purpose?: string): RunInfo {
@@ -91,28 +100,35 @@ function plannedTotal(options: RunSessionOptions, prepared: PreparedRun): number
   if (options.rate === undefined || options.durationMs === undefined) return prepared.plan.counts.requests;
   const starts = Math.floor((options.rate * options.durationMs) / 1000);
   const sizes = prepared.units.map((u) => (u.kind === 'case' ? 1 : u.thread.turns.length));
+  if (sizes.length === 0) return 0;
   const perCycle = sizes.reduce((a, b) => a + b, 0);
   const rest = sizes.slice(0, starts % sizes.length).reduce((a, b) => a + b, 0);
   return Math.floor(starts / sizes.length) * perCycle + rest;
 }
 
-export async function runSession(options: RunSessionOptions, hooks: SessionHooks, overrides: SessionOverrides = {}): Promise<SessionResult> {
+export async function runSession(requested: RunSessionOptions, hooks: SessionHooks, overrides: SessionOverrides = {}): Promise<SessionResult> {
+  const previous = requested.resumeDir ? readRunInfo(requested.resumeDir) : null;
+  const resumed = previous ? resumeOptions(previous, requested) : { options: requested, warnings: [] };
+  const options = resumed.options;
   const full = await prepareRun(options);
   const prepared = overrides.select ? narrowPrepared(full, overrides.select(full)) : full;
-  const previous = options.resumeDir ? readRunInfo(options.resumeDir) : null;
-  const finished = options.resumeDir ? readSamplesSync(join(options.resumeDir, RUN_FILES.results)) : [];
-  const units = options.resumeDir ? remainingUnits(prepared.units, resumeStateFrom(finished)) : prepared.units;
+  const startedAt = previous?.started_at ?? isoNow();
+  const runDir = resolve(options.resumeDir ?? options.outDir ?? defaultRunDir(options.reportsRoot, prepared.suite.name, startedAt));
+  if (!previous) assertFreshRunDir(runDir);
+  const finished = previous ? readSamplesSync(join(runDir, RUN_FILES.results)) : [];
   const target = await resolveTarget(options, prepared.suite, hooks.launchEmbedded);
+  // A fresh embedded service knows none of the earlier conversations: half-done threads are rebuilt.
+  const units = previous ? remainingUnits(prepared.units, resumeStateFrom(finished), !target.embedded) : prepared.units;
   const client = createClient({ baseUrl: target.baseUrl, apiKey: target.apiKey, auth: options.auth, ...(options.dialect ? { dialect: options.dialect } : {}) });
   try {
     await preflight(client, target, hooks.abort);
-    const info = initialRunInfo(prepared, options, target, previous, overrides.purpose);
-    const runDir = resolve(options.resumeDir ?? options.outDir ?? defaultRunDir(options.reportsRoot, prepared.suite.name, info.started_at));
+    const info = { ...initialRunInfo(prepared, options, target, previous, overrides.purpose), started_at: startedAt };
     ensureRunDir(runDir);
     writeRunInfo(runDir, info);
     const t0 = monotonicMs();
     const total = plannedTotal(options, prepared);
-    hooks.onStart?.({ runDir, total, done: finished.length, baseUrl: target.baseUrl, embedded: target.embedded, warnings: [...prepared.warnings, ...resumeWarnings(previous, prepared)] });
+    const warnings = [...prepared.warnings, ...resumed.warnings, ...resumeWarnings(previous, prepared)];
+    hooks.onStart?.({ runDir, total, done: finished.length, baseUrl: target.baseUrl, embedded: target.embedded, warnings });
     const outcome = await drive(units, options, hooks, client, target, runDir, { total, done: finished.length, previousSpent: sumCredits(finished) });
     const durationMs = (previous?.duration_ms ?? 0) + (monotonicMs() - t0);
     const run: RunInfo = { ...info, finished_at: isoNow(), duration_ms: Math.round(durationMs), status: outcome.status, dropped: outcome.dropped, ...(outcome.stopReason ? { stop_reason: outcome.stopReason } : {}) };
@@ -126,12 +142,21 @@ export async function runSession(options: RunSessionOptions, hooks: SessionHooks
   }
 }
 
+/** A new run never appends to an old one: that would mix two runs' results under one run id. */
+function assertFreshRunDir(runDir: string): void {
+  if (existsSync(join(runDir, RUN_FILES.results))) {
+    throw new InputError('this directory already holds a run: continue it with --resume, or name a new one with --out', { file: runDir, field: '--out' });
+  }
+}
+
 function resumeWarnings(previous: RunInfo | null, prepared: PreparedRun): string[] {
   if (!previous || previous.suite.sha256 === prepared.suite.sha256) return [];
   return [`the suite changed since this run started (sha256 differs): finished items keep their earlier results`];
 }
 
-const sumCredits = (samples: Sample[]): number => samples.reduce((a, s) => a + (s.credits_used ?? 0), 0);
+/** What a resumed run had already spent: answers and the judges that graded them. */
+const sumCredits = (samples: Sample[]): number =>
+  samples.reduce((a, s) => a + (s.credits_used ?? 0) + s.checks.reduce((b, c) => b + (c.credits_used ?? 0), 0), 0);
 
 interface DriveOutcome {
   status: RunStatus;
@@ -155,10 +180,11 @@ async function drive(
       ...(options.maxCredits !== undefined ? { maxCredits: Math.max(0, options.maxCredits - counts.previousSpent) } : {}),
       ...(options.minRemaining !== undefined ? { minRemaining: options.minRemaining } : {}),
     },
-    check: judgePort(client, target, hooks.abort), stop: hooks.stop, abort: hooks.abort,
+    check: judgePort(client, target, options, hooks.abort), stop: hooks.stop, abort: hooks.abort,
   });
   const progress: ProgressInfo = { done: counts.done, total: counts.total, errors: 0, creditsUsed: counts.previousSpent };
   let stop: StopReason | null = null;
+  let stopDetail = '';
   let dropped = 0;
   try {
     for await (const event of handle.events as AsyncIterable<RunEvent>) {
@@ -170,7 +196,8 @@ async function drive(
         hooks.onProgress?.(progress, event.sample);
       } else if (event.type === 'stopped') {
         stop = event.reason;
-        hooks.onStopping?.(event.reason);
+        stopDetail = event.detail;
+        hooks.onStopping?.(event.reason, event.detail);
       } else {
         dropped += event.count;
       }
@@ -180,8 +207,9 @@ async function drive(
   } finally {
     results.close();
   }
-  if (stop === null && hooks.stop.aborted) stop = 'interrupted';
-  if (stop === 'budget-exhausted') return { status: 'budget-exhausted', stopReason: 'the credit budget would have been passed', dropped };
+  // Requests cancelled by a hard stop were not recorded: the run is not complete, whatever else finished.
+  if (stop === null && hooks.abort.aborted) stop = 'interrupted';
+  if (stop === 'budget-exhausted') return { status: 'budget-exhausted', stopReason: stopDetail, dropped };
   if (stop === 'interrupted') return { status: 'interrupted', stopReason: 'interrupted by a signal', dropped };
   return { status: 'completed', dropped };
 }

@@ -1,5 +1,5 @@
 // results.ndjson, the run's source of truth: one line per finished request, appended as it finishes.
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, statSync, truncateSync, writeSync } from 'node:fs';
 import type { Sample } from '../domain/sample.js';
 
 /**
@@ -12,6 +12,7 @@ export class ResultsFile {
   private lines = 0;
 
   constructor(readonly path: string) {
+    dropTornTail(path);
     this.fd = openSync(path, 'a');
   }
 
@@ -28,6 +29,18 @@ export class ResultsFile {
     fsyncSync(this.fd);
     closeSync(this.fd);
   }
+}
+
+/**
+ * A run killed mid-write leaves a partial last line; appending after it would glue the next result
+ * onto the fragment and lose both. Cut the file back to its last complete line (its request is
+ * simply sent again on resume).
+ */
+function dropTornTail(path: string): void {
+  if (!existsSync(path) || statSync(path).size === 0) return;
+  const text = readFileSync(path);
+  if (text[text.length - 1] === 0x0a) return;
+  truncateSync(path, text.lastIndexOf(0x0a) + 1);
 }
 
 /** Every complete line of an existing results file; a torn last line (a killed run) is left out. */

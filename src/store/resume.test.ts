@@ -30,8 +30,32 @@ describe('resume', () => {
     expect(t.kind === 'thread' && t.thread.turns.map((x) => x.turn)).toEqual([2, 3]);
   });
 
+  it('rebuilds a half-done thread by replaying its finished turns when its conversation is gone', () => {
+    const state = resumeStateFrom([line('thread:t|turn:1|model:m|r1', { endpoint: 'continue', conversation_id: 'conv-1' })]);
+    const t = remainingUnits(units, state, false)[2]!;
+    expect(t.kind === 'thread' && t.thread.conversation_id).toBeUndefined();
+    expect(t.kind === 'thread' && t.thread.replay?.map((x) => x.turn)).toEqual([1]);
+    expect(t.kind === 'thread' && t.thread.turns.map((x) => x.turn)).toEqual([2, 3]);
+  });
+
   it('sends nothing again when everything finished', () => {
     const all = ['case:a|model:m|r1', 'case:b|model:m|r1', ...[1, 2, 3].map((n) => `thread:t|turn:${n}|model:m|r1`)];
     expect(remainingUnits(units, resumeStateFrom(all.map((id) => line(id))))).toEqual([]);
+  });
+});
+
+describe('ResultsFile after a torn write', () => {
+  it('cuts the partial last line before appending, so the next result stays whole', async () => {
+    const { mkdtempSync, writeFileSync, readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const { ResultsFile, readSamplesSync } = await import('./results-file.js');
+    const path = join(mkdtempSync(join(tmpdir(), 'kbbench-torn-')), 'results.ndjson');
+    writeFileSync(path, '{"item_id":"a"}\n{"item_id":"b","te');
+    const file = new ResultsFile(path);
+    file.append(line('c'));
+    file.close();
+    expect(readFileSync(path, 'utf8').split('\n').filter(Boolean)).toHaveLength(2);
+    expect(readSamplesSync(path).map((s) => s.item_id)).toEqual(['a', 'c']);
   });
 });

@@ -25,7 +25,7 @@ export function resumeStateFrom(samples: Sample[]): ResumeState {
  * Drops finished items. A thread keeps only its unfinished turns and continues in the
  * conversation its finished turns used, so no turn is sent (or paid for) twice.
  */
-export function remainingUnits(units: RunUnit[], state: ResumeState): RunUnit[] {
+export function remainingUnits(units: RunUnit[], state: ResumeState, conversationsSurvive = true): RunUnit[] {
   const remaining: RunUnit[] = [];
   for (const unit of units) {
     if (unit.kind === 'case') {
@@ -37,11 +37,15 @@ export function remainingUnits(units: RunUnit[], state: ResumeState): RunUnit[] 
     const turns = thread.turns.filter((t) => !state.done.has(t.item_id));
     if (turns.length === 0) continue;
     const conversationId = state.conversations.get(thread.thread_key);
-    const resumed = turns.length < thread.turns.length;
-    remaining.push({
-      kind: 'thread',
-      thread: { ...thread, turns, ...(resumed && conversationId ? { conversation_id: conversationId } : {}) },
-    });
+    const finished = thread.turns.filter((t) => state.done.has(t.item_id));
+    if (finished.length === 0) {
+      remaining.push(unit);
+    } else if (conversationsSurvive && conversationId) {
+      remaining.push({ kind: 'thread', thread: { ...thread, turns, conversation_id: conversationId } });
+    } else {
+      // The conversation is gone (or never known): rebuild it from the finished turns, unrecorded.
+      remaining.push({ kind: 'thread', thread: { ...thread, turns, replay: finished } });
+    }
   }
   return remaining;
 }

@@ -12,7 +12,11 @@ export const RUN_FILES = {
 } as const;
 
 export function ensureRunDir(dir: string): void {
-  mkdirSync(dir, { recursive: true });
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    throw new InputError(`cannot create the run directory (${(error as NodeJS.ErrnoException).code ?? 'error'})`, { file: dir, field: '--out' });
+  }
 }
 
 /** Written to a temporary name and renamed, so a reader never sees half a run.json. */

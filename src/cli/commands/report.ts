@@ -24,7 +24,9 @@ export function reportCommand(io: CliIo, setExit: (code: ExitCode) => void): Com
         io.out(renderConsoleSummary(summary, { suiteName: run.suite.name }));
         io.out(`reports rebuilt in ${dir}`);
       }
-      setExit(summary.verdict === 'pass' ? EXIT.ok : EXIT.failed);
+      // Same codes as the run had: a failure is 1, a run that stopped early (and so is incomplete) is 3.
+      if (summary.verdict !== 'pass') setExit(EXIT.failed);
+      else setExit(run.status === 'completed' ? EXIT.ok : EXIT.stopped);
     },
   };
 }

@@ -49,8 +49,8 @@ export function runCommand(io: CliIo, setExit: (code: ExitCode) => void): Comman
             if (!quiet) io.err(`kbbench: ${info.total} requests against ${info.embedded ? `the embedded reference service (${info.baseUrl})` : info.baseUrl} → ${info.runDir}`);
           },
           onProgress: (p) => progress.update(p),
-          onStopping: (reason) => {
-            if (reason === 'budget-exhausted') io.err('\nkbbench: credit budget reached; starting no new requests.');
+          onStopping: (reason, detail) => {
+            if (reason === 'budget-exhausted') io.err(`\nkbbench: ${detail}; starting no new requests.`);
           },
         });
         progress.stop();

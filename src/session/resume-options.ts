@@ -1,0 +1,39 @@
+// --resume keeps the interrupted run's plan and target: only how it is sent may change.
+import { InputError } from '../domain/errors.js';
+import type { RunInfo } from '../domain/run.js';
+import type { RunSessionOptions } from './options.js';
+
+/** What decides which items exist and where they go: restored from run.json, never taken from new flags. */
+const PLAN_KEYS = [
+  'models', 'repeat', 'shard', 'requestDefaults', 'board', 'chat', 'baseUrl', 'auth', 'thresholdFlags', 'embedded', 'dialect',
+] as const satisfies readonly (keyof RunSessionOptions)[];
+
+/** A flag left at its default says nothing; only a value the user chose can contradict the run. */
+function isDefault(value: unknown): boolean {
+  if (value === undefined || value === null || value === 1 || value === 'header') return true;
+  if (Array.isArray(value)) return value.length === 0;
+  return typeof value === 'object' && Object.keys(value as object).length === 0;
+}
+
+export interface ResumedOptions {
+  options: RunSessionOptions;
+  warnings: string[];
+}
+
+export function resumeOptions(previous: RunInfo, current: RunSessionOptions): ResumedOptions {
+  const before = previous.options as Partial<RunSessionOptions>;
+  if (before.rate !== undefined || current.rate !== undefined) {
+    throw new InputError('an open-loop (--rate) run cannot be resumed: its schedule is gone; start a new run', { field: '--resume' });
+  }
+  const restored: Record<string, unknown> = { ...current };
+  const warnings: string[] = [];
+  for (const key of PLAN_KEYS) {
+    const was = before[key];
+    const now = current[key];
+    if (!isDefault(now) && JSON.stringify(now) !== JSON.stringify(was)) {
+      warnings.push(`--resume keeps the run's ${key} (${JSON.stringify(was ?? null)}); ignoring ${JSON.stringify(now)}`);
+    }
+    restored[key] = was;
+  }
+  return { options: restored as unknown as RunSessionOptions, warnings };
+}
