@@ -1,8 +1,8 @@
 // Runs one thread: creates its conversation (unless resuming one), then sends its turns in order.
 import { AbortedError, KbError } from '../domain/errors.js';
 import type { Sample } from '../domain/sample.js';
-import { backoffDelayMs, isRetryable } from './backoff.js';
-import { isoNow, monotonicMs, sleep } from './clock.js';
+import { withRetries } from './backoff.js';
+import { isoNow, monotonicMs } from './clock.js';
 import type { RequestSpec, ThreadSpec } from './request-spec.js';
 import { sampleFromError, skippedSample, type SampleContext } from './sample-builder.js';
 import { RequestCancelled, sendRequest, type SendDeps } from './send.js';
@@ -20,27 +20,27 @@ type Created = { conversationId: string } | { failure: Sample };
 async function createWithRetries(thread: ThreadSpec, deps: SendDeps): Promise<Created> {
   const startedAt = isoNow();
   const offsetMs = monotonicMs() - deps.runStartMs;
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      const conversation = await deps.client.createConversation({
-        boardId: deps.target.boardId,
-        chatId: deps.target.chatId,
-        ...(thread.name !== undefined ? { name: thread.name } : {}),
-        signal: deps.abort,
-        timeoutMs: deps.timeoutMs,
-      });
-      return { conversationId: conversation.conversationId };
-    } catch (error) {
-      if (deps.abort.aborted || error instanceof AbortedError) throw new RequestCancelled('cancelled');
-      if (!(error instanceof KbError)) throw error;
-      if (attempt <= deps.backoff.retries && isRetryable(error)) {
-        if (!(await sleep(backoffDelayMs(attempt, error, deps.backoff), deps.abort))) throw new RequestCancelled('cancelled');
-        continue;
-      }
-      const spec: RequestSpec = { ...thread.turns[0]!, item_id: `${thread.thread_key}|create`, turn: null, checks: [] };
-      const ctx: SampleContext = { endpoint: 'create', method: 'post', streaming: false, conversationId: null, attempts: attempt, startedAt, offsetMs };
-      return { failure: sampleFromError(spec, ctx, error) };
-    }
+  let attempts = 0;
+  const create = () => {
+    attempts += 1;
+    return deps.client.createConversation({
+      boardId: deps.target.boardId,
+      chatId: deps.target.chatId,
+      ...(thread.name !== undefined ? { name: thread.name } : {}),
+      signal: deps.abort,
+      timeoutMs: deps.timeoutMs,
+    });
+  };
+  try {
+    const conversation = await withRetries(create, deps.backoff, deps.abort);
+    return { conversationId: conversation.conversationId };
+  } catch (error) {
+    if (deps.abort.aborted || error instanceof AbortedError) throw new RequestCancelled('cancelled');
+    if (!(error instanceof KbError)) throw error;
+    // A conversation that could not be created is recorded once, as a `create` line with its error.
+    const spec: RequestSpec = { ...thread.turns[0]!, item_id: `${thread.thread_key}|create`, turn: null, checks: [] };
+    const ctx: SampleContext = { endpoint: 'create', method: 'post', streaming: false, conversationId: null, attempts, startedAt, offsetMs };
+    return { failure: sampleFromError(spec, ctx, error) };
   }
 }
 
