@@ -16,6 +16,19 @@ export interface SampleContext {
   offsetMs: number;
 }
 
+/** Characters as a reader counts them (code points), without building an array per answer. */
+export function codePoints(text: string): number {
+  let count = text.length;
+  for (let i = 0; i < text.length; i += 1) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) count -= 1;
+    }
+  }
+  return count;
+}
+
 const since = (sentAt: number, at: number | null): number | null => (at === null ? null : roundMs(at - sentAt));
 
 function gaps(chunks: ContentChunk[]): { mean: number | null; max: number | null } {
@@ -74,7 +87,7 @@ export function sampleFromAnswer(spec: RequestSpec, ctx: SampleContext, answer: 
     outcome: 'ok',
     error: null,
     chunks: answer.chunks.length,
-    chars: [...answer.text].length,
+    chars: codePoints(answer.text),
     text: answer.text,
     credits_used: answer.creditsUsed,
     credits_remaining: answer.creditsRemaining,
@@ -113,7 +126,7 @@ export function sampleFromError(spec: RequestSpec, ctx: SampleContext, error: Kb
     outcome: outcomeOf(error),
     error: { code: error.code, message: error.message },
     chunks: partial?.chunks.length ?? 0,
-    chars: partial ? [...partial.text].length : 0,
+    chars: partial ? codePoints(partial.text) : 0,
     text: partial?.text ?? '',
     credits_used: null,
     credits_remaining: null,
