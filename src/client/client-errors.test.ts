@@ -1,4 +1,5 @@
 // Wire tests: error statuses, proxy pages, Retry-After, refused connections and key redaction.
+import type { ServerResponse } from 'node:http';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KbError, type RateLimitedError, ServerError, ValidationError } from '../domain/index.js';
@@ -80,6 +81,16 @@ describe('HTTP error statuses', () => {
     await expect(client.ask({ boardId: 'b', chatId: 'c', prompt: 'p' })).resolves.toMatchObject({ text: 'ok' });
   });
 
+  it('turns a 200 web page into a MalformedBodyError, not a plain-text answer', async () => {
+    server.handle((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end('<!doctype html><html><body>Sign in</body></html>');
+    });
+    const error = await failure(ask());
+    expect(error.code).toBe('E_MALFORMED_BODY');
+    expect(error.message).toContain('HTTP 200');
+  });
+
   it('reads Retry-After as seconds and as an HTTP-date', async () => {
     server.handle((_req, res) => sendJson(res, 429, { error: 'Too Many Requests' }, { 'retry-after': '2' }));
     expect(((await failure(ask())) as RateLimitedError).retryAfterMs).toBe(2000);
@@ -124,6 +135,56 @@ describe('the API key never appears in errors', () => {
     const error = await failure(ask());
     expect(error.code).toBe('E_STREAM');
     expect(error.message).not.toContain(KEY);
+  });
+});
+
+describe('the API key never appears in a failed stream', () => {
+  // What a stream may carry that a decoder quotes in its error, or that arrives before a failure.
+  const streams: Record<string, (res: ServerResponse) => void> = {
+    'SSE data that is not JSON': (res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(`data: {"bad ${KEY}\n\n`);
+    },
+    'a data-stream line without a code': (res) => {
+      res.writeHead(200, { 'content-type': 'text/plain', 'x-vercel-ai-data-stream': 'v1' });
+      res.end(`0:"ok"\nnonsense ${KEY}\n`);
+    },
+    'an NDJSON delta that is not a string': (res) => {
+      res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+      res.end(`{"type":"text-delta","delta":5,"k":"${KEY}"}\n`);
+    },
+    'an echo of the key, then a cut': (res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(`data: {"type":"text-delta","delta":"echo ${KEY}"}\n\n`);
+      setTimeout(() => res.destroy(), 20);
+    },
+  };
+
+  it.each(Object.keys(streams))('%s, in the header and the query form', async (name) => {
+    server.handle((_req, res) => streams[name]?.(res));
+    for (const c of [client, queryClient]) {
+      const error = await failure(ask(c));
+      const everything = JSON.stringify({ message: error.message, stack: error.stack, partial: error.partial });
+      expect(everything).not.toContain(KEY);
+    }
+  });
+
+  it('redacts a key that a JSON error body escapes (quotes, PHP-style slashes)', async () => {
+    const key = 'sk/Live+Key="x"';
+    const escaped = JSON.stringify(key).slice(1, -1).replace(/\//g, '\\/');
+    server.handle((_req, res) => {
+      res.writeHead(401, { 'content-type': 'application/json' });
+      res.end(`{"error":"Unauthorized","message":"bad key ${escaped}"}`);
+    });
+    for (const auth of ['header', 'query'] as const) {
+      const odd = createClient({ baseUrl: server.url, apiKey: key, auth });
+      const error = await failure(odd.listBoards());
+      expect(error.code).toBe('E_UNAUTHORIZED');
+      const everything = JSON.stringify({ message: error.message, body: (error as ServerError).body, stack: error.stack });
+      expect(everything).not.toContain(JSON.stringify(key).slice(1, -1));
+      expect(`${error.message}${JSON.stringify((error as ServerError).body)}`).toContain('[redacted]');
+      await odd.close();
+    }
   });
 });
 

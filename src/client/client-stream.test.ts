@@ -119,3 +119,36 @@ describe('askEvents', () => {
     await server.socketClosed(server.requests.at(-1)?.socketId ?? -1);
   });
 });
+
+describe('timing marks', () => {
+  const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it('firstChunkAt is when the first non-empty text arrives, not the first bytes or frames', async () => {
+    server.handle(async (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(': ping\n\n');
+      await wait(80);
+      res.write('data: {"type":"start"}\n\ndata: {"type":"text-start","id":"t"}\n\ndata: {"type":"text-delta","id":"t","delta":""}\n\n');
+      await wait(80);
+      res.end('data: {"type":"text-delta","id":"t","delta":"now"}\n\ndata: {"type":"finish"}\n\n');
+    });
+    const result = await client.ask({ boardId: 'b', chatId: 'c', prompt: 'p', streaming: true });
+    const { sentAt, headersAt, firstChunkAt } = result.marks;
+    expect((headersAt ?? 0) - sentAt).toBeLessThan(60);
+    expect((firstChunkAt ?? 0) - sentAt).toBeGreaterThanOrEqual(155);
+  });
+
+  it('sentAt is taken before the pool: time queued behind a busy connection counts', async () => {
+    const single = createClient({ baseUrl: server.url, apiKey: 'k', connections: 1 });
+    server.handle(async (_req, res) => {
+      await wait(100);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"text":"ok","credits_used":0,"credits_remaining":1}');
+    });
+    const ask = { boardId: 'b', chatId: 'c', prompt: 'p' };
+    const [first, second] = await Promise.all([single.ask(ask), single.ask(ask)]);
+    expect(Math.abs(first.marks.sentAt - second.marks.sentAt)).toBeLessThan(20);
+    expect((second.marks.headersAt ?? 0) - second.marks.sentAt).toBeGreaterThanOrEqual(195);
+    await single.close();
+  });
+});

@@ -144,3 +144,46 @@ describe('keep-alive', () => {
     await fresh.close();
   });
 });
+
+describe('huge bodies', () => {
+  it('gives up a JSON answer, a list and an endless stream past maxBodyBytes, and their sockets', async () => {
+    const small = createClient({ baseUrl: server.url, apiKey: 'k', maxBodyBytes: 4096 });
+    server.handle((_req, res) => sendJson(res, 200, { text: 'x'.repeat(10_000), credits_used: 0, credits_remaining: 1 }));
+    expect(await failure(small.ask({ ...streamAsk, streaming: false }))).toMatchObject({ code: 'E_MALFORMED_BODY', statusCode: 200 });
+    server.handle((_req, res) => sendJson(res, 200, { data: Array.from({ length: 500 }, (_, i) => ({ id: `b${i}`, name: 'board' })) }));
+    expect((await failure(small.listBoards())).code).toBe('E_MALFORMED_BODY');
+    server.handle(async (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+      while (!res.destroyed) {
+        res.write(`{"type":"text-delta","delta":"${'y'.repeat(100)}"}\n`);
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+    });
+    const error = await failure(small.ask(streamAsk));
+    expect(error.code).toBe('E_STREAM');
+    expect(error.partial?.text.length).toBeGreaterThan(0);
+    await server.socketClosed(server.requests.at(-1)?.socketId ?? -1);
+    await small.close();
+  });
+});
+
+describe('nothing left behind', () => {
+  it('a timed-out, an aborted and a finished request leave no timer of their own', async () => {
+    const timers = (): number => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+    const quiet = createClient({ baseUrl: server.url, apiKey: 'k', timeoutMs: 60_000 });
+    server.handle((_req, res) => sendJson(res, 200, { text: 'ok', credits_used: 0, credits_remaining: 1 }));
+    await quiet.ask(streamAsk);
+    const before = timers();
+    server.handle(() => undefined);
+    await failure(quiet.ask({ ...streamAsk, timeoutMs: 30 }));
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 20);
+    await failure(quiet.ask({ ...streamAsk, signal: controller.signal }));
+    server.handle((_req, res) => sendJson(res, 200, { text: 'ok', credits_used: 0, credits_remaining: 1 }));
+    await quiet.ask(streamAsk);
+    await quiet.listBoards().catch(() => undefined);
+    // Each request armed a 60 s deadline; none may outlive its request and hold the process.
+    expect(timers()).toBeLessThanOrEqual(before);
+    await quiet.close();
+  });
+});

@@ -69,6 +69,7 @@ export function createClient(options: ClientOptions): KbClient {
     dialect: resolved.dialect,
     redact: createRedactor(resolved.apiKey),
     errorBodyLimitBytes: resolved.errorBodyLimitBytes,
+    maxBodyBytes: resolved.maxBodyBytes,
   };
   const withHeaders = (wire: WireRequest): WireRequest => ({ ...wire, headers: { ...resolved.headers, ...wire.headers } });
   const json = <T>(wire: WireRequest, call: ExchangeCall, parse: (value: unknown) => T | undefined, what: string): Promise<T> =>

@@ -31,6 +31,8 @@ export interface ExchangeSettings {
   redact: Redactor;
   /** How much of an error body is read and kept. */
   errorBodyLimitBytes: number;
+  /** The most a 2xx body may carry. */
+  maxBodyBytes: number;
 }
 
 export interface ExchangeCall {
@@ -54,6 +56,7 @@ class Exchange {
   readonly guard: RequestGuard;
   readonly state: AnswerState;
   readonly failure: FailureContext;
+  private bodyBytes = 0;
 
   constructor(
     readonly settings: ExchangeSettings,
@@ -114,6 +117,18 @@ class Exchange {
     }
     const redacted = this.settings.redact(text + decoder.decode());
     return redacted.length > limit ? `${redacted.slice(0, limit)}…` : redacted;
+  }
+
+  /** Counts 2xx body bytes; past maxBodyBytes the body is given up, and its socket with it. */
+  countBody(bytes: Uint8Array): void {
+    this.bodyBytes += bytes.byteLength;
+    const max = this.settings.maxBodyBytes;
+    if (this.bodyBytes <= max) return;
+    const { label } = this.request;
+    if (this.failure.readingWholeBody) {
+      throw new MalformedBodyError(`${label} answered HTTP ${this.state.status ?? 0} with a body over ${max} bytes`, this.state.status ?? 0, '');
+    }
+    throw new StreamError(`${label}: the stream passed ${max} bytes without ending`);
   }
 
   fail(err: unknown): never {
@@ -203,6 +218,7 @@ async function* decodeBody(ex: Exchange, opened: Opened): AsyncGenerator<StreamE
   ex.failure.readingWholeBody = decoder.isJsonBody;
   for await (const bytes of opened.body) {
     const atMs = performance.now();
+    ex.countBody(bytes);
     const events = decoder.push(bytes);
     ex.state.dialect = decoder.dialect;
     ex.failure.readingWholeBody = decoder.isJsonBody;
@@ -251,7 +267,10 @@ export async function exchangeJson<T>(settings: ExchangeSettings, request: WireR
     ex.failure.readingWholeBody = true;
     const decoder = new TextDecoder();
     let raw = '';
-    for await (const bytes of opened.body) raw += decoder.decode(bytes, { stream: true });
+    for await (const bytes of opened.body) {
+      ex.countBody(bytes);
+      raw += decoder.decode(bytes, { stream: true });
+    }
     raw += decoder.decode();
     ex.state.marks.endAt = performance.now();
     ex.guard.dispose();

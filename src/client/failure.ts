@@ -1,6 +1,6 @@
 // Turns whatever a request threw (undici errors, our abort reasons, decoder errors) into one typed
 // KbError, with the phase a timeout hit and the partial answer attached.
-import { AbortedError, ConfigError, ConnectionError, KbError, TimeoutError, type TimeoutPhase } from '../domain/index.js';
+import { AbortedError, ConfigError, ConnectionError, KbError, TimeoutError, type PartialAnswer, type TimeoutPhase } from '../domain/index.js';
 import type { AnswerState } from './answer-state.js';
 import type { Redactor } from './redact.js';
 import type { RequestGuard } from './request-guard.js';
@@ -71,6 +71,20 @@ function undiciFailure(err: unknown, ctx: FailureContext): KbError {
   }
 }
 
+/**
+ * Decoders quote what they could not read, and a stream may echo the key: the message and stack
+ * of any KbError are redacted here, once, whatever threw it.
+ */
+function redactError(failure: KbError, redact: Redactor): KbError {
+  failure.message = redact(failure.message);
+  if (failure.stack !== undefined) failure.stack = redact(failure.stack);
+  return failure;
+}
+
+function redactedPartial(partial: PartialAnswer, redact: Redactor): PartialAnswer {
+  return { ...partial, text: redact(partial.text), chunks: partial.chunks.map((chunk) => ({ ...chunk, text: redact(chunk.text) })) };
+}
+
 export function toKbError(err: unknown, ctx: FailureContext): KbError {
   let failure: KbError;
   if (ctx.guard.reason === 'timeout') {
@@ -83,6 +97,6 @@ export function toKbError(err: unknown, ctx: FailureContext): KbError {
   } else {
     failure = undiciFailure(err, ctx);
   }
-  failure.partial ??= ctx.state.partial(performance.now());
-  return failure;
+  failure.partial ??= redactedPartial(ctx.state.partial(performance.now()), ctx.redact);
+  return redactError(failure, ctx.redact);
 }

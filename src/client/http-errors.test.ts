@@ -18,6 +18,8 @@ describe('httpErrorFor', () => {
     [402, 'E_CREDITS_EXHAUSTED'],
     [404, 'E_NOT_FOUND'],
     [413, 'E_PAYLOAD_TOO_LARGE'],
+    [414, 'E_PAYLOAD_TOO_LARGE'],
+    [431, 'E_PAYLOAD_TOO_LARGE'],
     [429, 'E_RATE_LIMITED'],
     [500, 'E_SERVER'],
     [503, 'E_SERVER'],

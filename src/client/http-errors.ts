@@ -30,7 +30,10 @@ const BY_STATUS: Record<number, ErrorKind> = {
   402: 'credits',
   404: 'not-found',
   413: 'too-large',
+  // A GET form's prompt rides in the URL: too long a URL is the same mistake as too large a body.
+  414: 'too-large',
   429: 'rate-limited',
+  431: 'too-large',
 };
 
 const BY_BODY: [RegExp, ErrorKind][] = [
@@ -90,7 +93,7 @@ export function httpErrorFor(failure: HttpFailure): HttpError {
     case 'too-large':
       return new PayloadTooLargeError(message, status, body);
     case 'server':
-      return new ServerError(message, status, body);
+      return new ServerError(message, status, body, parseRetryAfterMs(failure.retryAfter));
     case 'http':
       return new HttpError(message, status, body);
   }

@@ -30,6 +30,12 @@ export interface ClientOptions {
   headers?: Record<string, string>;
   /** How much of an error body is kept for the error's `body`. Default 8 KiB. */
   errorBodyLimitBytes?: number;
+  /**
+   * The most a 2xx body (JSON document or stream) may carry before it is given up. Default 64 MiB:
+   * far above any answer, yet a body that never ends (a wrong base URL serving a file) cannot take
+   * the harness's memory with it.
+   */
+  maxBodyBytes?: number;
 }
 
 export interface ResolvedOptions {
@@ -44,6 +50,7 @@ export interface ResolvedOptions {
   keepAliveTimeoutMs: number;
   headers: Record<string, string>;
   errorBodyLimitBytes: number;
+  maxBodyBytes: number;
 }
 
 export const DEFAULT_API_KEY_HEADER = 'x-api-key';
@@ -83,6 +90,7 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
   checkPositive('timeoutMs', options.timeoutMs, true);
   checkPositive('keepAliveTimeoutMs', options.keepAliveTimeoutMs, false);
   checkPositive('errorBodyLimitBytes', options.errorBodyLimitBytes, false);
+  checkPositive('maxBodyBytes', options.maxBodyBytes, false);
   return {
     origin,
     basePath,
@@ -95,5 +103,6 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     keepAliveTimeoutMs: options.keepAliveTimeoutMs ?? 30_000,
     headers: { 'user-agent': 'kbbench', ...options.headers },
     errorBodyLimitBytes: options.errorBodyLimitBytes ?? 8 * 1024,
+    maxBodyBytes: options.maxBodyBytes ?? 64 * 1024 * 1024,
   };
 }

@@ -63,6 +63,10 @@ export class PayloadTooLargeError extends HttpError {
 }
 export class ServerError extends HttpError {
   override readonly code = 'E_SERVER' as const;
+  /** A 503 may say when to come back (Retry-After); retries wait at least that long. */
+  constructor(message: string, statusCode: number, body: unknown, readonly retryAfterMs?: number) {
+    super(message, statusCode, body);
+  }
 }
 
 export type TimeoutPhase = 'headers' | 'first-chunk' | 'mid-stream' | 'body';

@@ -18,6 +18,10 @@ describe('backoff', () => {
     expect([1, 2, 3, 4, 5].map((r) => backoffDelayMs(r, e, policy))).toEqual([100, 200, 400, 800, 1000]);
   });
 
+  it('honours a Retry-After on a 503 too', () => {
+    expect(backoffDelayMs(1, new ServerError('busy', 503, null, 1500), { ...policy, random: () => 0 })).toBe(1500);
+  });
+
   it('never waits less than Retry-After', () => {
     const e = new RateLimitedError('x', 429, null, 2000);
     expect(backoffDelayMs(1, e, { ...policy, random: () => 0 })).toBe(2000);

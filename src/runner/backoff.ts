@@ -1,6 +1,6 @@
 // Retry policy: which failures are worth another attempt, and how long to wait before it.
 import type { KbError } from '../domain/errors.js';
-import { KbError as KbErrorClass, RateLimitedError } from '../domain/errors.js';
+import { KbError as KbErrorClass, RateLimitedError, ServerError } from '../domain/errors.js';
 import { sleep } from './clock.js';
 
 export interface BackoffPolicy {
@@ -38,9 +38,8 @@ export function isRetryable(error: KbError): boolean {
 export function backoffDelayMs(retry: number, error: KbError, policy: BackoffPolicy): number {
   const ceiling = Math.min(policy.capMs, policy.baseMs * 2 ** (retry - 1));
   const jittered = policy.random() * ceiling;
-  if (error instanceof RateLimitedError && error.retryAfterMs !== undefined) {
-    return error.retryAfterMs + jittered * 0.1;
-  }
+  const retryAfterMs = error instanceof RateLimitedError || error instanceof ServerError ? error.retryAfterMs : undefined;
+  if (retryAfterMs !== undefined) return retryAfterMs + jittered * 0.1;
   return jittered;
 }
 

@@ -49,6 +49,19 @@ describe('asking', () => {
     expect(otherBoard.status).toBe(404);
   });
 
+  it('answers a prompt near the 1 MiB limit quickly: one huge word, or a hundred thousand distinct ones', async () => {
+    const app = await demoApp();
+    const prompts = [`How long is the refund window? ${'abcdefgh'.repeat(100_000)}`, `How long is the refund window? ${Array.from({ length: 100_000 }, (_, i) => `w${i}`).join(' ')}`];
+    for (const prompt of prompts) {
+      const started = performance.now();
+      const response = await app.handle(request('POST', askUrl(), { body: { prompt } }));
+      expect(response.status).toBe(200);
+      expect(bodyJson<Answer>(response).text).toContain('30 days');
+      // The service answers on one event loop: a slow question stalls every other one.
+      expect(performance.now() - started).toBeLessThan(1500);
+    }
+  });
+
   it('answers in plain text when plaintext is true or active', async () => {
     const app = await demoApp();
     for (const flag of ['true', 'active']) {

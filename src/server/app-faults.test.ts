@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ReferenceApp } from './app.js';
-import { HTML_502_PAGE } from './faults.js';
+import { drawFaults, HTML_502_PAGE } from './faults.js';
+import { deriveRandom } from './random.js';
 import { StreamCutError } from './stream-body.js';
 import { askUrl, bodyJson, bodyText, DEMO, demoApp, request } from './test-helpers.js';
 
@@ -54,6 +55,23 @@ describe('random faults', () => {
     expect(await always({ rateLimitRate: 1 })).toBe(429);
     expect(await always({ html502Rate: 1 })).toBe(502);
     expect(await always({ faultRate: 0 })).toBe(200);
+  });
+
+  it('each take their own share of all requests, side by side', () => {
+    const options = { html502Rate: 0.05, rateLimitRate: 0.2, faultRate: 0.1, retryAfterS: 1, stallMs: 10, stallRate: 0.3, cutRate: 0.1 };
+    const random = deriveRandom(3, 'faults');
+    const counts = { '502-html': 0, '429': 0, '500': 0, stall: 0, cut: 0 };
+    const draws = 40_000;
+    for (let i = 0; i < draws; i++) {
+      const plan = drawFaults(options, random);
+      if (plan.gateway) counts[plan.gateway]++;
+      if (plan.server === '500') counts['500']++;
+      if (plan.stallMs > 0) counts.stall++;
+      if (plan.cut) counts.cut++;
+    }
+    const shares = Object.fromEntries(Object.entries(counts).map(([kind, n]) => [kind, n / draws]));
+    const expected = { '502-html': 0.05, '429': 0.2, '500': 0.1, stall: 0.3, cut: 0.1 };
+    for (const [kind, share] of Object.entries(expected)) expect(Math.abs((shares[kind] ?? 0) - share)).toBeLessThan(0.01);
   });
 
   it('repeat the same sequence for the same seed', async () => {

@@ -46,13 +46,23 @@ export function parseFaultHeader(value: string, options: FaultOptions): FaultPla
   }
 }
 
+/**
+ * The chance to draw against once earlier, exclusive faults have taken `taken` of all requests, so
+ * that `rate` is this fault's share of all requests (a 429 rate of 0.2 beside a 502 rate of 0.05
+ * would otherwise give 19 % of 429s, and a 500 rate below both fewer still).
+ */
+function conditional(rate: number, taken: number): number {
+  return taken >= 1 ? 0 : Math.min(1, rate / (1 - taken));
+}
+
 /** Random faults for one answer request. Always draws five numbers, so rates never shift each other's sequence. */
 export function drawFaults(options: FaultOptions, random: Random): FaultPlan {
   const [html502, rateLimit, fault, stall, cut] = [random(), random(), random(), random(), random()] as const;
   const plan: FaultPlan = { stallMs: 0, cut: false };
+  // A request meets one of 502, 429 or 500 at most: each is its rate's share of all requests.
   if (html502 < options.html502Rate) plan.gateway = '502-html';
-  else if (rateLimit < options.rateLimitRate) plan.gateway = '429';
-  if (fault < options.faultRate) plan.server = '500';
+  else if (rateLimit < conditional(options.rateLimitRate, options.html502Rate)) plan.gateway = '429';
+  else if (fault < conditional(options.faultRate, options.html502Rate + options.rateLimitRate)) plan.server = '500';
   if (stall < options.stallRate) plan.stallMs = options.stallMs;
   if (cut < options.cutRate) plan.cut = true;
   return plan;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { UiChunkSchema } from '../protocol/index.js';
 import { describeService, startReferenceService, type RunningService } from './listen.js';
 import { DEFAULT_MODEL_PROFILES, drawTtfcMs } from './model-profiles.js';
@@ -30,6 +31,31 @@ function rawPieces(path: string, extraHeaders: Record<string, string>): Promise<
     req.on('error', reject);
     req.end();
   });
+}
+
+/**
+ * Sends a POST of `bytes` in 64 KiB pieces a few ms apart, then a boards request on the same
+ * socket, and returns everything the socket received (or the error it died of).
+ */
+async function slowUpload(port: number, framing: Record<string, string>, bytes: number): Promise<{ error?: Error; responses: string }> {
+  const socket = connect(port, '127.0.0.1');
+  let responses = '';
+  let error: Error | undefined;
+  socket.on('data', (piece: Buffer) => (responses += piece.toString()));
+  socket.on('error', (failure) => (error = failure));
+  const head = Object.entries({ host: 'x', 'x-api-key': DEMO.key, ...framing }).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  socket.write(`POST /api/conversation?${ids} HTTP/1.1\r\n${head}\r\n`);
+  const chunked = framing['transfer-encoding'] === 'chunked';
+  const piece = 'x'.repeat(64 * 1024);
+  for (let sent = 0; sent < bytes && error === undefined; sent += piece.length) {
+    socket.write(chunked ? `${piece.length.toString(16)}\r\n${piece}\r\n` : piece);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  if (chunked) socket.write('0\r\n\r\n');
+  socket.write(`GET /api/boards HTTP/1.1\r\nhost: x\r\nx-api-key: ${DEMO.key}\r\n\r\n`);
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  socket.destroy();
+  return { error, responses };
 }
 
 describe('the service over HTTP', () => {
@@ -119,6 +145,16 @@ describe('the service over HTTP', () => {
     } finally {
       await small.close();
     }
+  });
+
+  it.each([
+    ['declared', { 'content-length': String(3 * 1024 * 1024) }],
+    ['chunked', { 'transfer-encoding': 'chunked' }],
+  ])('lets a client finish sending a %s body far over the limit: it reads the 413, and the socket lives on', async (_kind, framing) => {
+    // A slow sender: a socket reset while it still writes would lose the 413 (EPIPE/ECONNRESET instead).
+    const { error, responses } = await slowUpload(service.port, framing, 3 * 1024 * 1024);
+    expect(error).toBeUndefined();
+    expect(responses.match(/HTTP\/1\.1 \d+/g)).toEqual(['HTTP/1.1 413', 'HTTP/1.1 200']);
   });
 
   it('answers bad JSON with 400 and unknown paths with 404', async () => {

@@ -8,18 +8,42 @@ import { StreamCutError } from './stream-body.js';
 
 type BodyRead = { ok: true; body: Buffer } | { ok: false };
 
-/** Reads the body, giving up (without buffering more) once it exceeds the limit. */
-async function readBody(req: IncomingMessage, maxBodyBytes: number): Promise<BodyRead> {
-  const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > maxBodyBytes) return { ok: false };
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBodyBytes) return { ok: false };
-    chunks.push(chunk);
-  }
-  return { ok: true, body: Buffer.concat(chunks) };
+/**
+ * How much of an oversized upload is read and dropped after the 413. Closing at once would reset
+ * a client still sending, and the reset would lose the 413 it was about to read.
+ */
+const DISCARD_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Reads the body; once it exceeds the limit, resolves at once (nothing more is buffered) and drops
+ * the rest as it comes, so the connection stays usable. Past DISCARD_LIMIT_BYTES it is cut.
+ * Events, not for-await: leaving a for-await early would destroy the socket.
+ */
+function readBody(req: IncomingMessage, maxBodyBytes: number): Promise<BodyRead> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = Number(req.headers['content-length'] ?? 0) > maxBodyBytes;
+    if (over) resolve({ ok: false });
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (over) {
+        if (size > DISCARD_LIMIT_BYTES) req.socket.destroy();
+        return;
+      }
+      if (size <= maxBodyBytes) {
+        chunks.push(chunk);
+        return;
+      }
+      over = true;
+      chunks.length = 0;
+      resolve({ ok: false });
+    });
+    req.on('end', () => resolve(over ? { ok: false } : { ok: true, body: Buffer.concat(chunks) }));
+    req.on('error', reject);
+    // A client gone mid-upload: 'end' never comes (once settled, this is a no-op).
+    req.on('close', () => reject(new Error('the request closed before its body ended')));
+  });
 }
 
 async function writeStream(res: ServerResponse, stream: AsyncIterable<Uint8Array>, signal: AbortSignal): Promise<void> {
@@ -78,8 +102,6 @@ export function createNodeHandler(
     void (async () => {
       const read = await readBody(req, maxBodyBytes);
       if (!read.ok) {
-        // The rest of the body is not read, so the connection cannot be reused.
-        res.setHeader('connection', 'close');
         await writeResponse(res, payloadTooLarge(maxBodyBytes), controller.signal);
         return;
       }

@@ -34,6 +34,28 @@ interface BuiltIndex {
   byId: Map<string, Passage>;
 }
 
+/**
+ * Query terms beyond this many are dropped, lowest weight first: a question has a few dozen, and
+ * each term costs a pass over the index (a 1 MiB prompt has a hundred thousand).
+ */
+export const MAX_QUERY_TERMS = 64;
+
+/**
+ * Prefix and fuzzy matching only for word-sized terms: minisearch's edit-distance matrix grows with
+ * the square of a term's length (a 60 000-letter "word" took seconds, a longer one failed).
+ */
+export const MAX_FUZZY_TERM_CHARS = 32;
+
+/** The heaviest terms of a query (first mention first among equals), each at its highest weight. */
+function queryWeights(query: readonly WeightedTerm[]): Map<string, number> {
+  const weights = new Map<string, number>();
+  for (const { term, weight } of query) weights.set(term, Math.max(weight, weights.get(term) ?? 0));
+  if (weights.size <= MAX_QUERY_TERMS) return weights;
+  return new Map([...weights].sort((a, b) => b[1] - a[1]).slice(0, MAX_QUERY_TERMS));
+}
+
+const wordSized = (term: string): boolean => term.length <= MAX_FUZZY_TERM_CHARS;
+
 /** Indexes with extra passages kept for reuse: a thread's history only changes when a turn is saved. */
 const EXTRA_CACHE_SIZE = 64;
 
@@ -59,16 +81,15 @@ export class KnowledgeIndex {
    */
   search(query: readonly WeightedTerm[], extra: readonly Passage[] = []): RetrievedPassage[] {
     if (query.length === 0) return [];
-    const weights = new Map<string, number>();
-    for (const { term, weight } of query) weights.set(term, Math.max(weight, weights.get(term) ?? 0));
+    const weights = queryWeights(query);
     const { index, byId } = extra.length === 0 ? { index: this.index, byId: this.byId } : this.indexWith(extra);
     const results = index.search([...weights.keys()].join(' '), {
       tokenize: (text) => text.split(' '),
       processTerm: (term) => term,
       boost: { heading: 1.5, docTitle: 0.5 },
       boostTerm: (term) => weights.get(term) ?? 1,
-      prefix: (term) => term.length >= 5,
-      fuzzy: (term) => (term.length >= 6 ? 0.2 : false),
+      prefix: (term) => term.length >= 5 && wordSized(term),
+      fuzzy: (term) => (term.length >= 6 && wordSized(term) ? 0.2 : false),
       weights: { prefix: 0.4, fuzzy: 0.3 },
       combineWith: 'OR',
       // Weaker length normalisation than BM25's usual 0.75: a short list item should not beat a

@@ -2,6 +2,12 @@
 import { z } from 'zod';
 import { ModelProfileOverrideSchema } from './model-profiles.js';
 
+/**
+ * Balances travel as JSON numbers with 5 decimals: a double keeps 15 significant digits exactly,
+ * so 10 before the point is the most that still reads back to the same 0.00001.
+ */
+const MAX_CREDITS = 9_999_999_999;
+
 const id = z.string().min(1, 'must be a non-empty string');
 
 export const ChatSpecSchema = z
@@ -28,7 +34,7 @@ export const AccountSpecSchema = z
     id,
     name: z.string().min(1),
     key: z.string().min(8, 'must be at least 8 characters'),
-    credits: z.number().nonnegative(),
+    credits: z.number().nonnegative().max(MAX_CREDITS, `must be at most ${MAX_CREDITS} (kept exact to 0.00001)`),
   })
   .strict();
 

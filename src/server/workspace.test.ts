@@ -51,6 +51,12 @@ describe('loading a workspace', () => {
     expect(error.message).toContain('ws.yaml:2: accounts[0].credits');
   });
 
+  it('refuses a balance too large to debit exactly to 5 decimals', async () => {
+    const error = await loadError(valid.replace('credits: 12.5', 'credits: 1e12'));
+    expect(error.field).toBe('accounts[0].credits');
+    expect(error.message).toContain('at most 9999999999');
+  });
+
   it('names a missing document by its field path', async () => {
     const error = await loadError(valid);
     expect(error.field).toBe('boards[0].chats[0].documents[0]');

@@ -6,6 +6,7 @@ import { runChecks, type JudgeRequest } from '../checks/index.js';
 import { DEFAULT_BACKOFF, withRetries } from '../runner/backoff.js';
 import type { KbClient } from '../client/index.js';
 import { createClient } from '../client/index.js';
+import { createRedactor } from '../client/redact.js';
 import type { RunInfo, RunStatus } from '../domain/run.js';
 import type { Sample } from '../domain/sample.js';
 import type { Summary } from '../domain/summary.js';
@@ -169,7 +170,7 @@ async function drive(
   units: PreparedRun['units'], options: RunSessionOptions, hooks: SessionHooks, client: KbClient, target: ResolvedTarget,
   runDir: string, counts: { total: number; done: number; previousSpent: number },
 ): Promise<DriveOutcome> {
-  const results = new ResultsFile(join(runDir, RUN_FILES.results));
+  const results = new ResultsFile(join(runDir, RUN_FILES.results), createRedactor(target.apiKey));
   const handle = startRun(units, {
     client, target: { boardId: target.boardId, chatId: target.chatId }, concurrency: options.concurrency,
     ...(options.rate !== undefined && options.durationMs !== undefined

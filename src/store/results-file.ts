@@ -11,13 +11,17 @@ export class ResultsFile {
   private readonly fd: number;
   private lines = 0;
 
-  constructor(readonly path: string) {
+  /** `redact` scrubs secrets from each line: a service that echoes the key must not get it written. */
+  constructor(
+    readonly path: string,
+    private readonly redact: (line: string) => string = (line) => line,
+  ) {
     dropTornTail(path);
     this.fd = openSync(path, 'a');
   }
 
   append(sample: Sample): void {
-    writeSync(this.fd, `${JSON.stringify(sample)}\n`);
+    writeSync(this.fd, `${this.redact(JSON.stringify(sample))}\n`);
     this.lines += 1;
   }
 

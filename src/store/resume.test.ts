@@ -59,3 +59,18 @@ describe('ResultsFile after a torn write', () => {
     expect(readSamplesSync(path).map((s) => s.item_id)).toEqual(['a', 'c']);
   });
 });
+
+describe('ResultsFile redaction', () => {
+  it('never writes a secret that an answer echoed', async () => {
+    const { mkdtempSync, readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const { ResultsFile } = await import('./results-file.js');
+    const path = join(mkdtempSync(join(tmpdir(), 'kbbench-redact-')), 'results.ndjson');
+    const file = new ResultsFile(path, (l) => l.split('sk-secret-123').join('[redacted]'));
+    file.append({ ...line('a'), text: 'your key is sk-secret-123' });
+    file.close();
+    expect(readFileSync(path, 'utf8')).not.toContain('sk-secret-123');
+    expect(readFileSync(path, 'utf8')).toContain('[redacted]');
+  });
+});

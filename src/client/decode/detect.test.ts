@@ -1,6 +1,6 @@
 // Unit tests: dialect detection from headers and from the first bytes.
 import { describe, expect, it } from 'vitest';
-import { planFromHeaders, sniffPlan, type ResponseShape } from './detect.js';
+import { planFromHeaders, SNIFF_LIMIT_CHARS, sniffPlan, type ResponseShape } from './detect.js';
 
 const shape = (overrides: Partial<ResponseShape>): ResponseShape => ({
   contentType: null,
@@ -21,6 +21,11 @@ describe('planFromHeaders', () => {
     expect(planFromHeaders(shape({ contentType: 'text/plain', headers: { 'x-vercel-ai-data-stream': 'v1' } }))).toBe('data-stream');
     expect(planFromHeaders(shape({ contentType: 'text/plain; charset=utf-8' }))).toBe('sniff');
     expect(planFromHeaders(shape({ contentType: 'application/json' }))).toBe('sniff-json');
+  });
+
+  it('never takes a web page for a plain-text answer, even with a forced dialect', () => {
+    expect(planFromHeaders(shape({ contentType: 'text/html; charset=utf-8' }))).toBe('json');
+    expect(planFromHeaders(shape({ contentType: 'application/xhtml+xml', dialect: 'text' }))).toBe('json');
   });
 
   it('expects JSON when no stream was asked for, unless the content type says stream', () => {
@@ -56,8 +61,19 @@ describe('sniffPlan', () => {
   it('falls back to plain text as early as it can', () => {
     expect(sniffPlan('Hello', false, false)).toBe('text');
     expect(sniffPlan('1: first point\n', false, false)).toBe('text');
+    expect(sniffPlan('1: 42\n2: 43\n', false, false)).toBe('text');
+    expect(sniffPlan('3: true\n', false, false)).toBe('text');
     expect(sniffPlan('da', true, false)).toBe('text');
     expect(sniffPlan('', true, false)).toBe('text');
+  });
+
+  it('judges a first line longer than the window by how it starts', () => {
+    const long = 'x'.repeat(SNIFF_LIMIT_CHARS);
+    expect(sniffPlan(`{"type":"text-delta","delta":"${long}`, false, false)).toBe('ndjson');
+    expect(sniffPlan(`{"id":"chatcmpl-1","choices":[{"delta":{"content":"${long}`, false, false)).toBe('ndjson');
+    expect(sniffPlan(`0:"${long}`, false, false)).toBe('data-stream');
+    expect(sniffPlan(`{"text":"${long}`, false, false)).toBe('json-or-text');
+    expect(sniffPlan(`1: ${long}`, false, false)).toBe('text');
   });
 
   it('treats a body starting like JSON as a whole JSON document (or text, when not labelled JSON)', () => {

@@ -15,6 +15,8 @@ export interface ResponseShape {
 
 const NDJSON_TYPES = new Set(['application/x-ndjson', 'application/ndjson', 'application/jsonl', 'application/x-jsonlines', 'application/jsonlines']);
 
+const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
+
 /** How far sniffing waits for the end of the first line before settling for what it has. */
 export const SNIFF_LIMIT_CHARS = 64 * 1024;
 
@@ -24,8 +26,11 @@ export function mediaType(contentType: string | null): string {
 
 /** A plan from the headers alone, or 'sniff' when the first bytes must decide. */
 export function planFromHeaders(shape: ResponseShape): DecodePlan | 'sniff' | 'sniff-json' {
-  if (shape.dialect !== 'auto' && shape.streamingRequested) return shape.dialect;
   const type = mediaType(shape.contentType);
+  // A web page is never an answer (a base URL that points at a website, a login or error page);
+  // read whole as the JSON answer it is not, it fails as a malformed body instead of passing as text.
+  if (HTML_TYPES.has(type)) return 'json';
+  if (shape.dialect !== 'auto' && shape.streamingRequested) return shape.dialect;
   if (type === 'text/event-stream') return 'sse';
   if (NDJSON_TYPES.has(type)) return 'ndjson';
   if (shape.headers['x-vercel-ai-data-stream'] !== undefined) return 'data-stream';
@@ -37,6 +42,10 @@ export function planFromHeaders(shape: ResponseShape): DecodePlan | 'sniff' | 's
 
 const SSE_FIELDS = ['data:', 'event:', 'id:', 'retry:'];
 const DATA_STREAM_START = /^[0-9a-z]:/;
+/** The start of a long data-stream part: a type code and a JSON string, object or array. */
+const DATA_STREAM_PART_START = /^[0-9a-z]:\s*["{[]/;
+/** The start of a long NDJSON line that is a UI chunk (`{"type":…`) or an OpenAI chunk (`{"id":…`, `{"choices":…`). */
+const CHUNK_LINE_START = /^\{\s*"(type|choices|id|object)"\s*:/;
 
 /**
  * Looks at the start of a streamed body. Returns null while the prefix is still ambiguous
@@ -54,15 +63,20 @@ export function sniffPlan(prefix: string, ended: boolean, jsonContentType: boole
   if (head.startsWith(':') || SSE_FIELDS.some((field) => head.startsWith(field))) return 'sse';
   if (!lineComplete && SSE_FIELDS.some((field) => field.startsWith(head))) return null;
   const trimmed = line.trimStart();
+  // Past the window the line's end is not awaited: a very long first line (one huge delta) is
+  // judged by how it starts, as a framed dialect's first line starts in a telling way.
+  const truncated = lineEnd === -1 && !ended && head.length >= SNIFF_LIMIT_CHARS;
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
     if (!lineComplete) return null;
-    if (isUiChunkLine(trimmed)) return 'ndjson';
+    if (truncated ? CHUNK_LINE_START.test(trimmed) : isUiChunkLine(trimmed)) return 'ndjson';
     return jsonContentType ? 'json' : 'json-or-text';
   }
   if (jsonContentType) return 'json';
   if (DATA_STREAM_START.test(head)) {
     if (!lineComplete) return null;
-    return parses(line.slice(2)) ? 'data-stream' : 'text';
+    // Every data-stream part carries a JSON string, object or array; `1: 42` is a list, not a part.
+    if (!DATA_STREAM_PART_START.test(line)) return 'text';
+    return truncated || parses(line.slice(2)) ? 'data-stream' : 'text';
   }
   if (!lineComplete && /^[0-9a-z]$/.test(head)) return null;
   return 'text';

@@ -34,18 +34,30 @@ export function usageFrom(value: unknown): DecodedEvent | null {
     : { kind: 'usage', creditsUsed: used };
 }
 
-/** Appends the events one payload carries; returns its shape, or null for an unknown shape. */
+/**
+ * Appends the events one payload carries; returns its shape, or null when the payload names no
+ * dialect: an unknown shape, or the usage chunk, which both SSE dialects carry alike.
+ */
 export function interpretPayload(value: unknown, out: DecodedEvent[]): PayloadShape | null {
   if (!isObject(value)) return null;
   if (typeof value.type === 'string') {
     interpretUiChunk(value, out);
-    return 'ui';
+    return value.type === 'usage' ? null : 'ui';
   }
   if (Array.isArray(value.choices) || isObject(value.usage)) {
     interpretOpenAiChunk(value, out);
     return 'openai';
   }
+  // An error alone (`{"error":{"message":…}}`, OpenAI's mid-stream failure, or `{"error":"…"}`):
+  // say what the service said rather than, later, that the stream ended without finishing.
+  if (isObject(value.error) || typeof value.error === 'string') out.push({ kind: 'error', message: errorText(value.error) });
   return null;
+}
+
+function errorText(error: unknown): string {
+  if (typeof error === 'string') return error;
+  const message = isObject(error) ? error.message : undefined;
+  return typeof message === 'string' ? message : preview(JSON.stringify(error));
 }
 
 function interpretUiChunk(chunk: Json, out: DecodedEvent[]): void {
@@ -87,8 +99,5 @@ function interpretOpenAiChunk(chunk: Json, out: DecodedEvent[]): void {
   // Token usage alone says nothing about credits; only a usage object with credits_used counts.
   const usage = usageFrom(chunk.usage);
   if (usage) out.push(usage);
-  if (isObject(chunk.error)) {
-    const message = chunk.error.message;
-    out.push({ kind: 'error', message: typeof message === 'string' ? message : 'error object in stream' });
-  }
+  if (isObject(chunk.error)) out.push({ kind: 'error', message: errorText(chunk.error) });
 }

@@ -27,7 +27,12 @@ const encodeOptions: fc.Arbitrary<EncodeOptions> = fc.record({
   eol: fc.constantFrom<'\n' | '\r\n' | '\r'>('\n', '\r\n', '\r'),
   keepAlive: fc.boolean(),
   multiLineData: fc.boolean(),
+  sseFields: fc.boolean(),
   usage: fc.option(fc.record({ credits_used: fc.double({ min: 0, max: 10, noNaN: true }) }), { nil: undefined }),
+  usageFirst: fc.boolean(),
+  bom: fc.boolean(),
+  done: fc.boolean(),
+  bare: fc.boolean(),
 });
 // Many cuts: a cut must often land inside a multi-byte character or between CR and LF.
 const cuts = fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 120 });
@@ -87,6 +92,29 @@ describe('garbage', () => {
         }
       }),
       { numRuns: NUM_RUNS * 2 },
+    );
+  });
+});
+
+describe('very long lines', () => {
+  // Longer than the sniffing window, so detection cannot wait for the end of the first line.
+  const long = fc.tuple(fc.constantFrom('x', 'é', '😀', '\\n'), fc.integer({ min: 65 * 1024, max: 80 * 1024 })).map(([unit, count]) => unit.repeat(Math.ceil(count / unit.length)));
+  const longDeltas = fc.tuple(long, deltas).map(([first, rest]) => [first, ...rest]);
+  const coarseCuts = fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 12 });
+
+  it.each(STREAM_DIALECTS)('%s: a delta longer than the sniffing window comes back whole', (dialect) => {
+    fc.assert(
+      fc.property(longDeltas, encodeOptions, coarseCuts, (parts, options, cutPoints) => {
+        const bytes = utf8.encode(encodeDialect(dialect, parts, options));
+        const shape: ResponseShape = { contentType: CONTENT_TYPE[dialect], headers: {}, streamingRequested: true, dialect: dialect === 'text' ? 'text' : 'auto' };
+        // One cut just before the first line ends: sniffing has seen more than its window, not the line's end.
+        const firstEol = bytes.findIndex((byte) => byte === 0x0a || byte === 0x0d);
+        const inFirstLine = firstEol > 0 ? [(firstEol - 1) / bytes.length] : [];
+        const { dialect: detected, events } = decodePieces(shape, splitBytes(bytes, [...cutPoints, ...inFirstLine]));
+        expect(detected).toBe(dialect);
+        expect(textOf(events) === parts.join('')).toBe(true);
+      }),
+      { numRuns: 12 },
     );
   });
 });

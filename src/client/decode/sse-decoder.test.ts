@@ -94,8 +94,20 @@ describe('SseDecoder: openai-sse', () => {
     ]);
   });
 
+  it('reports an error object sent alone, as OpenAI does mid-stream', () => {
+    const events = decode(new SseDecoder(), [chunk({ content: 'Hi' }), 'data: {"error":{"message":"The server had an error","type":"server_error"}}\n\n']);
+    expect(events).toEqual([{ kind: 'text', text: 'Hi' }, { kind: 'error', message: 'The server had an error' }]);
+    expect(decode(new SseDecoder(), ['data: {"error":"Unauthorized"}\n\n'])).toEqual([{ kind: 'error', message: 'Unauthorized' }]);
+  });
+
   it('ignores token usage without credits', () => {
     expect(decode(new SseDecoder(), ['data: {"choices":[],"usage":{"total_tokens":9}}\n\n'])).toEqual([]);
+  });
+
+  it('is not labelled ui-sse by a usage chunk that comes first', () => {
+    const decoder = new SseDecoder();
+    decode(decoder, ['data: {"type":"usage","credits_used":0.1}\n\n', chunk({ content: 'Hi' }, 'stop')]);
+    expect(decoder.dialect).toBe('openai-sse');
   });
 
   it('keeps a forced label', () => {
