@@ -11,8 +11,9 @@ export interface BudgetLimits {
 /**
  * A request's worst case is the largest request of its model seen so far (answer plus the judges
  * that graded it) times this margin: answers vary in length and thread turns grow with history.
- * Until a model has answered once nothing is known of it, so one request of that model runs
- * alone as a probe.
+ * A model not seen yet is probed: one request, alone in flight, reserving the largest request of
+ * any model seen (or, before any answer at all, just some budget left), so several unknown costs
+ * never add up behind the guard's back.
  */
 export const WORST_CASE_MARGIN = 2;
 
@@ -65,10 +66,10 @@ export class BudgetGuard {
     const busy = this.inFlight.size > 0;
     // No balance known yet: one request at a time until an answer reports credits_remaining.
     if (this.limits.minRemaining !== undefined && this.ledger.estimatedRemaining === null && busy) return { kind: 'wait' };
-    if (known === null && [...this.inFlight.values()].some((r) => r.model === model)) return { kind: 'wait' };
-    const worst = (known ?? 0) * WORST_CASE_MARGIN;
+    if (known === null && busy) return { kind: 'wait' }; // a probe runs alone
+    const worst = (known ?? this.ledger.largestWorstCase() ?? 0) * WORST_CASE_MARGIN;
     const pending = [...this.inFlight.values()].reduce((a, r) => a + r.worst, 0);
-    const overMax = this.overMax(worst, pending, known === null);
+    const overMax = this.overMax(worst, pending, worst === 0);
     const underMin = this.underMin(worst, pending);
     if (overMax || underMin) {
       // Reservations in flight may come back cheaper than feared: wait for them before giving up.
@@ -82,7 +83,7 @@ export class BudgetGuard {
     const { maxCredits } = this.limits;
     if (maxCredits === undefined) return false;
     const committed = this.ledger.committed;
-    // A probe's cost is unknown: it may start only while some budget is left at all.
+    // Nothing known of any model yet: the first probe may start only while some budget is left.
     return probe ? committed + pending >= maxCredits : committed + pending + worst > maxCredits;
   }
 

@@ -47,16 +47,24 @@ const ticketOf = (granted: { ticket: number } | { stop: string }): number => {
 };
 
 describe('BudgetGuard', () => {
-  it('lets one probe per model run, then refuses a start whose worst case could pass the limit', async () => {
+  it('lets a probe run alone, then refuses a start whose worst case could pass the limit', async () => {
     const ledger = new CreditLedger();
     const guard = new BudgetGuard({ maxCredits: 1 }, ledger);
     const probe = ticketOf(await guard.acquire('m'));
     expect(guard.decide('m').kind).toBe('wait'); // the probe must teach the worst case first
-    expect(guard.decide('n').kind).toBe('go'); // another model probes on its own
+    expect(guard.decide('n').kind).toBe('wait'); // unknown costs never add up: probes run one at a time
     ledger.record('m', { creditsUsed: 0.25, creditsRemaining: 10 });
     guard.release(probe);
     ticketOf(await guard.acquire('m')); // 0.25 spent + 0.5 worst = 0.75
     expect(guard.decide('m').kind).toBe('wait'); // 0.25 + 0.5 in flight + 0.5 > 1: wait while in flight
+  });
+
+  it('reserves the largest request seen for a model not seen yet', () => {
+    const ledger = new CreditLedger();
+    ledger.record('m', { creditsUsed: 0.3, creditsRemaining: null });
+    expect(new BudgetGuard({ maxCredits: 1 }, ledger).decide('n')).toEqual({ kind: 'go', worst: 0.6 });
+    // 0.3 spent + 0.6 reserved for the unseen model > 0.85: not even its probe may start.
+    expect(new BudgetGuard({ maxCredits: 0.85 }, ledger).decide('n').kind).toBe('stop');
   });
 
   it('stops only when nothing is in flight and the next request still does not fit', async () => {

@@ -94,6 +94,13 @@ export class CreditLedger {
     return units === null ? null : fromUnits(units);
   }
 
+  /** The largest request of any model: the stand-in for a model not seen yet. */
+  largestWorstCase(): number | null {
+    let largest: number | null = null;
+    for (const model of this.maxAnswerByModel.keys()) largest = Math.max(largest ?? 0, this.worstCaseUnits(model)!);
+    return largest === null ? null : fromUnits(largest);
+  }
+
   private worstCaseUnits(model: string): number | null {
     const answer = this.maxAnswerByModel.get(model);
     return answer === undefined ? null : answer + (this.maxExtraByModel.get(model) ?? 0);
