@@ -1,6 +1,6 @@
 // Checks on the answer's text: contains, icontains, not-contains, equals, starts-with, regex.
 import type { CheckResult } from '../domain/sample.js';
-import { compileCheckRegex } from './regex.js';
+import { compileCheckRegex, execWithTimeLimit, RegexTimeoutError } from './regex.js';
 import type { CheckHandler } from './types.js';
 
 type TextType = 'contains' | 'icontains' | 'not-contains' | 'equals' | 'starts-with' | 'regex';
@@ -74,7 +74,13 @@ export const regexCheck: CheckHandler<'regex'> = (spec, subject) => {
   } catch (error) {
     return result('regex', false, `invalid regular expression ${spec.value}: ${(error as Error).message}`);
   }
-  const match = pattern.exec(subject.text);
+  let match: RegExpExecArray | null;
+  try {
+    match = execWithTimeLimit(pattern, subject.text);
+  } catch (error) {
+    if (error instanceof RegexTimeoutError) return result('regex', false, `could not be judged: ${error.message}`);
+    throw error;
+  }
   if (match) return result('regex', true, `matches ${pattern}: ${excerpt(match[0], 0, 40)}`);
   return result('regex', false, `expected to match ${pattern}; ${answerStarts(subject.text)}`);
 };

@@ -117,11 +117,20 @@ function readComparison(key: string, expression: string, rest: string): { operat
   }
   const valueText = rest.slice(operator.length).trim();
   if (valueText === '') fail(key, expression, `missing value after "${operator}"`);
-  if (!NUMBER.test(valueText)) fail(key, expression, `value "${valueText}" is not a number`);
+  if (!NUMBER.test(valueText)) fail(key, expression, `value "${valueText}" is not a number${unitHint(valueText)}`);
   const value = Number(valueText);
   if (!Number.isFinite(value)) fail(key, expression, `value "${valueText}" is too large`);
   // -0 and 0 compare equal; keeping one spelling makes the parse round-trip exactly.
   return { operator, value: value === 0 ? 0 : value };
+}
+
+/** `95%` and `100ms` are the commonest slips: say what to write instead. */
+function unitHint(valueText: string): string {
+  const unit = /^([+-]?(?:\d+(?:\.\d*)?|\.\d+))\s*(%|ms|s)$/.exec(valueText);
+  if (!unit) return '';
+  const n = Number(unit[1]);
+  if (unit[2] === '%') return ` (a rate is a fraction: write ${n / 100})`;
+  return ` (times are milliseconds, written without a unit: write ${unit[2] === 's' ? n * 1000 : n})`;
 }
 
 export function parseThreshold(key: string, expression: string): ParsedThreshold {

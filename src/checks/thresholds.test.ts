@@ -24,17 +24,20 @@ function sample(over: Partial<ThresholdSample>): ThresholdSample {
   };
 }
 
-// 20 answers: ttfc 10, 20, … 200 ms; one failed check; one timeout; credits 0.01 each, one unknown.
-const SAMPLES: ThresholdSample[] = Array.from({ length: 20 }, (_, i) =>
-  sample({
-    ttfc_ms: (i + 1) * 10,
-    latency_ms: (i + 1) * 100,
-    model: i % 2 === 0 ? 'gpt-4o' : 'o3-mini',
-    pass: i !== 3,
-    outcome: i === 7 ? 'timeout' : 'ok',
-    credits_used: i === 5 ? null : 0.01,
-  }),
-);
+// 20 answers: ttfc 10, 20, … 200 ms; one failed check; credits 0.01 each, one unknown. Then a
+// timeout whose partial timings (5 s, 9 s) are not an answer's: timings leave it out, as summary.json.
+const SAMPLES: ThresholdSample[] = [
+  ...Array.from({ length: 20 }, (_, i) =>
+    sample({
+      ttfc_ms: (i + 1) * 10,
+      latency_ms: (i + 1) * 100,
+      model: i % 2 === 0 ? 'gpt-4o' : 'o3-mini',
+      pass: i !== 3,
+      credits_used: i === 5 ? null : 0.01,
+    }),
+  ),
+  sample({ model: 'o3-mini', outcome: 'timeout', pass: false, ttfc_ms: 5000, latency_ms: 9000, credits_used: null }),
+];
 
 const value = (metric: string, expression: string, samples: ThresholdSample[] = SAMPLES) => evaluateThresholds({ [metric]: [expression] }, samples)[0];
 
@@ -52,9 +55,9 @@ describe('evaluateThresholds', () => {
   });
 
   it('computes pass rate, errors and credits', () => {
-    expect(value('pass_rate', 'rate>=0.95')).toMatchObject({ value: 0.95, pass: true });
+    expect(value('pass_rate', 'rate>=0.9')).toMatchObject({ value: 19 / 21, pass: true });
     expect(value('errors', 'count<1')).toMatchObject({ value: 1, pass: false });
-    expect(value('errors', 'rate<=0.05')).toMatchObject({ value: 0.05, pass: true });
+    expect(value('errors', 'rate<=0.05')).toMatchObject({ value: 1 / 21, pass: true });
     expect(value('credits_used', 'count==19')?.pass).toBe(true);
     expect(value('credits_used', 'sum<=5')?.value).toBeCloseTo(0.19, 10);
     expect(value('credits_per_request', 'value<0.02')?.value).toBeCloseTo(0.01, 10);
@@ -70,12 +73,32 @@ describe('evaluateThresholds', () => {
     expect(value('latency_ms{case:refund,streaming:true,method:post,endpoint:ask}', 'max<8', turns)).toMatchObject({ value: 7 });
   });
 
-  it('leaves out conversation creation and skipped items unless the scope names them', () => {
-    const samples = [sample({ ttfc_ms: 1 }), sample({ endpoint: 'create', ttfc_ms: 999, pass: false }), sample({ outcome: 'skipped', pass: false, ttfc_ms: null })];
+  it('leaves out skipped turns unless the scope names them; a failed create is a failed request, as in summary.json', () => {
+    const create = sample({ endpoint: 'create', outcome: 'http_error', ttfb_ms: 999, ttfc_ms: null, latency_ms: null, pass: false, credits_used: null });
+    const samples = [sample({ ttfc_ms: 1, ttfb_ms: 2 }), create, sample({ outcome: 'skipped', pass: false, ttfc_ms: null })];
     expect(value('ttfc_ms', 'max<10', samples)).toMatchObject({ value: 1, pass: true });
-    expect(value('pass_rate', 'rate==1', samples)?.pass).toBe(true);
-    expect(value('ttfc_ms{endpoint:create}', 'max>10', samples)?.pass).toBe(true);
+    expect(value('ttfb_ms', 'max<10', samples)).toMatchObject({ value: 2, pass: true });
+    expect(value('pass_rate', 'rate==0.5', samples)?.pass).toBe(true);
+    expect(value('errors', 'count==1', samples)?.pass).toBe(true);
+    expect(value('ttfb_ms{endpoint:create,outcome:http_error}', 'max>10', samples)?.pass).toBe(true);
     expect(value('errors{outcome:skipped}', 'count==1', samples)?.pass).toBe(true);
+  });
+
+  it('judges timings on answers only, unless the scope names an outcome', () => {
+    expect(value('latency_ms', 'max<=2000')).toMatchObject({ value: 2000, pass: true });
+    expect(value('latency_ms{outcome:timeout}', 'max==9000')?.pass).toBe(true);
+  });
+
+  it('counts what checks (judges) spent in credits_used, as summary.json does, and sums exactly', () => {
+    const judged = [
+      sample({ credits_used: 0.1, checks: [{ type: 'judge', pass: true, detail: '', credits_used: 0.02 }] }),
+      sample({ credits_used: 0.2, check_credits_used: 0.03 }),
+    ];
+    expect(value('credits_used', 'sum==0.35', judged)?.pass).toBe(true);
+    expect(value('credits_per_request', 'value==0.175', judged)?.pass).toBe(true);
+    // 100,000 answers of 1.23457 credits: a float sum drifts off 123457 (by ~1e-8).
+    const many = Array.from({ length: 100_000 }, () => sample({ credits_used: 1.23457 }));
+    expect(value('credits_used', 'sum==123457', many)).toMatchObject({ value: 123457, pass: true });
   });
 
   it('with no matching samples: count is 0, anything else is null and fails', () => {

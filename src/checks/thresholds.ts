@@ -1,17 +1,37 @@
 // Evaluates k6-style thresholds exactly over a run's samples; validates them before a run starts.
 import { InputError } from '../domain/errors.js';
 import type { ThresholdResult } from '../domain/run.js';
-import type { Sample } from '../domain/sample.js';
+import type { CheckResult, Sample } from '../domain/sample.js';
+import { fromUnits, toUnits } from '../credits/ledger.js';
 import { nearestRank, sortedCopy, sum } from './percentile.js';
 import { parseThreshold, parseThresholdKey, type ParsedThreshold } from './threshold-parser.js';
 import type { ThresholdMetric, ThresholdOperator, ThresholdTag } from './threshold-grammar.js';
 
-/** The fields of a result line thresholds read; a whole Sample fits. */
+/**
+ * The fields of a result line thresholds read; a whole Sample fits. `check_credits_used` is what the
+ * request's checks (judges) spent: without it (or `checks`) only the answer's credits count.
+ */
 export type ThresholdSample = Pick<
   Sample,
   'model' | 'case_id' | 'thread_id' | 'turn' | 'endpoint' | 'method' | 'streaming' | 'outcome' | 'pass' | 'ttfc_ms' | 'ttfb_ms' | 'latency_ms' | 'credits_used'
 > &
-  Partial<Pick<Sample, 'corrected_latency_ms'>>;
+  Partial<Pick<Sample, 'corrected_latency_ms' | 'checks'>> & { check_credits_used?: number };
+
+function checkCreditUnits(checks: readonly CheckResult[]): number {
+  let units = 0;
+  for (const check of checks) units += toUnits(check.credits_used ?? 0);
+  return units;
+}
+
+/** The compact form of a result line (no texts), for holding a large run's samples in memory. */
+export function thresholdSampleOf(s: Sample): ThresholdSample {
+  return {
+    model: s.model, case_id: s.case_id, thread_id: s.thread_id, turn: s.turn, endpoint: s.endpoint, method: s.method,
+    streaming: s.streaming, outcome: s.outcome, pass: s.pass, ttfc_ms: s.ttfc_ms, ttfb_ms: s.ttfb_ms, latency_ms: s.latency_ms,
+    credits_used: s.credits_used, check_credits_used: fromUnits(checkCreditUnits(s.checks)),
+    ...(s.corrected_latency_ms !== undefined ? { corrected_latency_ms: s.corrected_latency_ms } : {}),
+  };
+}
 
 const TAG_VALUE: Record<ThresholdTag, (s: ThresholdSample) => string | null> = {
   model: (s) => s.model,
@@ -25,35 +45,61 @@ const TAG_VALUE: Record<ThresholdTag, (s: ThresholdSample) => string | null> = {
 };
 
 /**
- * Which samples a scope selects. Unless the scope names them, `create` lines (no answer, no
- * content) and `skipped` lines (never sent) are left out: they are not answers to measure.
+ * Which samples a scope selects: the requests summary.json counts. A `skipped` turn was never sent,
+ * so it is left out unless the scope names an outcome. A failed `create` line was sent and failed:
+ * summary.json counts it as a request and an error, and so do pass_rate and errors here.
  */
 export function matchesScope(sample: ThresholdSample, scope: Record<string, string>): boolean {
-  if (scope.endpoint === undefined && sample.endpoint === 'create') return false;
   if (scope.outcome === undefined && sample.outcome === 'skipped') return false;
   return Object.entries(scope).every(([tag, value]) => TAG_VALUE[tag as ThresholdTag](sample) === value);
 }
 
-type NumericMetric = Exclude<ThresholdMetric, 'pass_rate' | 'errors'>;
+type TimingMetric = 'ttfc_ms' | 'latency_ms' | 'ttfb_ms' | 'corrected_latency_ms';
 
-const FIELD: Record<NumericMetric, (s: ThresholdSample) => number | null | undefined> = {
+const TIMING: Record<TimingMetric, (s: ThresholdSample) => number | null | undefined> = {
   ttfc_ms: (s) => s.ttfc_ms,
   latency_ms: (s) => s.latency_ms,
   ttfb_ms: (s) => s.ttfb_ms,
   corrected_latency_ms: (s) => s.corrected_latency_ms,
-  // Answer credits only: a judge's credits are in its CheckResult, priced by another model.
-  credits_used: (s) => s.credits_used,
-  credits_per_request: (s) => s.credits_used,
 };
 
-function numbersOf(metric: NumericMetric, samples: readonly ThresholdSample[]): number[] {
-  const pick = FIELD[metric];
+function finite(value: number | null | undefined): value is number {
+  return typeof value === 'number' && Number.isFinite(value);
+}
+
+/**
+ * Timings of answers (outcome ok), as summary.json's percentiles: a stream cut midway or a timeout
+ * is another population (a cut answer is short, not fast). A scope naming an outcome decides itself.
+ */
+function timingsOf(metric: TimingMetric, samples: readonly ThresholdSample[], scope: Record<string, string>): number[] {
+  const pick = TIMING[metric];
   const values: number[] = [];
   for (const sample of samples) {
     const value = pick(sample);
-    if (typeof value === 'number' && Number.isFinite(value)) values.push(value);
+    if (finite(value) && (scope.outcome !== undefined || sample.outcome === 'ok')) values.push(value);
   }
   return values;
+}
+
+/** What a request's checks spent, in 1e-5 units: the explicit field, else read from its checks. */
+function checkUnitsOf(sample: ThresholdSample): number {
+  if (sample.check_credits_used !== undefined) return toUnits(sample.check_credits_used);
+  return sample.checks ? checkCreditUnits(sample.checks) : 0;
+}
+
+/**
+ * Per request, in 1e-5 units: the answer's credits plus its checks' (judges), as summary.json's
+ * credits_used counts them; null when nothing is known. Units, so a sum of 100,000 stays exact.
+ */
+function creditUnitsOf(samples: readonly ThresholdSample[]): { units: number[]; known: number } {
+  const units: number[] = [];
+  let known = 0;
+  for (const sample of samples) {
+    const checks = checkUnitsOf(sample);
+    if (finite(sample.credits_used)) known++;
+    if (finite(sample.credits_used) || checks > 0) units.push(toUnits(sample.credits_used ?? 0) + checks);
+  }
+  return { units, known };
 }
 
 function rateOf(metric: ThresholdMetric, samples: readonly ThresholdSample[]): number | null {
@@ -72,7 +118,19 @@ export function aggregateThreshold(parsed: ParsedThreshold, samples: readonly Th
   const { metric, aggregation } = parsed;
   if (metric === 'pass_rate' || (metric === 'errors' && aggregation.name === 'rate')) return rateOf(metric, samples);
   if (metric === 'errors') return samples.filter((s) => s.outcome !== 'ok').length;
-  const values = numbersOf(metric, samples);
+  if (metric === 'credits_used' || metric === 'credits_per_request') return aggregateCredits(parsed, samples);
+  return aggregateValues(parsed, timingsOf(metric, samples, parsed.scope));
+}
+
+/** credits_per_request is summary.json's: everything spent over the requests whose credits are known. */
+function aggregateCredits(parsed: ParsedThreshold, samples: readonly ThresholdSample[]): number | null {
+  const { units, known } = creditUnitsOf(samples);
+  if (parsed.metric === 'credits_per_request') return known > 0 ? fromUnits(sum(units)) / known : null;
+  if (parsed.aggregation.name === 'sum') return units.length > 0 ? fromUnits(sum(units)) : null;
+  return aggregateValues(parsed, units.map(fromUnits));
+}
+
+function aggregateValues({ aggregation }: ParsedThreshold, values: number[]): number | null {
   if (aggregation.name === 'count') return values.length;
   if (values.length === 0) return null;
   switch (aggregation.name) {

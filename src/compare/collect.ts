@@ -2,6 +2,7 @@
 import type { RunInfo } from '../domain/run.js';
 import type { Sample } from '../domain/sample.js';
 import { readResults } from '../metrics/read-results.js';
+import { requestCreditUnits } from '../metrics/request-stats.js';
 
 /** An item of the suite for one model, its repeats pooled: the unit compare matches across runs. */
 export interface ItemDigest {
@@ -21,7 +22,8 @@ export interface ItemDigest {
   /** Timings of the answers that arrived (outcome ok), as summary.json counts them. */
   latencies: number[];
   ttfcs: number[];
-  creditsSum: number;
+  /** Credits of the requests with known credits, in integer 1e-5 units (exact sums). */
+  creditUnits: number;
   creditsCount: number;
 }
 
@@ -29,7 +31,9 @@ export interface ModelTotals {
   /** Sent requests (a skipped turn was never sent). */
   requests: number;
   passed: number;
-  creditsSum: number;
+  /** Everything spent (answers and checks), in 1e-5 units: summary.json's credits_used. */
+  creditUnits: number;
+  /** Requests whose answer credits are known: summary.json's divisor of credits_per_request. */
   creditsKnown: number;
 }
 
@@ -48,9 +52,12 @@ export interface RunDigest {
 export const MAX_DISTINCT_TEXTS = 8;
 const MAX_LISTED = 5;
 
-/** `case:x|model:m|r2` → `case:x|model:m`: repeats of one question on one model are one item. */
+/**
+ * `case:x|model:m|r2` → `case:x|model:m`: repeats of one question on one model are one item. A
+ * failed conversation's line, `thread:t|model:m|r2|create`, pools its repeats the same way.
+ */
 export function itemKeyOf(itemId: string): string {
-  return itemId.replace(/\|r\d+$/, '');
+  return itemId.replace(/\|r\d+(\|create)?$/, '$1');
 }
 
 export async function digestRun(dir: string, run: RunInfo): Promise<RunDigest> {
@@ -69,18 +76,13 @@ function itemOf(items: Map<string, ItemDigest>, s: Sample): ItemDigest {
   if (!item) {
     item = {
       key, ids: new Set(), case_id: s.case_id, thread_id: s.thread_id, turn: s.turn, model: s.model, prompt: s.prompt ?? null,
-      runs: 0, passed: 0, texts: new Map(), failedChecks: [], errors: [], latencies: [], ttfcs: [], creditsSum: 0, creditsCount: 0,
+      runs: 0, passed: 0, texts: new Map(), failedChecks: [], errors: [], latencies: [], ttfcs: [], creditUnits: 0, creditsCount: 0,
     };
     items.set(key, item);
   }
   return item;
 }
 
-/** Per-request credits as summary.json counts them: the answer's plus what its checks (judges) spent. */
-export function requestCredits(s: Sample): number | null {
-  if (s.credits_used === null) return null;
-  return s.credits_used + s.checks.reduce((a, c) => a + (c.credits_used ?? 0), 0);
-}
 
 function addToItem(item: ItemDigest, s: Sample): void {
   item.ids.add(s.item_id);
@@ -93,9 +95,9 @@ function addToItem(item: ItemDigest, s: Sample): void {
   if (s.outcome !== 'ok') pushUnique(item.errors, s.error?.code ?? s.outcome);
   if (s.outcome === 'ok' && typeof s.latency_ms === 'number') item.latencies.push(s.latency_ms);
   if (s.outcome === 'ok' && typeof s.ttfc_ms === 'number') item.ttfcs.push(s.ttfc_ms);
-  const credits = requestCredits(s);
-  if (credits !== null && s.outcome !== 'skipped') {
-    item.creditsSum += credits;
+  // Per-request credits as summary.json counts them: the answer's plus what its checks (judges) spent.
+  if (s.credits_used !== null && s.outcome !== 'skipped') {
+    item.creditUnits += requestCreditUnits(s);
     item.creditsCount++;
   }
 }
@@ -106,15 +108,12 @@ function pushUnique(list: string[], value: string): void {
 
 function addToModel(models: Map<string, ModelTotals>, s: Sample): void {
   let totals = models.get(s.model);
-  if (!totals) models.set(s.model, (totals = { requests: 0, passed: 0, creditsSum: 0, creditsKnown: 0 }));
+  if (!totals) models.set(s.model, (totals = { requests: 0, passed: 0, creditUnits: 0, creditsKnown: 0 }));
   if (s.outcome === 'skipped') return;
   totals.requests++;
   if (s.pass) totals.passed++;
-  const credits = requestCredits(s);
-  if (credits !== null) {
-    totals.creditsSum += credits;
-    totals.creditsKnown++;
-  }
+  totals.creditUnits += requestCreditUnits(s);
+  if (s.credits_used !== null) totals.creditsKnown++;
 }
 
 /** The answer most repeats gave; on a tie, the earliest repeat's (deterministic for a report). */

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../domain/errors.js';
 import type { Sample } from '../domain/sample.js';
+import { createSummarizer } from '../metrics/summarizer.js';
 import { compareRuns } from './compare-runs.js';
 import { DEFAULT_COMPARE_OPTIONS } from './options.js';
 import { logNormalSample, sample, writeRun } from './test-support/fixtures.js';
@@ -126,6 +127,18 @@ describe('compareRuns', () => {
     expect(c.warnings.join('\n')).toMatch(/b ran in only one of the runs/);
     expect(c.warnings.join('\n')).toMatch(/a: too few answers/);
     expect(c.verdict).toBe('pass');
+  });
+
+  it('gives the pass rate and credits per request summary.json gives for the same run (judges and unknown credits too)', async () => {
+    const judged = (credits: number | null): Sample => ({ ...sample({ credits }), checks: [{ type: 'judge', pass: true, detail: 'PASS', credits_used: 0.002 }] });
+    const samples = [judged(0.01), judged(null), { ...sample({ caseId: 'x', pass: false, outcome: 'timeout', credits: null }) }, sample({ caseId: 'y', credits: 0.03 })];
+    const dir = writeRun(join(root, 'same-numbers'), samples);
+    const summarizer = createSummarizer();
+    samples.forEach((s) => summarizer.add(s));
+    const summary = summarizer.finish({ run_id: 'r', status: 'completed' }).summary.models['gpt-4o']!;
+    const c = await compareRuns(dir, dir, options());
+    expect(c.models['gpt-4o']!.credits_per_request.base).toBe(summary.credits_per_request);
+    expect(c.models['gpt-4o']!.pass_rate.base).toBe(summary.pass_rate);
   });
 
   it('refuses a directory that is not a run, naming it and what is missing', async () => {

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Sample } from '../domain/sample.js';
 import { digestRun, itemKeyOf, majorityPass, representativeText } from './collect.js';
 import { matchItems } from './items.js';
+import { itemLabel } from './labels.js';
 import { runInfo, sample, writeRun } from './test-support/fixtures.js';
 
 async function digestOf(samples: Sample[]) {
@@ -18,6 +19,8 @@ describe('item keys and majorities', () => {
     expect(itemKeyOf('case:refund-window|model:gpt-4o|r12')).toBe('case:refund-window|model:gpt-4o');
     expect(itemKeyOf('thread:t|turn:2|model:m|r1')).toBe('thread:t|turn:2|model:m');
     expect(itemKeyOf('case:r1|model:x')).toBe('case:r1|model:x');
+    // A conversation that could not be created: its repeats pool like any item's.
+    expect(itemKeyOf('thread:t|model:m|r3|create')).toBe('thread:t|model:m|create');
   });
 
   it('passes an item when strictly more than half its repeats pass', () => {
@@ -105,5 +108,17 @@ describe('matchItems', () => {
     expect(m.regressions).toHaveLength(1);
     expect(m.regressions[0]!.head.errors).toEqual(['E_SERVER']);
     expect(head.models.get('gpt-4o')!.requests).toBe(0);
+  });
+
+  it('pools the repeats of a conversation that could not be created, and names it', async () => {
+    const create = (repeat: number): Sample => ({
+      ...sample({ threadId: 't', repeat, outcome: 'http_error', pass: false }),
+      item_id: `thread:t|model:gpt-4o|r${repeat}|create`, turn: null, endpoint: 'create',
+    });
+    const base = await digestOf([sample({ threadId: 't', turn: 1 }), sample({ threadId: 't', turn: 1, repeat: 2 })]);
+    const head = await digestOf([create(1), create(2)]);
+    const m = matchItems(base.items, head.items);
+    expect(m.added.map((a) => [a.item_id, a.side.runs, itemLabel(a)])).toEqual([['thread:t|model:gpt-4o|create', 2, 't: create conversation × gpt-4o']]);
+    expect(m.missing.map((a) => itemLabel(a))).toEqual(['t turn 1 × gpt-4o']);
   });
 });

@@ -1,11 +1,11 @@
 // How the compare reports name items and changes, so console, markdown and HTML say the same thing the same way.
+import { caseLabelOf } from '../metrics/case-stats.js';
 import { formatCredits, formatMs, formatRate, modelLabel } from '../report/format.js';
 import type { ItemRef, ItemSide, ModelChange, TimingChange } from './types.js';
 
-/** `refund-window × gpt-4o`, `plans-followup turn 2 × gpt-4o`. */
+/** `refund-window × gpt-4o`, `plans-followup turn 2 × gpt-4o`, named as report.html names its rows. */
 export function itemLabel(ref: ItemRef): string {
-  const what = ref.thread_id !== null ? `${ref.thread_id} turn ${ref.turn ?? '?'}` : (ref.case_id ?? ref.item_id);
-  return `${what} × ${modelLabel(ref.model)}`;
+  return `${caseLabelOf(ref)} × ${modelLabel(ref.model)}`;
 }
 
 /** `+12.5%`, `−3%` (a real minus sign), `±0%`; `–` when unknown. */

@@ -8,13 +8,16 @@ export const MARKDOWN_ITEM_LIMIT = 20;
 /**
  * Escapes what GitHub-flavoured markdown would interpret inside a line (emphasis, code, links, table
  * pipes, strike) and HTML, and keeps a value on one line; parentheses need nothing once `[` and `]` are escaped.
+ * An `@name` in an answer would notify that GitHub user or team from the PR comment (a backslash
+ * does not stop it): a zero-width space after the `@` does (bots such as Renovate do the same).
  */
 export function escapeMarkdown(text: string): string {
   return text
-    .replace(/[\r\n]+/g, ' ')
+    .replace(/[\r\n\u2028\u2029]+/g, ' ')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
+    .replace(/@/g, '@&#8203;')
     .replace(/([\\`*_[\]|~])/g, '\\$1');
 }
 

@@ -1,5 +1,7 @@
 // Per-model changes between two runs: pass rate, TTFC and latency percentiles with a rank test, credits per request with a paired bootstrap.
 import { nearestRank, sortedCopy } from '../checks/percentile.js';
+import { fromUnits } from '../credits/ledger.js';
+import { setOwn } from '../metrics/own-record.js';
 import { pairedBootstrapChange, type PairedValue } from './bootstrap.js';
 import type { ItemDigest, ModelTotals, RunDigest } from './collect.js';
 import { holmAdjust, mannWhitneyU } from './mann-whitney.js';
@@ -44,7 +46,7 @@ function pushAll(target: number[], values: readonly number[]): void {
 
 function creditsPair(b: ItemDigest, h: ItemDigest): PairedValue | null {
   if (b.creditsCount === 0 || h.creditsCount === 0) return null;
-  return { base: b.creditsSum / b.creditsCount, head: h.creditsSum / h.creditsCount };
+  return { base: fromUnits(b.creditUnits) / b.creditsCount, head: fromUnits(h.creditUnits) / h.creditsCount };
 }
 
 export function percentilesOf(values: readonly number[]): Percentiles {
@@ -87,7 +89,7 @@ function judgeTimings(changes: TimingChange[], options: CompareOptions): void {
 }
 
 function creditsChange(pairs: PairedValue[], base: ModelTotals | undefined, head: ModelTotals | undefined, alpha: number, options: CompareOptions): CreditsChange {
-  const perRequest = (t: ModelTotals | undefined): number | null => (t && t.creditsKnown > 0 ? t.creditsSum / t.creditsKnown : null);
+  const perRequest = (t: ModelTotals | undefined): number | null => (t && t.creditsKnown > 0 ? fromUnits(t.creditUnits) / t.creditsKnown : null);
   const resamples = Math.min(20_000, Math.max(2000, Math.ceil(100 / alpha)));
   const interval = pairedBootstrapChange(pairs, { alpha, resamples });
   const significant = interval !== null && (interval.low > 0 || interval.high < 0);
@@ -116,14 +118,14 @@ export function compareModels(base: RunDigest, head: RunDigest, matched: readonl
     const b = base.models.get(name);
     const h = head.models.get(name);
     const [br, hr] = [passRate(b), passRate(h)];
-    models[name] = {
+    setOwn(models, name, {
       matched: b !== undefined && h !== undefined,
       pass_rate: { base: br, head: hr, change: br === null || hr === null ? null : hr - br },
       requests: { base: b?.requests ?? 0, head: h?.requests ?? 0 },
       ttfc_ms: timingChange(pool.ttfc_ms),
       latency_ms: timingChange(pool.latency_ms),
       credits_per_request: creditsChange(pool.credits, b, h, creditsAlpha, options),
-    };
+    });
   }
   judgeTimings(Object.values(models).flatMap((m) => (['ttfc_ms', 'latency_ms'] as TimingKey[]).map((k) => m[k])), options);
   return models;

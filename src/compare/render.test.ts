@@ -60,6 +60,11 @@ describe('markdown summary', () => {
     expect(escapeMarkdown(NASTY_TEXT)).toBe('Refunds &lt;script&gt;alert("x")&lt;/script&gt; \\| \\*within\\* \\[30\\](http://evil) days &amp; \\`more\\`');
     expect(escapeMarkdown('a\nb')).toBe('a b');
   });
+
+  it('keeps an @mention in an answer from notifying anyone from the PR comment', () => {
+    expect(escapeMarkdown('Ask @octocat or @acme/support, mail help@acme.com')).toBe('Ask @&#8203;octocat or @&#8203;acme/support, mail help@&#8203;acme.com');
+    expect(escapeMarkdown('line\u2028break')).toBe('line break');
+  });
 });
 
 describe('compare.html', () => {

@@ -2,6 +2,7 @@
 import type { TimingMetric } from '../domain/summary.js';
 import type { HistogramSet } from './histogram-file.js';
 import { binCountsMs, percentileCurveMs, valueAtPercentileMs, type Histogram } from './histogram.js';
+import { setOwn } from './own-record.js';
 import type { Timeline } from './timeline.js';
 
 /** [percentile 0–100, value ms] */
@@ -31,10 +32,10 @@ export function buildDetails(models: readonly string[], histograms: HistogramSet
   const curves: RunDetails['curves'] = {};
   for (const model of models) {
     const byMetric = histograms.get(model);
-    curves[model] = {
+    setOwn(curves, model, {
       ttfc_ms: byMetric?.get('ttfc_ms') ? percentileCurveMs(byMetric.get('ttfc_ms')!) : [],
       latency_ms: byMetric?.get('latency_ms') ? percentileCurveMs(byMetric.get('latency_ms')!) : [],
-    };
+    });
   }
   return { models: [...models], curves, distribution: buildDistribution(models, histograms, 'latency_ms'), timeline };
 }
@@ -49,7 +50,7 @@ function buildDistribution(models: readonly string[], histograms: HistogramSet, 
   const total = present.reduce((sum, [, h]) => sum + h.totalCount, 0);
   const edges = logEdgesMs(lowMs, highMs, binsFor(total / present.length));
   const counts: Record<string, number[]> = {};
-  for (const [model, histogram] of present) counts[model] = binCountsMs(histogram, edges);
+  for (const [model, histogram] of present) setOwn(counts, model, binCountsMs(histogram, edges));
   return { metric, edges_ms: edges, counts };
 }
 

@@ -4,6 +4,7 @@ import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TIMING_METRICS, type HistogramFile, type TimingMetric, type TimingPercentiles } from '../domain/summary.js';
 import { addHistograms, decodeHistogram, encodeHistogram, percentilesMs, type Histogram } from './histogram.js';
+import { setOwn } from './own-record.js';
 
 export const HISTOGRAM_FILE_NAME = 'histograms.json';
 
@@ -18,7 +19,7 @@ export function encodeHistogramSet(set: HistogramSet): HistogramFile {
       const histogram = metrics.get(metric);
       if (histogram && histogram.totalCount > 0) encoded[metric] = encodeHistogram(histogram);
     }
-    file[model] = encoded;
+    setOwn(file, model, encoded);
   }
   return file;
 }
@@ -63,7 +64,7 @@ export function percentilesOfHistogramFile(
       const percentiles = percentilesMs(histogram);
       if (percentiles) entry[metric] = percentiles;
     }
-    out[model] = entry;
+    setOwn(out, model, entry);
   }
   return out;
 }

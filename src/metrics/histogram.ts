@@ -36,10 +36,32 @@ export function msToUs(ms: number): number {
   return Math.min(HIGHEST_TRACKABLE_US, Math.max(1, Math.round(ms * 1000)));
 }
 
+/**
+ * What a histogram cannot keep exactly: the sum and the largest of the recorded values (integer
+ * µs, not clamped). HDR answers the max with the top of its bucket (up to 0.1% above any value
+ * seen) and the mean from bucket midpoints; with these, summary.json's max is a value that was
+ * measured and its mean the true mean, as the exact thresholds see them. Both merge exactly too.
+ */
+export interface ExactTally {
+  count: number;
+  sumUs: number;
+  maxUs: number;
+}
+
+export function createTally(): ExactTally {
+  return { count: 0, sumUs: 0, maxUs: 0 };
+}
+
 /** Records a duration in ms; ignores null, NaN and negative values (nothing was measured). */
-export function recordMs(histogram: Histogram, ms: number | null | undefined): void {
+export function recordMs(histogram: Histogram, ms: number | null | undefined, tally?: ExactTally): void {
   if (ms === null || ms === undefined || !Number.isFinite(ms) || ms < 0) return;
   histogram.recordValue(msToUs(ms));
+  if (tally) {
+    const us = Math.max(1, Math.round(ms * 1000));
+    tally.count++;
+    tally.sumUs += us;
+    tally.maxUs = Math.max(tally.maxUs, us);
+  }
 }
 
 function usToMs(us: number): number {
@@ -51,10 +73,16 @@ export function valueAtPercentileMs(histogram: Histogram, percentile: number): n
   return usToMs(histogram.getValueAtPercentile(percentile));
 }
 
-/** p50…p99.9, max and mean in ms; null for an empty histogram. */
-export function percentilesMs(histogram: Histogram): TimingPercentiles | null {
+/**
+ * p50…p99.9, max and mean in ms; null for an empty histogram. With the exact tally of the same
+ * values, max and mean are exact and no percentile exceeds the max (a bucket's top can).
+ */
+export function percentilesMs(histogram: Histogram, tally?: ExactTally): TimingPercentiles | null {
   if (histogram.totalCount === 0) return null;
-  const at = (p: number): number => valueAtPercentileMs(histogram, p);
+  const exact = tally !== undefined && tally.count === histogram.totalCount;
+  // getValueAtPercentile(100) rather than maxValue: it survives encoding unchanged.
+  const max = exact ? tally.maxUs / 1000 : valueAtPercentileMs(histogram, 100);
+  const at = (p: number): number => Math.min(max, valueAtPercentileMs(histogram, p));
   return {
     count: histogram.totalCount,
     p50: at(50),
@@ -62,9 +90,8 @@ export function percentilesMs(histogram: Histogram): TimingPercentiles | null {
     p95: at(95),
     p99: at(99),
     p999: at(99.9),
-    // getValueAtPercentile(100) rather than maxValue: it survives encoding unchanged.
-    max: at(100),
-    mean: Math.round(histogram.mean) / 1000,
+    max,
+    mean: Math.round(exact ? tally.sumUs / tally.count : histogram.mean) / 1000,
   };
 }
 

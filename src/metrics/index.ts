@@ -7,3 +7,4 @@ export * from './case-stats.js';
 export * from './timeline.js';
 export * from './details.js';
 export * from './summarizer.js';
+export * from './own-record.js';

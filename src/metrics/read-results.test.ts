@@ -70,4 +70,10 @@ describe('readResults', () => {
     expect(read).toEqual([]);
     expect(stats.lines).toBe(0);
   });
+
+  it('fills the place of a line that lacks it (an older or hand-written line), so a case is not read as a thread', async () => {
+    const line = JSON.stringify({ item_id: 'case:x|model:m|r1', model: 'm', outcome: 'ok', latency_ms: 5 });
+    const { samples } = await collect(await runDirWith('sparse', `${line}\n`));
+    expect(samples[0]).toMatchObject({ case_id: null, thread_id: null, turn: null, checks: [], text: '' });
+  });
 });

@@ -85,6 +85,10 @@ function parseSample(line: string): Sample | null {
 function normalizeSample(sample: Sample): Sample {
   return {
     ...sample,
+    // A missing place would read as a thread (`undefined !== null`) everywhere a line is placed.
+    case_id: typeof sample.case_id === 'string' ? sample.case_id : null,
+    thread_id: typeof sample.thread_id === 'string' ? sample.thread_id : null,
+    turn: typeof sample.turn === 'number' ? sample.turn : null,
     checks: Array.isArray(sample.checks) ? sample.checks : [],
     text: typeof sample.text === 'string' ? sample.text : '',
     chars: typeof sample.chars === 'number' ? sample.chars : 0,

@@ -1,7 +1,9 @@
 // Streaming statistics of a set of requests (one model's, or the whole run's): counters plus HDR histograms.
 import type { Sample } from '../domain/sample.js';
-import { TIMING_METRICS, type RequestStats, type TimingMetric } from '../domain/summary.js';
-import { createHistogram, percentilesMs, recordMs, type Histogram } from './histogram.js';
+import { TIMING_METRICS, type RequestStats, type TimingMetric, type TimingPercentiles } from '../domain/summary.js';
+import { fromUnits, toUnits } from '../credits/ledger.js';
+import { createHistogram, createTally, percentilesMs, recordMs, type ExactTally, type Histogram } from './histogram.js';
+import { getOwn, setOwn } from './own-record.js';
 
 export interface RequestStatsAccumulator {
   add(sample: Sample): void;
@@ -19,8 +21,9 @@ interface Counters {
   chars: number;
   streamedChars: number;
   streamedMs: number;
-  answerCredits: number;
-  checkCredits: number;
+  /** Credits in integer 1e-5 units (the service's precision): a float sum of 100,000 answers drifts. */
+  answerUnits: number;
+  checkUnits: number;
   creditsKnown: number;
   creditsUnknown: number;
   creditsRemaining: number | null;
@@ -35,9 +38,16 @@ export function isRequestError(sample: Sample): boolean {
   return sample.outcome !== 'ok' && sample.outcome !== 'skipped';
 }
 
-/** Rounds away float noise from sums of credits (0.1 + 0.2) without losing real precision. */
-export function roundCredits(value: number): number {
-  return Math.round(value * 1e9) / 1e9;
+/** What a request's checks (judges) spent, in 1e-5 units. */
+export function checkCreditUnits(sample: Pick<Sample, 'checks'>): number {
+  let units = 0;
+  for (const check of sample.checks) units += toUnits(check.credits_used ?? 0);
+  return units;
+}
+
+/** Everything a request spent (its answer and its checks), in 1e-5 units. */
+export function requestCreditUnits(sample: Pick<Sample, 'checks' | 'credits_used'>): number {
+  return toUnits(sample.credits_used ?? 0) + checkCreditUnits(sample);
 }
 
 function ratio(numerator: number, denominator: number): number | null {
@@ -47,10 +57,11 @@ function ratio(numerator: number, denominator: number): number | null {
 export function createRequestStats(): RequestStatsAccumulator {
   const c: Counters = {
     requests: 0, ok: 0, errors: 0, skipped: 0, passed: 0, retries: 0, chars: 0, streamedChars: 0,
-    streamedMs: 0, answerCredits: 0, checkCredits: 0, creditsKnown: 0, creditsUnknown: 0, creditsRemaining: null,
+    streamedMs: 0, answerUnits: 0, checkUnits: 0, creditsKnown: 0, creditsUnknown: 0, creditsRemaining: null,
   };
   const errorsByKind: Record<string, number> = {};
   const histograms = new Map<TimingMetric, Histogram>(TIMING_METRICS.map((m) => [m, createHistogram()]));
+  const tallies = new Map<TimingMetric, ExactTally>(TIMING_METRICS.map((m) => [m, createTally()]));
 
   const add = (sample: Sample): void => {
     // A skipped turn was never sent: it costs nothing and has no timings.
@@ -63,24 +74,23 @@ export function createRequestStats(): RequestStatsAccumulator {
     else {
       c.errors++;
       const kind = errorKindOf(sample);
-      errorsByKind[kind] = (errorsByKind[kind] ?? 0) + 1;
+      setOwn(errorsByKind, kind, (getOwn(errorsByKind, kind) ?? 0) + 1);
     }
     if (sample.pass) c.passed++;
     c.retries += Math.max(0, sample.attempts - 1);
     addChars(c, sample);
     addCredits(c, sample);
     // Timings describe answers: a refused or broken request's duration would mix two populations.
-    if (sample.outcome === 'ok') recordTimings(histograms, sample);
+    if (sample.outcome === 'ok') recordTimings(histograms, tallies, sample);
   };
 
-  const toStats = (): RequestStats => statsOf(c, errorsByKind, histograms);
+  const toStats = (): RequestStats => statsOf(c, errorsByKind, (m) => percentilesMs(histograms.get(m)!, tallies.get(m)));
 
   return { add, histograms, toStats };
 }
 
-function statsOf(c: Counters, errorsByKind: Record<string, number>, histograms: Map<TimingMetric, Histogram>): RequestStats {
-  const creditsUsed = roundCredits(c.answerCredits + c.checkCredits);
-  const at = (metric: TimingMetric) => percentilesMs(histograms.get(metric)!);
+function statsOf(c: Counters, errorsByKind: Record<string, number>, at: (m: TimingMetric) => TimingPercentiles | null): RequestStats {
+  const creditsUsed = fromUnits(c.answerUnits + c.checkUnits);
   return {
     requests: c.requests,
     ok: c.ok,
@@ -94,7 +104,7 @@ function statsOf(c: Counters, errorsByKind: Record<string, number>, histograms: 
     chars: c.chars,
     chars_per_s: c.streamedMs > 0 ? Math.round((c.streamedChars / c.streamedMs) * 1000 * 10) / 10 : null,
     credits_used: creditsUsed,
-    check_credits_used: roundCredits(c.checkCredits),
+    check_credits_used: fromUnits(c.checkUnits),
     credits_unknown: c.creditsUnknown,
     credits_per_request: ratio(creditsUsed, c.creditsKnown),
     credits_per_passed: ratio(creditsUsed, c.passed),
@@ -110,8 +120,9 @@ function statsOf(c: Counters, errorsByKind: Record<string, number>, histograms: 
 function addChars(c: Counters, sample: Sample): void {
   c.chars += sample.chars;
   // Streaming speed: characters over the first-to-last-chunk window; a JSON answer has no window.
+  // Answers only, as every timing here: a stream cut midway would mix in a second population.
   const { ttfc_ms: first, last_chunk_ms: last } = sample;
-  if (first !== null && last !== null && last > first) {
+  if (sample.outcome === 'ok' && first !== null && last !== null && last > first) {
     c.streamedChars += sample.chars;
     c.streamedMs += last - first;
   }
@@ -119,18 +130,14 @@ function addChars(c: Counters, sample: Sample): void {
 
 function addCredits(c: Counters, sample: Sample): void {
   if (sample.credits_used !== null) {
-    c.answerCredits += sample.credits_used;
+    c.answerUnits += toUnits(sample.credits_used);
     c.creditsKnown++;
   }
   if (sample.credits_unknown) c.creditsUnknown++;
-  for (const check of sample.checks) c.checkCredits += check.credits_used ?? 0;
+  c.checkUnits += checkCreditUnits(sample);
   if (sample.credits_remaining !== null) c.creditsRemaining = sample.credits_remaining;
 }
 
-function recordTimings(histograms: Map<TimingMetric, Histogram>, sample: Sample): void {
-  recordMs(histograms.get('ttfc_ms')!, sample.ttfc_ms);
-  recordMs(histograms.get('latency_ms')!, sample.latency_ms);
-  recordMs(histograms.get('ttfb_ms')!, sample.ttfb_ms);
-  recordMs(histograms.get('gap_max_ms')!, sample.gap_max_ms);
-  recordMs(histograms.get('corrected_latency_ms')!, sample.corrected_latency_ms);
+function recordTimings(histograms: Map<TimingMetric, Histogram>, tallies: Map<TimingMetric, ExactTally>, sample: Sample): void {
+  for (const metric of TIMING_METRICS) recordMs(histograms.get(metric)!, sample[metric], tallies.get(metric));
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Sample } from '../domain/sample.js';
 import { syntheticSamples } from '../report/test-support/synthetic-run.js';
 import { decodeHistogramFile } from './histogram-file.js';
+import { getOwn } from './own-record.js';
 import { applyThresholds, createSummarizer } from './summarizer.js';
 import { createTimeline } from './timeline.js';
 
@@ -97,5 +98,62 @@ describe('createTimeline', () => {
     expect(result.series[base.model]!.length).toBeLessThanOrEqual(10);
     expect(result.series[base.model]!.reduce((a, p) => a + p.count, 0)).toBe(100);
     expect(result.bucket_ms).toBe(16_000);
+  });
+});
+
+describe('createSummarizer on edge data', () => {
+  const base = syntheticSamples({ repeats: 1 })[0]!;
+
+  it('sums credits exactly (1e-5 units), answers and judges, in totals, models and cells', () => {
+    const judge = { type: 'judge', pass: true, detail: 'PASS', credits_used: 0.00003 };
+    const many = Array.from({ length: 20_000 }, (_, i) => ({ ...base, offset_ms: i, credits_used: 12.34567, checks: [judge] }));
+    const { summary } = summarize(many);
+    // A float running sum gives 246913.40000007 here, and 0.6 + float noise for the judges.
+    expect(summary.totals.credits_used).toBe(246914);
+    expect(summary.totals.check_credits_used).toBe(0.6);
+    expect(summary.models[base.model]!.credits_used).toBe(246914);
+    expect(summary.cases[0]!.models[base.model]!.credits_used).toBe(246914);
+  });
+
+  it('reports the max and mean the thresholds see: measured values, not bucket edges', () => {
+    const all = syntheticSamples({ repeats: 3 });
+    const { summary } = summarize(all);
+    for (const [model, stats] of Object.entries(summary.models)) {
+      const latencies = all.filter((s) => s.model === model && s.outcome === 'ok').map((s) => Math.round(s.latency_ms! * 1000));
+      expect(stats.latency_ms!.max).toBe(Math.max(...latencies) / 1000);
+      expect(stats.latency_ms!.mean).toBe(Math.round(latencies.reduce((a, b) => a + b, 0) / latencies.length) / 1000);
+      expect(stats.latency_ms!.p99).toBeLessThanOrEqual(stats.latency_ms!.max);
+    }
+  });
+
+  it('measures characters per second on answers only, as every timing: a cut stream is not a fast one', () => {
+    const answer = { ...base, outcome: 'ok' as const, chars: 1000, ttfc_ms: 100, last_chunk_ms: 1100 };
+    const cut = { ...base, outcome: 'stream_error' as const, pass: false, chars: 1000, ttfc_ms: 100, last_chunk_ms: 110 };
+    expect(summarize([answer, cut]).summary.totals.chars_per_s).toBe(1000);
+  });
+
+  it('treats model names such as __proto__ and constructor as names, without touching Object.prototype', () => {
+    const odd = syntheticSamples({ repeats: 1 }).map((s) => ({ ...s, model: s.model === 'gpt-4o-mini' ? '__proto__' : s.model === 'mistral-large' ? 'constructor' : s.model }));
+    const { summary, histograms, details } = summarize(odd);
+    expect(({} as Record<string, unknown>).requests).toBeUndefined();
+    expect(Object.keys(summary.models)).toEqual(['claude-sonnet-4-6', '__proto__', 'constructor'].sort((a, b) => a.localeCompare(b)));
+    expect(Object.getPrototypeOf(summary.models)).toBe(Object.prototype);
+    expect(summary.models.__proto__!.requests).toBe(odd.filter((s) => s.model === '__proto__').length);
+    expect(getOwn(summary.models, 'constructor')!.requests).toBe(5);
+    expect(Object.keys(summary.cases[0]!.models)).toHaveLength(3);
+    expect(Object.keys(histograms)).toContain('__proto__');
+    expect(Object.keys(details.timeline.series)).toContain('__proto__');
+    expect(JSON.parse(JSON.stringify(summary)).models.__proto__.requests).toBe(summary.models.__proto__!.requests);
+  });
+
+  it('gives a conversation that could not be created its own row, not a turn', () => {
+    const turn = syntheticSamples({ repeats: 1 }).find((s) => s.thread_id !== null)!;
+    const create = { ...turn, item_id: 'thread:onboarding|model:m|r1|create', turn: null, endpoint: 'create' as const, outcome: 'http_error' as const, pass: false };
+    const { summary } = summarize([create, { ...turn, outcome: 'skipped', pass: false }]);
+    expect(summary.cases.map((c) => [c.key, c.label, c.turn])).toEqual([
+      ['thread:onboarding#create', 'onboarding: create conversation', null],
+      ['thread:onboarding#1', 'onboarding turn 1', 1],
+    ]);
+    expect(summary.totals).toMatchObject({ requests: 1, errors: 1, skipped: 1, pass_rate: 0 });
   });
 });

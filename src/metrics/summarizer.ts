@@ -5,6 +5,7 @@ import type { HistogramFile, ModelSummary, Summary, TotalsSummary, Verdict } fro
 import { createCaseStats } from './case-stats.js';
 import { buildDetails, type RunDetails } from './details.js';
 import { encodeHistogramSet, type HistogramSet } from './histogram-file.js';
+import { setOwn } from './own-record.js';
 import { createRequestStats, type RequestStatsAccumulator } from './request-stats.js';
 import { createTimeline } from './timeline.js';
 
@@ -59,7 +60,7 @@ export function createSummarizer(): Summarizer {
     const order = orderModels([...models.keys()], context.model_order ?? []);
     const thresholds = context.thresholds ?? [];
     const modelSummaries: Record<string, ModelSummary> = {};
-    for (const name of order) modelSummaries[name] = models.get(name)!.toStats();
+    for (const name of order) setOwn(modelSummaries, name, models.get(name)!.toStats());
     const durationMs = context.duration_ms ?? (lastEndMs > 0 ? lastEndMs : null);
     const stats = total.toStats();
     const totals: TotalsSummary = {

@@ -1,5 +1,6 @@
 // Latency over the run's time, per model, in a bounded number of time buckets (widened as the run grows).
 import type { Sample } from '../domain/sample.js';
+import { setOwn } from './own-record.js';
 import { isRequestError } from './request-stats.js';
 
 export interface TimelinePoint {
@@ -67,10 +68,11 @@ export function createTimeline(maxBuckets = MAX_TIMELINE_BUCKETS): TimelineAccum
     const indexes = [...buckets.keys()].sort((a, b) => a - b);
     const series: Record<string, TimelinePoint[]> = {};
     for (const model of modelOrder) {
-      series[model] = indexes.flatMap((index) => {
+      const points = indexes.flatMap((index) => {
         const b = buckets.get(index)!.get(model);
         return b ? [toPoint(index, bucketMs, b)] : [];
       });
+      setOwn(series, model, points);
     }
     return { bucket_ms: bucketMs, series };
   };

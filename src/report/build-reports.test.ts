@@ -66,7 +66,7 @@ describe('buildReports', () => {
     expect(html).not.toContain('<script>alert');
     expect(html).not.toContain('<b>markup</b>');
     expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
-    expect(html).toContain(`at most ${EVIDENCE_LIMITS.answersPerCell} answers per case and model`);
+    expect(html).toContain(`${EVIDENCE_LIMITS.answersPerCell} answers per case and model`);
     expect(html).not.toMatch(/(src|href)="https?:/);
   });
 

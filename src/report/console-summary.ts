@@ -1,6 +1,6 @@
 // The plain-text summary the CLI prints after a run: totals, a table per model, thresholds.
 import type { Summary } from '../domain/summary.js';
-import { formatCount, formatCredits, formatDurationMs, formatMs, formatRate, modelLabel } from './format.js';
+import { formatCount, formatCredits, formatDurationMs, formatMs, formatRate, formatThresholdValue, modelLabel } from './format.js';
 
 export interface ConsoleSummaryOptions {
   /** Shown in the first line when given. */
@@ -59,7 +59,7 @@ function thresholdLines(summary: Summary): string[] {
     ...summary.thresholds.map((t) => {
       const scope = Object.entries(t.scope).map(([k, v]) => `${k}:${v}`).join(',');
       const metric = scope ? `${t.metric}{${scope}}` : t.metric;
-      const value = t.value === null ? 'no data' : String(Math.round(t.value * 1000) / 1000);
+      const value = formatThresholdValue(t.value);
       return `  ${t.pass ? 'ok  ' : 'FAIL'} ${metric} ${t.expression} (value ${value})`;
     }),
   ];

@@ -1,12 +1,14 @@
 // A bounded sample of answers, failures and errors per case × model, collected while streaming, for HTML and JUnit.
 import type { CheckResult, Sample, SampleError } from '../domain/sample.js';
 import { caseKeyOf, caseLabelOf } from '../metrics/case-stats.js';
+import { getOwn, setOwn } from '../metrics/own-record.js';
 import { errorKindOf, isRequestError } from '../metrics/request-stats.js';
 
 /**
  * The bounds that keep report.html a reasonable size for a 100,000-request run (samples.csv keeps
  * everything): at most 3 answers per case × model cell, each answer and prompt cut at 4,096
- * characters, check details at 1,000, and no more than 8,000,000 characters of answers in all.
+ * characters, check details at 1,000, no more than 8,000,000 characters of answers and
+ * 2,000,000 of prompts in all (a 100,000-case suite would otherwise hold every prompt in memory).
  */
 export const EVIDENCE_LIMITS = {
   answersPerCell: 3,
@@ -14,6 +16,7 @@ export const EVIDENCE_LIMITS = {
   promptChars: 4096,
   checkDetailChars: 1000,
   totalAnswerChars: 8_000_000,
+  totalPromptChars: 2_000_000,
 } as const;
 
 export interface AnswerEvidence {
@@ -58,6 +61,8 @@ export interface Evidence {
   errors: ErrorGroup[];
   /** True once the total answer budget ran out and later answers were shown without text. */
   budgetExhausted: boolean;
+  /** True once the total prompt budget ran out and later prompts were not kept. */
+  promptBudgetExhausted: boolean;
 }
 
 export interface EvidenceCollector {
@@ -75,6 +80,8 @@ export function createEvidenceCollector(): EvidenceCollector {
   const errors = new Map<string, ErrorGroup>();
   let budgetChars: number = EVIDENCE_LIMITS.totalAnswerChars;
   let budgetExhausted = false;
+  let promptChars: number = EVIDENCE_LIMITS.totalPromptChars;
+  let promptBudgetExhausted = false;
 
   const toEvidence = (sample: Sample): AnswerEvidence => {
     const limit = Math.min(EVIDENCE_LIMITS.answerChars, Math.max(0, budgetChars));
@@ -95,7 +102,11 @@ export function createEvidenceCollector(): EvidenceCollector {
   const add = (sample: Sample): void => {
     const key = caseKeyOf(sample);
     if (!prompts.has(key) && typeof sample.prompt === 'string') {
-      prompts.set(key, cut(sample.prompt, EVIDENCE_LIMITS.promptChars));
+      const prompt = cut(sample.prompt, EVIDENCE_LIMITS.promptChars);
+      if (prompt.length <= promptChars) {
+        prompts.set(key, prompt);
+        promptChars -= prompt.length;
+      } else promptBudgetExhausted = true;
     }
     const byModel = cells.get(key) ?? new Map<string, CellEvidence>();
     cells.set(key, byModel);
@@ -105,7 +116,10 @@ export function createEvidenceCollector(): EvidenceCollector {
     if (isRequestError(sample)) countError(errors, sample);
   };
 
-  return { add, result: () => ({ prompts, cells, errors: [...errors.values()].sort((a, b) => b.count - a.count), budgetExhausted }) };
+  const result = (): Evidence => ({
+    prompts, cells, errors: [...errors.values()].sort((a, b) => b.count - a.count), budgetExhausted, promptBudgetExhausted,
+  });
+  return { add, result };
 }
 
 function keepAnswer(cell: CellEvidence, sample: Sample, toEvidence: (s: Sample) => AnswerEvidence): void {
@@ -131,12 +145,13 @@ function countError(errors: Map<string, ErrorGroup>, sample: Sample): void {
   const group = errors.get(kind);
   if (group) {
     group.count++;
-    group.models[sample.model] = (group.models[sample.model] ?? 0) + 1;
+    setOwn(group.models, sample.model, (getOwn(group.models, sample.model) ?? 0) + 1);
     return;
   }
   errors.set(kind, {
     kind,
     count: 1,
+    // A computed key defines an own property, even for a model named __proto__.
     models: { [sample.model]: 1 },
     example: {
       model: sample.model,

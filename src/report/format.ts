@@ -1,4 +1,6 @@
 // Number and time formatting shared by the HTML and console reports (one place decides how 1234.5 ms reads).
+import { DEFAULT_MODEL_LABEL } from '../plan/types.js';
+
 /** `1.23`, `12.3`, `123`, `1,234`: about three significant digits, no false precision. */
 export function formatMs(ms: number | null | undefined): string {
   if (ms === null || ms === undefined) return '–';
@@ -7,14 +9,32 @@ export function formatMs(ms: number | null | undefined): string {
   return Math.round(ms).toLocaleString('en-US');
 }
 
+/** An axis tick (0, 2.5, 10, 1,000): a round number, so no trailing zeros (`40.0`, `0.00`) either. */
+export function formatTick(value: number): string {
+  return Number(value.toPrecision(6)).toLocaleString('en-US', { maximumFractionDigits: 4 });
+}
+
+/**
+ * A threshold's value, shown beside its expression: six significant digits, because rounding to
+ * decimals turns credits per request of 0.000735 into "0.001" next to `avg<0.001`, which passed.
+ */
+export function formatThresholdValue(value: number | null): string {
+  return value === null ? 'no data' : String(Number(value.toPrecision(6)));
+}
+
 export function formatCount(n: number | null | undefined): string {
   return n === null || n === undefined ? '–' : n.toLocaleString('en-US');
 }
 
+/** `95.5%`; never rounded to 100% or 0% when it is not: 9,999 passes of 10,000 is `>99.9%`. */
 export function formatRate(rate: number | null | undefined): string {
   if (rate === null || rate === undefined) return '–';
   const pct = rate * 100;
-  return `${pct === 100 || pct === 0 ? pct.toFixed(0) : pct.toFixed(1)}%`;
+  if (pct === 100 || pct === 0) return `${pct.toFixed(0)}%`;
+  const shown = pct.toFixed(1);
+  if (shown === '100.0') return '>99.9%';
+  if (shown === '0.0') return '<0.1%';
+  return `${shown}%`;
 }
 
 /** Credits are small decimals (0.0042): up to 4 significant digits. */
@@ -44,7 +64,10 @@ export function formatTimestamp(iso: string | null | undefined): string {
   return `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 
-/** The service's default model has no name in the results: show that plainly. */
+/**
+ * A run that names no model sends none, and its results carry the plan's label `default`: say
+ * plainly that the service chose (the service knows no model called "default").
+ */
 export function modelLabel(model: string): string {
-  return model === '' ? '(default model)' : model;
+  return model === '' || model === DEFAULT_MODEL_LABEL ? 'service default' : model;
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Sample } from '../domain/sample.js';
 import { createSummarizer } from '../metrics/summarizer.js';
 import { createEvidenceCollector } from './evidence.js';
-import { renderJunitXml, xmlEscape } from './junit-xml.js';
+import { renderJunitXml, xmlAttr, xmlEscape } from './junit-xml.js';
 import { NASTY_ANSWER, syntheticSamples } from './test-support/synthetic-run.js';
 
 interface XmlElement {
@@ -96,5 +96,19 @@ describe('renderJunitXml', () => {
   it('escapes <&"\' and drops characters XML cannot carry', () => {
     expect(xmlEscape('a<b & "c" \'d\'')).toBe('a&lt;b &amp; &quot;c&quot; &apos;d&apos;');
     expect(xmlEscape('bell\u0007 ok\tok')).toBe('bell\uFFFD ok\tok');
+  });
+
+  it('keeps line breaks a parser would normalise: CR everywhere, LF and tab in attributes', () => {
+    expect(xmlEscape('a\r\nb\tc')).toBe('a&#13;\nb\tc');
+    expect(xmlAttr('a\r\nb\tc')).toBe('a&#13;&#10;b&#9;c');
+  });
+
+  it('names a conversation that could not be created as such, an error testcase of its own', () => {
+    const turn = syntheticSamples({ repeats: 1 }).find((s) => s.thread_id !== null && s.model === 'gpt-4o-mini')!;
+    const create: Sample = { ...turn, item_id: 'thread:onboarding|model:gpt-4o-mini|r1|create', turn: null, endpoint: 'create', outcome: 'http_error', status: 503, error: { code: 'E_HTTP', message: 'line one\nline two' }, pass: false, text: '', checks: [] };
+    const xml = build([create, { ...turn, outcome: 'skipped', pass: false, text: '' }]);
+    const cases = parseXml(xml).children[0]!.children;
+    expect(cases.map((c) => [c.attrs.name, c.children[0]?.name])).toEqual([['onboarding: create conversation', 'error'], ['onboarding turn 1', 'skipped']]);
+    expect(xml).toContain('message="line one&#10;line two"');
   });
 });

@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import type { CaseCell, CaseSummary, Summary } from '../domain/summary.js';
 import type { AnswerEvidence, CellEvidence, Evidence } from './evidence.js';
+import { getOwn } from '../metrics/own-record.js';
 import { modelLabel } from './format.js';
 import type { ReportInput, ReportWriter } from './types.js';
 import { writeFileAtomic } from './write-file.js';
@@ -9,6 +10,10 @@ import { writeFileAtomic } from './write-file.js';
 /** XML 1.0 forbids most control characters even when escaped: drop them (and lone surrogates). */
 const INVALID_XML_CHARS = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
+/**
+ * A carriage return is written as a reference: a parser turns a raw CR (or CRLF) into LF, and an
+ * answer should read back byte for byte.
+ */
 export function xmlEscape(value: string | number): string {
   return String(value)
     .replace(INVALID_XML_CHARS, '\uFFFD')
@@ -16,7 +21,13 @@ export function xmlEscape(value: string | number): string {
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
     .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;');
+    .replace(/'/g, '&apos;')
+    .replace(/\r/g, '&#13;');
+}
+
+/** In an attribute a parser turns raw tabs and line breaks into spaces; references keep them. */
+export function xmlAttr(value: string | number): string {
+  return xmlEscape(value).replace(/\n/g, '&#10;').replace(/\t/g, '&#9;');
 }
 
 type CellStatus = 'passed' | 'failure' | 'error' | 'skipped';
@@ -58,13 +69,13 @@ function renderOutcome(status: CellStatus, cell: CaseCell, evidence: CellEvidenc
     const first = evidence?.firstFailure ?? null;
     const failing = first?.checks.filter((c) => !c.pass).map((c) => c.type) ?? [];
     const message = failing.length > 0 ? `failed checks: ${failing.join(', ')}` : 'answer failed';
-    return `      <failure message="${xmlEscape(message)}" type="check">${xmlEscape(describeFailure(cell, first))}</failure>\n`;
+    return `      <failure message="${xmlAttr(message)}" type="check">${xmlEscape(describeFailure(cell, first))}</failure>\n`;
   }
   if (status === 'error') {
     const first = evidence?.firstError ?? null;
     const type = first?.error?.code ?? first?.outcome ?? 'error';
     const message = first?.error?.message ?? 'request error';
-    return `      <error message="${xmlEscape(message)}" type="${xmlEscape(type)}">${xmlEscape(describeError(cell, first))}</error>\n`;
+    return `      <error message="${xmlAttr(message)}" type="${xmlAttr(type)}">${xmlEscape(describeError(cell, first))}</error>\n`;
   }
   return '';
 }
@@ -74,13 +85,13 @@ function renderTestcase(suiteName: string, model: string, row: CaseSummary, cell
   const status = cellStatus(cell);
   const answer = cellEvidence?.answers[0];
   const out = answer?.text ? `      <system-out>${xmlEscape(answer.text)}</system-out>\n` : '';
-  const attrs = `name="${xmlEscape(row.label)}" classname="${xmlEscape(`${suiteName}.${modelLabel(model)}`)}" time="${seconds(cell.latency_ms_sum)}"`;
+  const attrs = `name="${xmlAttr(row.label)}" classname="${xmlAttr(`${suiteName}.${modelLabel(model)}`)}" time="${seconds(cell.latency_ms_sum)}"`;
   const body = renderOutcome(status, cell, cellEvidence) + out;
   return body === '' ? `    <testcase ${attrs}/>\n` : `    <testcase ${attrs}>\n${body}    </testcase>\n`;
 }
 
 function renderSuite(suiteName: string, model: string, summary: Summary, evidence: Evidence): string {
-  const rows = summary.cases.filter((row) => row.models[model]);
+  const rows = summary.cases.filter((row) => getOwn(row.models, model));
   const counts: Record<CellStatus, number> = { passed: 0, failure: 0, error: 0, skipped: 0 };
   let timeMs = 0;
   const testcases = rows.map((row) => {
@@ -91,7 +102,7 @@ function renderSuite(suiteName: string, model: string, summary: Summary, evidenc
     return renderTestcase(suiteName, model, row, cell, evidence);
   });
   const attrs = [
-    `name="${xmlEscape(`${suiteName} · ${modelLabel(model)}`)}"`,
+    `name="${xmlAttr(`${suiteName} · ${modelLabel(model)}`)}"`,
     `tests="${rows.length}"`,
     `failures="${counts.failure}"`,
     `errors="${counts.error}"`,
@@ -107,7 +118,7 @@ export function renderJunitXml(suiteName: string, summary: Summary, evidence: Ev
   const totals = summary.cases.flatMap((row) => Object.values(row.models).map(cellStatus));
   const count = (s: CellStatus): number => totals.filter((t) => t === s).length;
   const time = seconds(summary.cases.reduce((sum, row) => sum + Object.values(row.models).reduce((a, c) => a + c.latency_ms_sum, 0), 0));
-  const attrs = `name="${xmlEscape(`kbbench ${suiteName}`)}" tests="${totals.length}" failures="${count('failure')}" errors="${count('error')}" skipped="${count('skipped')}" time="${time}"`;
+  const attrs = `name="${xmlAttr(`kbbench ${suiteName}`)}" tests="${totals.length}" failures="${count('failure')}" errors="${count('error')}" skipped="${count('skipped')}" time="${time}"`;
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites ${attrs}>\n${suites.join('')}</testsuites>\n`;
 }
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../domain/sample.js';
+import type { RequestStats } from '../domain/summary.js';
 import { flattenChecks, SAMPLES_CSV_COLUMNS, samplesCsvWriter } from './samples-csv.js';
 import { renderSummaryCsv } from './summary-csv.js';
 import { syntheticSamples } from './test-support/synthetic-run.js';
@@ -28,6 +29,13 @@ const tricky = [
   ' leading and trailing spaces ',
   'ünïcödé ✓ 漢字',
 ];
+
+const STATS: RequestStats = {
+  requests: 2, ok: 2, errors: 0, skipped: 0, passed: 2, failed: 0, pass_rate: 1, errors_by_kind: {}, retries: 0, chars: 10,
+  chars_per_s: 100, credits_used: 0.5, check_credits_used: 0, credits_unknown: 0, credits_per_request: 0.25, credits_per_passed: 0.25,
+  credits_remaining: 9, ttfc_ms: { count: 2, p50: 1, p90: 2, p95: 2, p99: 2, p999: 2, max: 2, mean: 1.5 }, latency_ms: null,
+  ttfb_ms: null, gap_max_ms: null, corrected_latency_ms: null,
+};
 
 async function* iterate(samples: Sample[]): AsyncGenerator<Sample> {
   yield* samples;
@@ -55,6 +63,20 @@ describe('samples.csv', () => {
     });
   });
 
+  it('neutralises text cells a spreadsheet would run as formulas, leaving numbers alone', async () => {
+    const base = syntheticSamples({ repeats: 1 })[0]!;
+    const evil = { ...base, text: '=HYPERLINK("http://evil","refund")', prompt: '@SUM(1+1)', case_id: '+cmd', offset_ms: -3 };
+    const list = { ...base, text: '- first\n- second', prompt: '\t=1+1', case_id: 'plain=ok' };
+    const input = { runDir: dir, samples: () => iterate([evil, list]) } as unknown as ReportInput;
+    const rows = parse(await readFile(await samplesCsvWriter.write(input), 'utf8'), { columns: true }) as Array<Record<string, string>>;
+    expect(rows.map((r) => [r.text, r.prompt, r.case_id, r.offset_ms])).toEqual([
+      ['\'=HYPERLINK("http://evil","refund")', "'@SUM(1+1)", "'+cmd", '-3'],
+      ["'- first\n- second", "'\t=1+1", 'plain=ok', String(base.offset_ms)],
+    ]);
+    const summary = parse(renderSummaryCsv({ '=evil()': { ...STATS } }), { columns: true }) as Array<Record<string, string>>;
+    expect(summary[0]?.model).toBe("'=evil()");
+  });
+
   it('flattens checks into one readable line each', () => {
     expect(flattenChecks([{ type: 'contains', pass: true, detail: 'found "30 days"' }, { type: 'regex', pass: false, detail: 'no match' }]))
       .toBe('PASS contains: found "30 days"\nFAIL regex: no match');
@@ -63,14 +85,7 @@ describe('samples.csv', () => {
 
 describe('summary.csv', () => {
   it('has one row per model, parseable', () => {
-    const csv = renderSummaryCsv({
-      'model, "quoted"': {
-        requests: 2, ok: 2, errors: 0, skipped: 0, passed: 2, failed: 0, pass_rate: 1, errors_by_kind: {}, retries: 0, chars: 10,
-        chars_per_s: 100, credits_used: 0.5, check_credits_used: 0, credits_unknown: 0, credits_per_request: 0.25, credits_per_passed: 0.25,
-        credits_remaining: 9, ttfc_ms: { count: 2, p50: 1, p90: 2, p95: 2, p99: 2, p999: 2, max: 2, mean: 1.5 }, latency_ms: null,
-        ttfb_ms: null, gap_max_ms: null, corrected_latency_ms: null,
-      },
-    });
+    const csv = renderSummaryCsv({ 'model, "quoted"': STATS });
     const rows = parse(csv, { columns: true }) as Array<Record<string, string>>;
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ model: 'model, "quoted"', requests: '2', ttfc_ms_p95: '2', latency_ms_p50: '', credits_per_request: '0.25' });

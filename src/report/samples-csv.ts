@@ -1,8 +1,9 @@
-// samples.csv: results.ndjson as a table, one row per request, every answer in full.
+// samples.csv: results.ndjson as a table, one row per request, every answer in full (formula-safe).
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { CheckResult, Sample } from '../domain/sample.js';
+import { spreadsheetSafe } from './csv-cell.js';
 import type { ReportInput, ReportWriter } from './types.js';
 import { streamFileAtomic } from './write-file.js';
 
@@ -57,8 +58,9 @@ export function flattenChecks(checks: readonly CheckResult[]): string {
   return checks.map((c) => `${c.pass ? 'PASS' : 'FAIL'} ${c.type}: ${c.detail}`).join('\n');
 }
 
+/** A row of cells; a text cell a spreadsheet would run as a formula starts with `'` (csv-cell.ts). */
 export function sampleToRow(sample: Sample): Cell[] {
-  return COLUMNS.map(([, read]) => read(sample) ?? null);
+  return COLUMNS.map(([, read]) => spreadsheetSafe(read(sample) ?? null));
 }
 
 async function* rows(samples: AsyncIterable<Sample>): AsyncGenerator<Cell[]> {

@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import type { RequestStats, TimingPercentiles } from '../domain/summary.js';
+import { spreadsheetSafe } from './csv-cell.js';
 import type { ReportInput, ReportWriter } from './types.js';
 import { writeFileAtomic } from './write-file.js';
 
@@ -40,7 +41,7 @@ const COLUMNS: Array<[string, (s: RequestStats) => Cell]> = [
 
 export function renderSummaryCsv(models: Record<string, RequestStats>): string {
   const header = ['model', ...COLUMNS.map(([name]) => name)];
-  const body = Object.entries(models).map(([model, stats]) => [model, ...COLUMNS.map(([, read]) => read(stats))]);
+  const body = Object.entries(models).map(([model, stats]) => [model, ...COLUMNS.map(([, read]) => read(stats))].map(spreadsheetSafe));
   return stringify([header, ...body]);
 }
 

@@ -38,7 +38,8 @@ async function createWithRetries(thread: ThreadSpec, deps: SendDeps): Promise<Cr
     if (deps.abort.aborted || error instanceof AbortedError) throw new RequestCancelled('cancelled');
     if (!(error instanceof KbError)) throw error;
     // A conversation that could not be created is recorded once, as a `create` line with its error.
-    const spec: RequestSpec = { ...thread.turns[0]!, item_id: `${thread.thread_key}|create`, turn: null, checks: [] };
+    // No message is sent to create a conversation: the line carries no prompt.
+    const spec: RequestSpec = { ...thread.turns[0]!, item_id: `${thread.thread_key}|create`, turn: null, prompt: '', checks: [] };
     const ctx: SampleContext = { endpoint: 'create', method: 'post', streaming: false, conversationId: null, attempts, startedAt, offsetMs };
     return { failure: sampleFromError(spec, ctx, error) };
   }

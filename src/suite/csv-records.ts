@@ -57,9 +57,17 @@ export const EXPECTED_COLUMN = /^__expected\d*$/;
 const IGNORED_COLUMN = /^(?:description|notes?|comments?|__description|__metadata.*)$/;
 
 export interface CsvHeader {
-  /** Normalised column names, by position; null for an ignored column. */
+  /** Normalised column names, by position; null for an ignored (or unnamed) column. */
   columns: (string | null)[];
+  /** Positions with an empty header cell: spreadsheets export them; only a value under one is a problem. */
+  unnamed: number[];
   line: number;
+}
+
+/** `id;prompt` in one cell: a spreadsheet saved with another separator. */
+function separatorHint(names: readonly string[]): string {
+  const other = [';', '\t', '|'].find((separator) => names.some((name) => name.includes(separator)));
+  return other === undefined ? '' : `; the header looks ${other === '\t' ? 'tab' : `"${other}"`}-separated: save the file as comma-separated CSV`;
 }
 
 export function readCsvHeader(record: CsvRecord | undefined, file: string): CsvHeader {
@@ -67,8 +75,9 @@ export function readCsvHeader(record: CsvRecord | undefined, file: string): CsvH
   const issues: InputError[] = [];
   const where = { file, line: record.line };
   const names = record.cells.map((cell) => cell.trim().toLowerCase());
+  const unnamed = names.flatMap((name, index) => (name === '' ? [index] : []));
   const columns = names.map((name, index) => {
-    if (IGNORED_COLUMN.test(name)) return null;
+    if (name === '' || IGNORED_COLUMN.test(name)) return null;
     if (names.indexOf(name) !== index) issues.push(new InputError(`column "${name}" appears twice in the header`, { ...where, field: name }));
     if (!(CSV_COLUMNS as readonly string[]).includes(name) && !EXPECTED_COLUMN.test(name)) {
       const hint = didYouMean(name, CSV_COLUMNS);
@@ -77,8 +86,8 @@ export function readCsvHeader(record: CsvRecord | undefined, file: string): CsvH
     return name;
   });
   for (const required of ['id', 'prompt']) {
-    if (!names.includes(required)) issues.push(new InputError(`the header has no "${required}" column (required)`, { ...where, field: 'header' }));
+    if (!names.includes(required)) issues.push(new InputError(`the header has no "${required}" column (required)${separatorHint(names)}`, { ...where, field: 'header' }));
   }
   if (issues.length > 0) throw new SuiteError(issues);
-  return { columns, line: record.line };
+  return { columns, unnamed, line: record.line };
 }

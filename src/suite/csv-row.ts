@@ -95,6 +95,10 @@ export function readCsvRow(header: CsvHeader, record: CsvRecord, file: string): 
     const message = `the row has ${record.cells.length} fields but the header has ${header.columns.length}; quote a field that contains a comma`;
     issues.push(new InputError(message, { ...where, field: 'row' }));
   }
+  for (const index of header.unnamed) {
+    if ((record.cells[index] ?? '').trim() === '') continue;
+    issues.push(new InputError(`column ${index + 1} has a value but no name in the header; name the column or empty it`, { ...where, field: `column ${index + 1}` }));
+  }
   const cells: Record<string, string> = {};
   header.columns.forEach((column, index) => {
     if (column !== null) cells[column] = record.cells[index] ?? '';

@@ -140,6 +140,25 @@ describe('CSV suites', () => {
     expect(issuesOf('id,prompt\nc1,"unclosed\nc2,Hi\n')).toEqual([expect.stringMatching(/^inline\.csv:\d+ CSV syntax: Quote Not Closed/)]);
   });
 
+  it('ignores unnamed header cells a spreadsheet left (trailing commas), unless a row puts a value under one', () => {
+    expect(csv('id,prompt,,\nc1,Hi,,\n').cases.map((c) => c.id)).toEqual(['c1']);
+    expect(issuesOf('id,prompt,\nc1,Hi,oops\n')).toEqual(['inline.csv:2 column 3: column 3 has a value but no name in the header; name the column or empty it']);
+  });
+
+  it('says when a header looks separated by something other than commas', () => {
+    expect(issuesOf('id;prompt\nc1;Hi\n')).toContain('inline.csv:1 header: the header has no "id" column (required); the header looks ";"-separated: save the file as comma-separated CSV');
+  });
+
+  it('reads a thread of 30,000 turns in linear time', () => {
+    const rows = Array.from({ length: 30_000 }, (_, i) => `t${i + 1},Question ${i + 1}?,long,${30_000 - i}`);
+    const started = performance.now();
+    const suite = csv(['id,prompt,thread,turn', ...rows].join('\n'));
+    // Copying the thread's list per row took ~8 s here; appending takes well under one.
+    expect(performance.now() - started).toBeLessThan(4000);
+    expect(suite.threads[0]?.turns).toHaveLength(30_000);
+    expect(suite.threads[0]?.turns[0]?.prompt).toBe('Question 30000?');
+  });
+
   it('rejects ids with the item-id separator', () => {
     expect(issuesOf('id,prompt\na|b,Hi\n')).toEqual([expect.stringMatching(/^inline\.csv:2 id: must not contain '\|'/)]);
   });

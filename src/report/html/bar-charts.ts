@@ -1,5 +1,6 @@
 // Bar charts of report.html: credits by model, and credits by case per model (labelled bars, not colour alone).
 import type { Summary } from '../../domain/summary.js';
+import { getOwn } from '../../metrics/own-record.js';
 import { formatCredits, modelLabel } from '../format.js';
 import { esc } from './escape.js';
 import { CHART, legend, linearScale, marker, niceTicks, seriesIndex, svgFrame } from './chart-frame.js';
@@ -32,10 +33,19 @@ function bar(series: number, y: number, height: number, x0: number, x1: number, 
   );
 }
 
+/** A chart of zeros says nothing: when no credits were reported, one sentence says so instead. */
+function noCredits(summary: Summary): boolean {
+  return Object.values(summary.models).every((m) => m.credits_used === 0);
+}
+
 export function creditsByModelChart(summary: Summary): string {
   const models = Object.keys(summary.models);
   const title = 'Credits by model';
   if (models.length === 0) return '';
+  if (noCredits(summary)) {
+    const why = summary.totals.credits_unknown > 0 ? ` ${summary.totals.credits_unknown} answers had no usage chunk, so their credits are unknown.` : '';
+    return `<figure class="card"><figcaption>${esc(title)}</figcaption><p class="note">No credits were spent or reported.${esc(why)}</p></figure>`;
+  }
   const rowHeight = 30;
   const height = models.length * rowHeight + 40;
   const max = Math.max(...models.map((m) => summary.models[m]!.credits_used));
@@ -59,7 +69,7 @@ export function creditsByCaseChart(summary: Summary): string {
   const title = 'Credits by case';
   const totalOf = (row: Summary['cases'][number]): number => Object.values(row.models).reduce((a, c) => a + c.credits_used, 0);
   const rows = [...summary.cases].sort((a, b) => totalOf(b) - totalOf(a)).slice(0, MAX_CASES_CHARTED);
-  if (rows.length === 0 || models.length === 0) return '';
+  if (rows.length === 0 || models.length === 0 || noCredits(summary)) return '';
   const barHeight = 12;
   const groupHeight = models.length * (barHeight + 3) + 16;
   const height = rows.length * groupHeight + 40;
@@ -72,7 +82,7 @@ export function creditsByCaseChart(summary: Summary): string {
     const labelY = top + groupHeight / 2 - 2;
     body.push(`<text class="label" x="${LABEL_WIDTH - 8}" y="${labelY.toFixed(1)}" text-anchor="end">${esc(truncate(row.label, 24))}<title>${esc(row.label)}</title></text>`);
     models.forEach((model, i) => {
-      const credits = row.models[model]?.credits_used;
+      const credits = getOwn(row.models, model)?.credits_used;
       if (credits === undefined) return;
       const what = `${row.label} · ${modelLabel(model)}: ${formatCredits(credits)} credits`;
       body.push(bar(i, top + i * (barHeight + 3), barHeight, LABEL_WIDTH, x(credits), credits, what));

@@ -1,6 +1,8 @@
 // The panel a matrix cell opens: the prompt, then each model's answers side by side with checks, times, credits.
 import type { CaseCell, CaseSummary } from '../../domain/summary.js';
 import type { AnswerEvidence, Evidence } from '../evidence.js';
+import { isCreateLine } from '../../metrics/case-stats.js';
+import { getOwn } from '../../metrics/own-record.js';
 import { EVIDENCE_LIMITS } from '../evidence.js';
 import { formatCount, formatCredits, formatMs, modelLabel } from '../format.js';
 import { esc } from './escape.js';
@@ -53,6 +55,8 @@ function checksList(a: AnswerEvidence): string {
 }
 
 function answerText(a: AnswerEvidence): string {
+  // A skipped turn is a consequence, not a second failure: its reason reads as a note, not in red.
+  if (a.outcome === 'skipped') return `<p class="note">Not sent: ${esc(a.error?.message ?? 'its conversation could not continue')}.</p>`;
   const error = a.error ? `<p class="answer-error">${esc(a.error.code)}: ${esc(a.error.message)}</p>` : '';
   if (a.text === '' && a.text_cut_from !== null) {
     return `${error}<p class="note">Answer text omitted: this report's answer budget is used up (samples.csv has every answer).</p>`;
@@ -73,24 +77,28 @@ function modelColumn(model: string, cell: CaseCell | undefined, answers: AnswerE
   return `<article class="answer-col" data-model="${esc(model)}"><${h}>${esc(modelLabel(model))} ${badge}</${h}>${body}${shown}</article>`;
 }
 
-function promptBlock(evidence: Evidence, key: string): string {
-  const prompt = evidence.prompts.get(key);
+function promptBlock(evidence: Evidence, row: CaseSummary): string {
+  // The create line carries its thread's first prompt, but creating a conversation sends no message.
+  if (isCreateLine(row)) return '<p class="note">Opening the conversation (no message is sent); the turns below were not sent after it failed.</p>';
+  const prompt = evidence.prompts.get(row.key);
+  if (prompt === undefined && evidence.promptBudgetExhausted) return '<p class="note">Prompt omitted: this report’s prompt budget is used up (samples.csv has every prompt).</p>';
   if (prompt === undefined) return '<p class="note">The prompt was not recorded in results.ndjson.</p>';
   return `<div class="prompt"><span class="sr-only">Prompt: </span>${esc(prompt)}</div>`;
 }
 
 function rowBlock(row: CaseSummary, models: readonly string[], evidence: Evidence, isThread: boolean): string {
   const cells = evidence.cells.get(row.key);
-  const columns = models.map((model) => modelColumn(model, row.models[model], cells?.get(model)?.answers ?? [], isThread ? 5 : 4));
-  const heading = isThread ? `<h4>Turn ${esc(row.turn)}</h4>` : '';
-  return `<div class="turn-block" data-turn="${esc(row.turn ?? '')}">${heading}${promptBlock(evidence, row.key)}<div class="answers">${columns.join('')}</div></div>`;
+  const columns = models.map((model) => modelColumn(model, getOwn(row.models, model), cells?.get(model)?.answers ?? [], isThread ? 5 : 4));
+  const heading = !isThread ? '' : isCreateLine(row) ? '<h4>Creating the conversation</h4>' : `<h4>Turn ${esc(row.turn)}</h4>`;
+  return `<div class="turn-block" data-turn="${esc(isThread ? (row.turn ?? 'create') : '')}">${heading}${promptBlock(evidence, row)}<div class="answers">${columns.join('')}</div></div>`;
 }
 
 /** A hidden panel for one case or one whole thread (turn by turn); the matrix's script shows it. */
 export function renderCaseDetail(id: string, rows: CaseSummary[], models: readonly string[], evidence: Evidence): string {
   const first = rows[0]!;
   const isThread = first.thread_id !== null;
-  const title = isThread ? `Thread ${first.thread_id} · ${rows.length} turns` : `Case ${first.label}`;
+  const turns = rows.filter((row) => row.turn !== null).length;
+  const title = isThread ? `Thread ${first.thread_id} · ${turns} turn${turns === 1 ? '' : 's'}` : `Case ${first.label}`;
   const blocks = rows.map((row) => rowBlock(row, models, evidence, isThread)).join('');
   return `<section class="card detail" id="${id}" hidden aria-labelledby="${id}-title">
 <div class="detail-head"><h3 id="${id}-title" tabindex="-1">${esc(title)}</h3><button type="button" class="close" data-close="${id}">Close<span class="sr-only"> answers of ${esc(first.thread_id ?? first.label)}</span></button></div>

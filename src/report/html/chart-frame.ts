@@ -27,14 +27,21 @@ export function niceTicks(max: number, count = 5): number[] {
   return ticks;
 }
 
-/** 1-2-5 ticks between low and high, for log axes. */
+/** Mantissas per decade, coarse to fine: a narrow range (900–1,600 ms) still gets a few ticks. */
+const LOG_MANTISSAS = [[1, 2, 5], [1, 1.5, 2, 3, 5, 7], [1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8, 9]] as const;
+
+/** 1-2-5 ticks between low and high for log axes; finer steps when that leaves fewer than three. */
 export function logTicks(low: number, high: number): number[] {
-  const ticks: number[] = [];
-  for (let exp = Math.floor(Math.log10(low)); 10 ** exp <= high; exp++) {
-    for (const m of [1, 2, 5]) {
-      const v = m * 10 ** exp;
-      if (v >= low && v <= high) ticks.push(Number(v.toPrecision(3)));
+  let ticks: number[] = [];
+  for (const mantissas of LOG_MANTISSAS) {
+    ticks = [];
+    for (let exp = Math.floor(Math.log10(low)); 10 ** exp <= high; exp++) {
+      for (const m of mantissas) {
+        const v = m * 10 ** exp;
+        if (v >= low && v <= high) ticks.push(Number(v.toPrecision(3)));
+      }
     }
+    if (ticks.length >= 3) return ticks;
   }
   return ticks;
 }

@@ -2,7 +2,8 @@
 import type { CurvePoint, Distribution } from '../../metrics/details.js';
 import { CURVE_MARKS } from '../../metrics/histogram.js';
 import type { Timeline } from '../../metrics/timeline.js';
-import { formatMs, modelLabel } from '../format.js';
+import { getOwn } from '../../metrics/own-record.js';
+import { formatMs, formatTick, modelLabel } from '../format.js';
 import { esc } from './escape.js';
 import {
   axes, CHART, legend, linearScale, logTicks, marker, niceTicks, pathOf, PLOT_HEIGHT, PLOT_WIDTH, seriesIndex, svgFrame,
@@ -32,19 +33,21 @@ function figure(title: string, svg: string, models: readonly string[], note: str
   return `<figure class="card"><figcaption>${esc(title)}</figcaption>${svg}${legend(models)}<p class="note">${esc(note)}</p></figure>`;
 }
 
+const own = (curves: Record<string, CurvePoint[] | undefined>, model: string): CurvePoint[] | undefined => getOwn(curves, model);
+
 export function percentileChart(title: string, models: readonly string[], curves: Record<string, CurvePoint[] | undefined>): string {
-  const present = models.filter((m) => (curves[m]?.length ?? 0) > 0);
+  const present = models.filter((m) => (own(curves, m)?.length ?? 0) > 0);
   if (present.length === 0) return noData(title);
   // The axis runs one decade per power of ten of samples: beyond that every curve is flat at its max.
-  const decades = Math.max(2, ...present.map((m) => Math.ceil(percentileToLogX(curves[m]!.at(-2)?.[0] ?? 0, 6))));
-  const maxMs = Math.max(...present.map((m) => curves[m]!.at(-1)![1]));
+  const decades = Math.max(2, ...present.map((m) => Math.ceil(percentileToLogX(own(curves, m)!.at(-2)?.[0] ?? 0, 6))));
+  const maxMs = Math.max(...present.map((m) => own(curves, m)!.at(-1)![1]));
   const yTicks = niceTicks(maxMs);
   const x = linearScale([0, decades], [X0, X1]);
   const y = linearScale([0, yTicks.at(-1)!], [Y0, Y1]);
   const xTicks = Array.from({ length: decades + 1 }, (_, d) => ({ at: x(d), label: percentileLabel(d) }));
-  const body = [axes(xTicks, yTicks.map((v) => ({ at: y(v), label: formatMs(v) })), 'percentile (log scale)', 'ms')];
+  const body = [axes(xTicks, yTicks.map((v) => ({ at: y(v), label: formatTick(v) })), 'percentile (log scale)', 'ms')];
   models.forEach((model, i) => {
-    const points = curves[model];
+    const points = own(curves, model);
     if (!points || points.length === 0) return;
     const ownCap = Math.ceil(percentileToLogX(points.at(-2)?.[0] ?? 0, 6)) || 1;
     const xy = points.map(([p, ms]) => [x(percentileToLogX(p, ownCap)), y(ms)] as const);
@@ -56,7 +59,7 @@ export function percentileChart(title: string, models: readonly string[], curves
     const max = points.at(-1)![1];
     body.push(marker(i, x(decades), y(max), `${modelLabel(model)} max: ${formatMs(max)} ms`));
   });
-  const label = `${title}: ${present.map((m) => `${modelLabel(m)} max ${formatMs(curves[m]!.at(-1)![1])} ms`).join('; ')}`;
+  const label = `${title}: ${present.map((m) => `${modelLabel(m)} max ${formatMs(own(curves, m)!.at(-1)![1])} ms`).join('; ')}`;
   return figure(title, svgFrame(label, body.join('')), models, 'Markers at p50, p90, p99, p99.9 and the max. Lower is better.');
 }
 
@@ -64,7 +67,7 @@ export function distributionChart(title: string, models: readonly string[], dist
   if (!distribution) return noData(title);
   const edges = distribution.edges_ms;
   const shares = models.map((m) => {
-    const counts = distribution.counts[m] ?? [];
+    const counts = getOwn(distribution.counts, m) ?? [];
     const total = counts.reduce((a, b) => a + b, 0);
     return counts.map((c) => (total > 0 ? (c / total) * 100 : 0));
   });
@@ -73,7 +76,7 @@ export function distributionChart(title: string, models: readonly string[], dist
   const x = (ms: number): number => lx(Math.log10(ms));
   const y = linearScale([0, yTicks.at(-1)!], [Y0, Y1]);
   const ticks = logTicks(edges[0]!, edges.at(-1)!);
-  const body = [axes(ticks.map((v) => ({ at: x(v), label: formatMs(v) })), yTicks.map((v) => ({ at: y(v), label: `${v}%` })), 'latency, ms (log scale)', '% of answers')];
+  const body = [axes(ticks.map((v) => ({ at: x(v), label: formatTick(v) })), yTicks.map((v) => ({ at: y(v), label: `${v}%` })), 'latency, ms (log scale)', '% of answers')];
   models.forEach((model, i) => {
     const share = shares[i]!;
     if (share.length === 0) return;
@@ -89,7 +92,7 @@ export function distributionChart(title: string, models: readonly string[], dist
 }
 
 export function timelineChart(title: string, models: readonly string[], timeline: Timeline): string {
-  const series = models.map((m) => (timeline.series[m] ?? []).filter((p) => p.mean_latency_ms !== null));
+  const series = models.map((m) => (getOwn(timeline.series, m) ?? []).filter((p) => p.mean_latency_ms !== null));
   if (series.every((s) => s.length === 0)) return noData(title);
   const maxT = Math.max(...series.flat().map((p) => p.t_ms + timeline.bucket_ms / 2)) / 1000;
   const maxMs = Math.max(...series.flat().map((p) => p.mean_latency_ms!));
@@ -97,7 +100,7 @@ export function timelineChart(title: string, models: readonly string[], timeline
   const yTicks = niceTicks(maxMs);
   const x = linearScale([0, xTicks.at(-1)!], [X0, X1]);
   const y = linearScale([0, yTicks.at(-1)!], [Y0, Y1]);
-  const body = [axes(xTicks.map((v) => ({ at: x(v), label: `${v}` })), yTicks.map((v) => ({ at: y(v), label: formatMs(v) })), 'seconds since the run started', 'mean latency, ms')];
+  const body = [axes(xTicks.map((v) => ({ at: x(v), label: formatTick(v) })), yTicks.map((v) => ({ at: y(v), label: formatTick(v) })), 'seconds since the run started', 'mean latency, ms')];
   series.forEach((points, i) => {
     if (points.length === 0) return;
     const xy = points.map((p) => [x(p.t_ms / 1000), y(p.mean_latency_ms!)] as const);

@@ -1,15 +1,14 @@
 // The case × model matrix: a pass/fail button per cell (symbol, ratio and colour) opening that case's answers.
 import type { CaseSummary, Summary } from '../../domain/summary.js';
+import { isCreateLine } from '../../metrics/case-stats.js';
+import { getOwn } from '../../metrics/own-record.js';
 import type { Evidence } from '../evidence.js';
 import { modelLabel } from '../format.js';
 import { cellState, cellText, renderCaseDetail } from './case-detail.js';
 import { esc } from './escape.js';
+import { boundGroups, boundNote, type CaseGroup } from './matrix-bound.js';
 
-interface Group {
-  id: string;
-  threadId: string | null;
-  rows: CaseSummary[];
-}
+type Group = CaseGroup;
 
 /** Consecutive rows of one thread form a group (the summarizer keeps a thread's turns together). */
 export function groupCases(cases: readonly CaseSummary[]): Group[] {
@@ -23,21 +22,32 @@ export function groupCases(cases: readonly CaseSummary[]): Group[] {
 }
 
 function cell(row: CaseSummary, model: string, group: Group): string {
-  const c = row.models[model];
+  const c = getOwn(row.models, model);
   if (!c) return '<td><span aria-hidden="true">·</span><span class="sr-only">not run</span></td>';
   const { symbol, short, words } = cellText(c);
   const label = `${row.label}, ${modelLabel(model)}: ${words}. Show answers.`;
   const skipped = c.skipped > 0 && c.requests > 0 ? ` <small>+${c.skipped} skipped</small>` : '';
-  return `<td><button type="button" class="cell ${cellState(c)}" aria-controls="${group.id}" aria-expanded="false" data-detail="${group.id}" data-model="${esc(model)}" data-turn="${esc(row.turn ?? '')}" aria-label="${esc(label)}"><span aria-hidden="true">${symbol} ${esc(short)}${skipped}</span></button></td>`;
+  return `<td><button type="button" class="cell ${cellState(c)}" aria-controls="${group.id}" aria-expanded="false" data-detail="${group.id}" data-model="${esc(model)}" data-turn="${esc(row.thread_id === null ? '' : (row.turn ?? 'create'))}" aria-label="${esc(label)}"><span aria-hidden="true">${symbol} ${esc(short)}${skipped}</span></button></td>`;
+}
+
+/** `3 turns, in order`; a failed conversation's create line is a row, not a turn. */
+export function threadNote(rows: readonly CaseSummary[]): string {
+  const turns = rows.filter((row) => row.turn !== null).length;
+  return `${turns} turn${turns === 1 ? '' : 's'}, in order${rows.length > turns ? '; creating the conversation failed at least once' : ''}`;
+}
+
+function rowName(row: CaseSummary, inThread: boolean): string {
+  if (!inThread) return `<th scope="row">${esc(row.label)}</th>`;
+  return `<th scope="row" class="turn">${isCreateLine(row) ? 'create conversation' : `turn ${esc(row.turn)}`}</th>`;
 }
 
 function groupRows(group: Group, models: readonly string[]): string {
   const rows: string[] = [];
   if (group.threadId !== null) {
-    rows.push(`<tr class="thread"><th scope="rowgroup" colspan="${models.length + 1}">Thread ${esc(group.threadId)} <span class="note">· ${group.rows.length} turns, in order</span></th></tr>`);
+    rows.push(`<tr class="thread"><th scope="rowgroup" colspan="${models.length + 1}">Thread ${esc(group.threadId)} <span class="note">· ${esc(threadNote(group.rows))}</span></th></tr>`);
   }
   for (const row of group.rows) {
-    const name = group.threadId !== null ? `<th scope="row" class="turn">turn ${esc(row.turn)}</th>` : `<th scope="row">${esc(row.label)}</th>`;
+    const name = rowName(row, group.threadId !== null);
     rows.push(`<tr>${name}${models.map((m) => cell(row, m, group)).join('')}</tr>`);
   }
   return rows.join('\n');
@@ -54,11 +64,14 @@ function totalsRow(summary: Summary, models: readonly string[]): string {
 export function renderMatrix(summary: Summary, evidence: Evidence): string {
   const models = Object.keys(summary.models);
   if (summary.cases.length === 0) return '<p>No cases ran.</p>';
-  const groups = groupCases(summary.cases);
+  const all = groupCases(summary.cases);
+  const groups = boundGroups(all);
+  const note = boundNote(all, groups);
+  const bound = note === '' ? '' : `<p class="note bound" role="note">${esc(note)}</p>`;
   const head = `<thead><tr><th scope="col">Case</th>${models.map((m) => `<th scope="col">${esc(modelLabel(m))}</th>`).join('')}</tr></thead>`;
   const body = groups.map((g) => `<tbody>${groupRows(g, models)}</tbody>`).join('\n');
   const panels = groups.map((g) => renderCaseDetail(g.id, g.rows, models, evidence)).join('\n');
-  return `<div class="card table-scroll"><table class="matrix" id="matrix">
+  return `${bound}<div class="card table-scroll"><table class="matrix" id="matrix">
 <caption class="sr-only">Pass or fail per case and model; each cell is a button that shows the answers.</caption>
 ${head}${body}${totalsRow(summary, models)}</table>
 <p class="note">✓ all passed · ✗ a check failed · ⚠ request error · – skipped. The ratio counts passing requests over repeats. Select a cell to compare the answers.</p></div>
