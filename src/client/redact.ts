@@ -21,7 +21,8 @@ function keyForms(apiKey: string): string[] {
 export function createRedactor(apiKey: string): Redactor {
   if (apiKey === '') return (text) => text;
   const forms = keyForms(apiKey);
-  return (text) => forms.reduce((acc, form) => acc.split(form).join(REDACTED), text);
+  // includes() first: almost every text holds no key, and a search is cheaper than a split.
+  return (text) => forms.reduce((acc, form) => (acc.includes(form) ? acc.split(form).join(REDACTED) : acc), text);
 }
 
 /** A short, single-line excerpt of a body for an error message. */
