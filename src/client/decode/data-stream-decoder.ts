@@ -1,32 +1,16 @@
 // AI SDK data-stream decoder: lines `CODE:JSON` (0 text, 2/8 data, 3 error, d/e finish).
 import { StreamError } from '../../domain/index.js';
-import { stripBom, type DecodedEvent, type DialectDecoder } from './events.js';
-import { LineSplitter } from './line-splitter.js';
+import type { DecodedEvent, DialectDecoder } from './events.js';
+import { LineDecoder } from './line-decoder.js';
 import { interpretPayload, parseJsonPayload, preview, usageFrom } from './payload.js';
 
 const LINE = /^([0-9a-z]):([\s\S]*)$/;
 
-export class DataStreamDecoder implements DialectDecoder {
+export class DataStreamDecoder extends LineDecoder implements DialectDecoder {
   readonly dialect = 'data-stream' as const;
-  private readonly lines = new LineSplitter();
-  private first = true;
 
-  feed(text: string): DecodedEvent[] {
-    return this.consume(this.lines.push(text));
-  }
-
-  end(): DecodedEvent[] {
-    return this.consume(this.lines.end());
-  }
-
-  private consume(lines: string[]): DecodedEvent[] {
-    const out: DecodedEvent[] = [];
-    for (const raw of lines) {
-      const line = this.first ? stripBom(raw) : raw;
-      this.first = false;
-      if (line.trim() !== '') decodeLine(line, out);
-    }
-    return out;
+  protected decodeLine(line: string, out: DecodedEvent[]): void {
+    decodeLine(line, out);
   }
 }
 

@@ -2,13 +2,12 @@
 import { formatCount, formatRate, formatTimestamp } from '../../report/format.js';
 import { esc } from '../../report/html/escape.js';
 import { verdictBadge } from '../../report/html/header.js';
+import { pageHead } from '../../report/html/page-head.js';
 import type { Comparison, RunRef } from '../types.js';
 import { renderChanges, renderOnly } from './items.js';
 import { renderLatencyTable, renderModelTable } from './models.js';
 import { COMPARE_SCRIPT } from './script.js';
 import { COMPARE_STYLES } from './styles.js';
-
-const CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:";
 
 function kpi(label: string, value: number, sub: string): string {
   return `<div class="kpi"><div class="label">${esc(label)}</div><div class="value">${formatCount(value)}</div><div class="sub">${esc(sub)}</div></div>`;
@@ -55,16 +54,7 @@ export function renderCompareHtml(c: Comparison): string {
     section('missing', `Missing (${c.counts.missing})`, renderOnly(c.missing, 'Every item of the base ran in the head.'), 'In the base run, not in the head run.'),
     section('added', `Added (${c.counts.added})`, renderOnly(c.added, 'No new items.'), 'In the head run, not in the base run.'),
   ].join('\n');
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<meta http-equiv="Content-Security-Policy" content="${CSP}">
-<title>${esc(`kbbench compare · ${c.head.suite} · ${c.verdict.toUpperCase()}`)}</title>
-<style>${COMPARE_STYLES}</style>
-</head>
+  return `${pageHead(`kbbench compare · ${c.head.suite} · ${c.verdict.toUpperCase()}`, COMPARE_STYLES)}
 <body>
 <a class="skip" href="#main">Skip to the comparison</a>
 ${header(c)}

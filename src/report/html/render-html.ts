@@ -8,6 +8,7 @@ import { EVIDENCE_LIMITS } from '../evidence.js';
 import { formatCount } from '../format.js';
 import { creditsByCaseChart, creditsByModelChart } from './bar-charts.js';
 import { esc } from './escape.js';
+import { pageHead } from './page-head.js';
 import { renderHeader } from './header.js';
 import { renderErrors, renderThresholds } from './issues.js';
 import { distributionChart, percentileChart, timelineChart } from './line-charts.js';
@@ -23,9 +24,6 @@ export interface HtmlReportInput {
   details: RunDetails;
   evidence: Evidence;
 }
-
-/** Nothing may load from anywhere: the page works from disk, offline, and answers cannot phone home. */
-const CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:";
 
 const SECTIONS = [
   ['models', 'Models'],
@@ -69,16 +67,7 @@ export function renderHtmlReport({ run, summary, details, evidence }: HtmlReport
     section('errors', 'Errors', renderErrors(evidence.errors)),
     section('thresholds', 'Thresholds', renderThresholds(summary.thresholds)),
   ].join('\n');
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<meta http-equiv="Content-Security-Policy" content="${CSP}">
-<title>${esc(`kbbench · ${run.suite.name} · ${summary.verdict.toUpperCase()}`)}</title>
-<style>${STYLES}</style>
-</head>
+  return `${pageHead(`kbbench · ${run.suite.name} · ${summary.verdict.toUpperCase()}`, STYLES)}
 <body>
 <a class="skip" href="#main">Skip to the report</a>
 ${renderHeader(run, summary)}

@@ -1,0 +1,18 @@
+// The head every self-contained kbbench page shares (report.html, compare.html): charset, dark mode, CSP.
+import { esc } from './escape.js';
+
+/** Nothing may load from anywhere: the page works from disk, offline, and answers cannot phone home. */
+export const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:";
+
+export function pageHead(title: string, styles: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<meta http-equiv="Content-Security-Policy" content="${PAGE_CSP}">
+<title>${esc(title)}</title>
+<style>${styles}</style>
+</head>`;
+}
