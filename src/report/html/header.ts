@@ -41,7 +41,12 @@ export function renderHeader(run: RunInfo, summary: Summary): string {
     kpi('Pass rate', formatRate(t.pass_rate), `${formatCount(t.passed)} passed · ${formatCount(t.failed)} failed`),
     kpi('Errors', formatCount(t.errors), errorsSub),
     kpi('Credits spent', formatCredits(t.credits_used), t.credits_unknown > 0 ? `${formatCount(t.credits_unknown)} unknown` : `${formatCredits(t.credits_per_request)} per request`),
-    kpi('Credits remaining', formatCredits(t.credits_remaining), 'latest balance reported'),
+    kpi(
+      'Credits remaining',
+      formatCredits(t.credits_remaining),
+      // Streamed answers report credits_used alone (interface.md): say why the balance is missing.
+      t.credits_remaining === null ? 'not reported by streamed answers' : 'latest balance reported',
+    ),
     kpi('Models', formatCount(Object.keys(summary.models).length), `${formatCount(summary.cases.length)} cases and turns`),
   ];
   if (t.dropped > 0) kpis.push(kpi('Dropped', formatCount(t.dropped), 'open-loop starts never sent'));
