@@ -28,6 +28,7 @@ export class BudgetGuard {
   private readonly inFlight = new Map<number, Reservation>();
   private nextTicket = 0;
   private wakeUps: (() => void)[] = [];
+  private readonly probesWaiting = new Set<string>();
 
   constructor(
     private readonly limits: BudgetLimits,
@@ -60,13 +61,19 @@ export class BudgetGuard {
   decide(model: string): BudgetDecision {
     if (!this.active) return { kind: 'go', worst: 0 };
     if (this.ledger.unbounded) {
-      return { kind: 'stop', reason: 'the service did not report what an answer cost (no usage chunk), so the budget cannot be kept; use --no-stream or a service that sends usage' };
+      return { kind: 'stop', reason: 'an answer was charged but its cost was not reported (no usage chunk, or a stream cut midway) before any cost was known, so the budget cannot be kept; --no-stream answers always report it' };
     }
     const known = this.ledger.worstCase(model);
     const busy = this.inFlight.size > 0;
     // No balance known yet: one request at a time until an answer reports credits_remaining.
     if (this.limits.minRemaining !== undefined && this.ledger.estimatedRemaining === null && busy) return { kind: 'wait' };
-    if (known === null && busy) return { kind: 'wait' }; // a probe runs alone
+    if (known === null && busy) {
+      this.probesWaiting.add(model);
+      return { kind: 'wait' }; // a probe runs alone
+    }
+    // A waiting probe goes next: known models stop taking new slots until the run drains to it.
+    if (known !== null && busy && this.probesWaiting.size > 0) return { kind: 'wait' };
+    this.probesWaiting.delete(model);
     const worst = (known ?? this.ledger.largestWorstCase() ?? 0) * WORST_CASE_MARGIN;
     const pending = [...this.inFlight.values()].reduce((a, r) => a + r.worst, 0);
     const overMax = this.overMax(worst, pending, worst === 0);

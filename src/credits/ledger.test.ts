@@ -20,8 +20,14 @@ describe('CreditLedger', () => {
     ledger.record('m', { creditsUsed: null, creditsRemaining: null, paidUnknown: true });
     expect(ledger.committed).toBe(0.4);
     expect(ledger.reconcile().unknown).toBe(1);
+    // A model with no answer yet is bounded by the largest request of any model…
     ledger.record('other', { creditsUsed: null, creditsRemaining: null, paidUnknown: true });
-    expect(ledger.unbounded).toBe(true);
+    expect(ledger.unbounded).toBe(false);
+    expect(ledger.committed).toBe(0.6);
+    // …and only a charge of unknown cost before any cost at all leaves nothing to bound it.
+    const fresh = new CreditLedger();
+    fresh.record('m', { creditsUsed: null, creditsRemaining: null, paidUnknown: true });
+    expect(fresh.unbounded).toBe(true);
   });
 
   it('shows drift when someone else spent from the account meanwhile', () => {
@@ -97,5 +103,16 @@ describe('BudgetGuard', () => {
     const ledger = new CreditLedger();
     ledger.record('m', { creditsUsed: null, creditsRemaining: null, paidUnknown: true });
     expect(new BudgetGuard({ maxCredits: 5 }, ledger).decide('m')).toMatchObject({ kind: 'stop', reason: expect.stringMatching(/usage/) });
+  });
+
+  it('lets a waiting probe go next instead of starving behind known models', async () => {
+    const ledger = new CreditLedger();
+    ledger.record('a', { creditsUsed: 0.01, creditsRemaining: null });
+    const guard = new BudgetGuard({ maxCredits: 100 }, ledger);
+    const first = ticketOf(await guard.acquire('a'));
+    expect(guard.decide('b').kind).toBe('wait'); // the probe of b waits for the run to drain…
+    expect(guard.decide('a').kind).toBe('wait'); // …and a takes no new slot meanwhile
+    guard.release(first);
+    expect(guard.decide('b').kind).toBe('go');
   });
 });

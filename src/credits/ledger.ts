@@ -47,7 +47,9 @@ export class CreditLedger {
       if (entry.creditsRemaining !== null && this.startUnits === null) this.startUnits = toUnits(entry.creditsRemaining) + this.spentUnits;
     } else if (entry.paidUnknown) {
       this.unknownCount += 1;
-      const worst = this.worstCaseUnits(model);
+      // Its own model's largest request bounds it; else the largest of any model (a first answer cut midway).
+      const largest = this.largestWorstCase();
+      const worst = this.worstCaseUnits(model) ?? (largest === null ? null : toUnits(largest));
       if (worst === null) this.unboundedCount += 1;
       else this.assumedUnits += worst;
     }

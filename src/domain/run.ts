@@ -15,6 +15,11 @@ export interface RunInfo {
   finished_at: string | null;
   duration_ms: number | null;
   status: RunStatus;
+  /**
+   * Credits spent on requests that have no result line: turns replayed unrecorded to rebuild a
+   * conversation on --resume. Kept here so the budget of a later resume counts them.
+   */
+  replay_credits?: number;
   /** Open-loop starts that were never sent (still waiting when the duration ended). */
   dropped?: number;
   /** Why the run stopped early, in words (never containing the key). */

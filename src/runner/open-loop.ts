@@ -48,7 +48,11 @@ export function runOpenLoop(units: RunUnit[], options: OpenLoopOptions, deps: Se
     if (waiting.length > 0) channel.push({ type: 'dropped', count: waiting.splice(0).length });
   };
   const pump = (): void => {
-    if (gate.stopped) drop(); // starts that can no longer be sent are not lost silently
+    if (gate.stopped) {
+      // Starts that can no longer be sent are counted, not lost; the schedule ends now, not a tick later.
+      drop();
+      endSchedule();
+    }
     while (!failed && inFlight < options.maxInFlight && waiting.length > 0) {
       inFlight += 1;
       runUnit(waiting.shift()!, deps, gate, emit).then(

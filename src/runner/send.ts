@@ -98,23 +98,33 @@ export async function sendRequest(spec: RequestSpec, deps: SendDeps, conversatio
  */
 function withSchedule(sample: Sample, intendedAtMs: number | null | undefined, firstSentAt: number, finalSentAt: number | undefined): Sample {
   if (intendedAtMs === undefined) return sample;
-  if (intendedAtMs === null || sample.latency_ms === null || finalSentAt === undefined) {
+  if (intendedAtMs === null) {
     return { ...sample, scheduled_delay_ms: 0, ...(sample.latency_ms !== null ? { corrected_latency_ms: sample.latency_ms } : {}) };
   }
   // Timers may fire a fraction of a millisecond early; a start is never earlier than its schedule.
-  const delay = Math.max(0, firstSentAt - intendedAtMs);
+  const delay = roundMs(Math.max(0, firstSentAt - intendedAtMs));
+  if (sample.latency_ms === null || finalSentAt === undefined) return { ...sample, scheduled_delay_ms: delay };
   const corrected = Math.max(sample.latency_ms, finalSentAt + sample.latency_ms - intendedAtMs);
-  return { ...sample, scheduled_delay_ms: roundMs(delay), corrected_latency_ms: roundMs(corrected) };
+  return { ...sample, scheduled_delay_ms: delay, corrected_latency_ms: roundMs(corrected) };
 }
 
 /** Charged but not reported: an answer without usage, or a stream cut after a 2xx began. */
 const paidUnknown = (sample: Sample): boolean =>
   sample.credits_used === null && sample.status !== null && sample.status >= 200 && sample.status < 300;
 
+/**
+ * The answer and its judges enter the ledger together, after the checks: until then the model's
+ * worst case must not look known, or the budget would admit requests on the answer's cost alone.
+ */
 async function withChecks(sample: Sample, spec: RequestSpec, deps: SendDeps): Promise<Sample> {
-  deps.ledger.record(sample.model, { creditsUsed: sample.credits_used, creditsRemaining: sample.credits_remaining, paidUnknown: paidUnknown(sample) });
-  if (sample.outcome !== 'ok') return { ...sample, pass: false };
+  const record = (): void =>
+    deps.ledger.record(sample.model, { creditsUsed: sample.credits_used, creditsRemaining: sample.credits_remaining, paidUnknown: paidUnknown(sample) });
+  if (sample.outcome !== 'ok') {
+    record();
+    return { ...sample, pass: false };
+  }
   const checks = spec.checks.length ? await deps.check(spec.checks, sample, deps.abort) : [];
+  record();
   const extra = checks.reduce((a, c) => a + (c.credits_used ?? 0), 0);
   if (extra > 0) deps.ledger.recordExtra(sample.model, extra);
   return { ...sample, checks, pass: checks.every((c) => c.pass) };

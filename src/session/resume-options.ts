@@ -5,7 +5,7 @@ import type { RunSessionOptions } from './options.js';
 
 /** What decides which items exist and where they go: restored from run.json, never taken from new flags. */
 const PLAN_KEYS = [
-  'models', 'repeat', 'shard', 'requestDefaults', 'board', 'chat', 'baseUrl', 'auth', 'thresholdFlags', 'embedded', 'dialect',
+  'models', 'repeat', 'shard', 'requestDefaults', 'board', 'chat', 'baseUrl', 'auth', 'thresholdFlags', 'dialect',
 ] as const satisfies readonly (keyof RunSessionOptions)[];
 
 /** A flag left at its default says nothing; only a value the user chose can contradict the run. */
@@ -28,6 +28,8 @@ export function resumeOptions(previous: RunInfo, current: RunSessionOptions): Re
   const restored: Record<string, unknown> = { ...current };
   const warnings: string[] = [];
   for (const key of PLAN_KEYS) {
+    // An option the run.json does not hold (an older run) keeps this run's value.
+    if (!(key in before)) continue;
     const was = before[key];
     const now = current[key];
     if (!isDefault(now) && JSON.stringify(now) !== JSON.stringify(was)) {
@@ -35,5 +37,12 @@ export function resumeOptions(previous: RunInfo, current: RunSessionOptions): Re
     }
     restored[key] = was;
   }
+  // Of the embedded service, its knowledge base and seed shape the answers; latency and faults are how it is sent.
+  const embedded = before.embedded ?? {};
+  restored.embedded = {
+    ...current.embedded,
+    ...(embedded.workspacePath !== undefined ? { workspacePath: embedded.workspacePath } : {}),
+    ...(embedded.seed !== undefined ? { seed: embedded.seed } : {}),
+  };
   return { options: restored as unknown as RunSessionOptions, warnings };
 }

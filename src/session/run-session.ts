@@ -61,20 +61,21 @@ export interface SessionResult {
  * Judge checks ask a chat of the service, under the run's timeout and retry policy. A hard stop
  * during a judge is a cancellation (resume grades the answer again), never a failed check.
  */
-function judgePort(client: KbClient, target: ResolvedTarget, options: RunSessionOptions, signal: AbortSignal): CheckFn {
-  const ask = (request: JudgeRequest) =>
+function judgePort(client: KbClient, target: ResolvedTarget, options: RunSessionOptions): CheckFn {
+  // The request's own signal: it also carries the run's cancel when the run stops itself.
+  const ask = (request: JudgeRequest, signal: AbortSignal) =>
     client.ask({
       boardId: request.board_id ?? target.boardId, chatId: request.chat_id ?? target.chatId, prompt: request.prompt,
       ...(request.model ? { model: request.model } : {}), streaming: false, signal, timeoutMs: options.timeoutMs,
     });
-  return async (specs, subject) => {
+  return async (specs, subject, requestSignal) => {
     const results = await runChecks(specs, subject, {
       judge: async (request) => {
-        const answer = await withRetries(() => ask(request), { ...DEFAULT_BACKOFF, retries: options.retries }, signal);
+        const answer = await withRetries(() => ask(request, requestSignal), { ...DEFAULT_BACKOFF, retries: options.retries }, requestSignal);
         return { text: answer.text, credits_used: answer.creditsUsed };
       },
     });
-    if (signal.aborted) throw new AbortedError('cancelled while grading');
+    if (requestSignal.aborted) throw new AbortedError('cancelled while grading');
     return results;
   };
 }
@@ -130,9 +131,14 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
     const total = plannedTotal(options, prepared);
     const warnings = [...prepared.warnings, ...resumed.warnings, ...resumeWarnings(previous, prepared)];
     hooks.onStart?.({ runDir, total, done: finished.length, baseUrl: target.baseUrl, embedded: target.embedded, warnings });
-    const outcome = await drive(units, options, hooks, client, target, runDir, { total, done: finished.length, previousSpent: sumCredits(finished) });
+    const previousSpent = sumCredits(finished) + (previous?.replay_credits ?? 0);
+    const outcome = await drive(units, options, hooks, client, target, runDir, { total, done: finished.length, previousSpent });
     const durationMs = (previous?.duration_ms ?? 0) + (monotonicMs() - t0);
-    const run: RunInfo = { ...info, finished_at: isoNow(), duration_ms: Math.round(durationMs), status: outcome.status, dropped: outcome.dropped, ...(outcome.stopReason ? { stop_reason: outcome.stopReason } : {}) };
+    const run: RunInfo = {
+      ...info, finished_at: isoNow(), duration_ms: Math.round(durationMs), status: outcome.status, dropped: outcome.dropped,
+      replay_credits: roundCredits((previous?.replay_credits ?? 0) + outcome.unrecordedCredits),
+      ...(outcome.stopReason ? { stop_reason: outcome.stopReason } : {}),
+    };
     writeRunInfo(runDir, run);
     const summary = await finishReports(runDir, run);
     if (outcome.failure) throw outcome.failure;
@@ -155,12 +161,17 @@ function resumeWarnings(previous: RunInfo | null, prepared: PreparedRun): string
   return [`the suite changed since this run started (sha256 differs): finished items keep their earlier results`];
 }
 
+/** Credits are reported to 5 decimals; so are sums of them. */
+const roundCredits = (credits: number): number => Math.round(credits * 100_000) / 100_000;
+
 /** What a resumed run had already spent: answers and the judges that graded them. */
 const sumCredits = (samples: Sample[]): number =>
   samples.reduce((a, s) => a + (s.credits_used ?? 0) + s.checks.reduce((b, c) => b + (c.credits_used ?? 0), 0), 0);
 
 interface DriveOutcome {
   status: RunStatus;
+  /** Spent by requests without a result line (replayed turns). */
+  unrecordedCredits: number;
   stopReason?: string;
   dropped: number;
   failure?: unknown;
@@ -181,16 +192,19 @@ async function drive(
       ...(options.maxCredits !== undefined ? { maxCredits: Math.max(0, options.maxCredits - counts.previousSpent) } : {}),
       ...(options.minRemaining !== undefined ? { minRemaining: options.minRemaining } : {}),
     },
-    check: judgePort(client, target, options, hooks.abort), stop: hooks.stop, abort: hooks.abort,
+    check: judgePort(client, target, options), stop: hooks.stop, abort: hooks.abort,
   });
   const progress: ProgressInfo = { done: counts.done, total: counts.total, errors: 0, creditsUsed: counts.previousSpent };
   let stop: StopReason | null = null;
   let stopDetail = '';
+  let recordedCredits = 0;
+  const unrecorded = (): number => Math.max(0, handle.ledger.spent - recordedCredits);
   let dropped = 0;
   try {
     for await (const event of handle.events as AsyncIterable<RunEvent>) {
       if (event.type === 'sample') {
         results.append(event.sample);
+        recordedCredits += sumCredits([event.sample]);
         progress.done += 1;
         if (event.sample.outcome !== 'ok' && event.sample.outcome !== 'skipped') progress.errors += 1;
         progress.creditsUsed = counts.previousSpent + handle.ledger.spent;
@@ -204,13 +218,14 @@ async function drive(
       }
     }
   } catch (failure) {
-    return { status: 'failed', stopReason: String(failure), dropped, failure };
+    return { status: 'failed', stopReason: String(failure), dropped, failure, unrecordedCredits: unrecorded() };
   } finally {
     results.close();
   }
   // Requests cancelled by a hard stop were not recorded: the run is not complete, whatever else finished.
   if (stop === null && hooks.abort.aborted) stop = 'interrupted';
-  if (stop === 'budget-exhausted') return { status: 'budget-exhausted', stopReason: stopDetail, dropped };
-  if (stop === 'interrupted') return { status: 'interrupted', stopReason: 'interrupted by a signal', dropped };
-  return { status: 'completed', dropped };
+  const unrecordedCredits = unrecorded();
+  if (stop === 'budget-exhausted') return { status: 'budget-exhausted', stopReason: stopDetail, dropped, unrecordedCredits };
+  if (stop === 'interrupted') return { status: 'interrupted', stopReason: 'interrupted by a signal', dropped, unrecordedCredits };
+  return { status: 'completed', dropped, unrecordedCredits };
 }
