@@ -164,5 +164,25 @@ describe('startRun', () => {
     await sleep(50);
     expect(calls).toBeLessThanOrEqual(3);
   });
+
+  it('open loop with judges: the budget counts what judges spend before admitting more', async () => {
+    const client = scriptedClient(async () => {
+      await sleep(20);
+      return answer('x', 0.1);
+    });
+    const units = [{ kind: 'case', request: spec('q', { checks: [{ type: 'contains', value: 'x' }] }) } as RunUnit];
+    const handle = startRun(units, {
+      client, target: { boardId: 'b', chatId: 'c' }, concurrency: 1, open: { ratePerS: 50, durationMs: 600, maxInFlight: 50 },
+      timeoutMs: 1000, retries: 0, budget: { maxCredits: 5 },
+      check: async () => {
+        await sleep(30);
+        return [{ type: 'judge', pass: true, detail: 'ok', credits_used: 3 }];
+      },
+      stop: new AbortController().signal, abort: new AbortController().signal,
+    });
+    for await (const _ of handle.events) void _;
+    expect(handle.ledger.spent).toBeLessThanOrEqual(5);
+    expect(handle.ledger.spent).toBeGreaterThan(0);
+  });
 });
 
