@@ -25,7 +25,7 @@ export function runFlags<T>(y: Argv<T>) {
     .option('rate', { type: 'number', describe: 'open loop: request starts per second (with --duration)', group: 'Load:' })
     .option('duration', { type: 'string', describe: 'open loop: how long to keep the rate (e.g. 60s)', group: 'Load:' })
     .option('max-in-flight', { type: 'number', describe: 'open loop: outstanding requests at most; later starts wait and are recorded late', group: 'Load:' })
-    .option('timeout', { type: 'string', default: '120s', describe: 'per-request time limit', group: 'Load:' })
+    .option('timeout', { type: 'string', default: '120s', describe: 'per-request time limit (0: none)', group: 'Load:' })
     .option('retries', { type: 'number', default: 2, describe: 'retries on 429 (honouring Retry-After), 5xx and connection errors', group: 'Load:' })
     .option('stream', { type: 'boolean', describe: 'stream answers (default on; --no-stream for JSON answers)', group: 'Request:' })
     .option('method', { choices: ['post', 'get'] as const, describe: 'POST body or GET query form', group: 'Request:' })
