@@ -4,17 +4,12 @@ import { estimateSuite, type Estimate } from '../../session/estimate.js';
 import { InputError } from '../../domain/errors.js';
 import { formatCredits, formatCount } from '../../report/format.js';
 import { renderTable } from '../../report/index.js';
-import type { SessionHooks } from '../../session/run-session.js';
-import { startEmbeddedService } from '../embedded.js';
 import { EXIT, type ExitCode } from '../exit.js';
 import type { CliIo } from '../io.js';
 import { positive } from '../parse.js';
-import { createProgress, type ProgressReporter } from '../progress.js';
-import { redactor } from '../secrets.js';
-import { installStopSignals, type StopControl } from '../signals.js';
+import { withSessionConsole } from '../session-console.js';
 import { runFlags, toSessionOptions } from './run-flags.js';
 
-const GRACE_MS = 10_000;
 const DEFAULT_SAMPLE = 5;
 const DEFAULT_LEVEL = 0.95;
 
@@ -50,23 +45,6 @@ function render(e: Estimate): string {
   return lines.join('\n');
 }
 
-/** The sample is a run: the same embedded service, signals and progress line as `run`. */
-function sampleHooks(io: CliIo, signals: StopControl, progress: ProgressReporter, quiet: boolean): SessionHooks {
-  return {
-    launchEmbedded: (embedded) => startEmbeddedService(embedded),
-    stop: signals.stop,
-    abort: signals.abort,
-    onStart: (info) => {
-      for (const w of info.warnings) io.err(`warning: ${w}`);
-      if (!quiet) io.err(`kbbench estimate: sampling ${info.total} requests against ${info.embedded ? 'the embedded reference service' : info.baseUrl} → ${info.runDir}`);
-    },
-    onProgress: (p) => progress.update(p),
-    onStopping: (reason) => {
-      if (reason === 'budget-exhausted') io.err('kbbench: the sample reached --max-credits; forecasting from what finished.');
-    },
-  };
-}
-
 export function estimateCommand(io: CliIo, setExit: (code: ExitCode) => void): CommandModule {
   return {
     command: 'estimate <suite>',
@@ -90,26 +68,21 @@ export function estimateCommand(io: CliIo, setExit: (code: ExitCode) => void): C
       const a = argv as Record<string, unknown>;
       if (typeof a.baseline === 'string') throw new InputError('--baseline belongs to run; estimate compares nothing', { field: '--baseline' });
       const options = toSessionOptions(a, io.env, process.cwd());
-      io.setRedact(redactor([options.apiKey]));
       const quiet = argv.quiet === true || argv.json === true;
-      const signals = installStopSignals(GRACE_MS, (t) => io.err(t));
-      const progress = createProgress(io.stderr, !quiet);
-      try {
+      // The sample is a run: the same embedded service, signals and progress line as `run`.
+      await withSessionConsole(io, { label: 'kbbench estimate: sampling', quiet, apiKey: options.apiKey }, async (hooks, settle) => {
         const estimate = await estimateSuite({
           options,
           samplePerModel: positive(a.sample as number, 'sample', { integer: true }) ?? DEFAULT_SAMPLE,
           level: parseLevel(a.level as string | undefined),
           ...(a.requests !== undefined ? { requests: positive(a.requests as number, 'requests', { integer: true })! } : {}),
           ...(typeof a.per === 'string' ? { per: a.per } : {}),
-          hooks: sampleHooks(io, signals, progress, quiet),
+          hooks,
         });
-        progress.stop();
+        settle();
         io.out(argv.json === true ? JSON.stringify(estimate, null, 2) : render(estimate));
         setExit(estimate.sample.status === 'completed' ? EXIT.ok : EXIT.stopped);
-      } finally {
-        progress.stop();
-        signals.dispose();
-      }
+      });
     },
   };
 }

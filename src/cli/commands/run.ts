@@ -2,16 +2,11 @@
 import type { CommandModule } from 'yargs';
 import { renderConsoleSummary } from '../../report/index.js';
 import { runSession, type SessionResult } from '../../session/run-session.js';
-import { startEmbeddedService } from '../embedded.js';
 import { EXIT, type ExitCode } from '../exit.js';
 import type { CliIo } from '../io.js';
-import { createProgress } from '../progress.js';
-import { redactor } from '../secrets.js';
-import { installStopSignals } from '../signals.js';
+import { withSessionConsole } from '../session-console.js';
 import { runFlags, toSessionOptions } from './run-flags.js';
 import { checkBaseline, runBaselineCompare } from './baseline.js';
-
-const GRACE_MS = 10_000;
 
 function exitFor(result: SessionResult, baselineFailed: boolean): ExitCode {
   if (result.run.status !== 'completed') return EXIT.stopped;
@@ -34,26 +29,11 @@ export function runCommand(io: CliIo, setExit: (code: ExitCode) => void): Comman
     handler: async (argv) => {
       const options = toSessionOptions(argv as Record<string, unknown>, io.env, process.cwd());
       checkBaseline(argv as Record<string, unknown>);
-      io.setRedact(redactor([options.apiKey]));
       const quiet = argv.quiet === true;
       const json = argv.json === true;
-      const signals = installStopSignals(GRACE_MS, (t) => io.err(t));
-      const progress = createProgress(io.stderr, !quiet);
-      try {
-        const result = await runSession(options, {
-          launchEmbedded: (embedded) => startEmbeddedService(embedded),
-          stop: signals.stop,
-          abort: signals.abort,
-          onStart: (info) => {
-            for (const w of info.warnings) io.err(`warning: ${w}`);
-            if (!quiet) io.err(`kbbench: ${info.total} requests against ${info.embedded ? `the embedded reference service (${info.baseUrl})` : info.baseUrl} → ${info.runDir}`);
-          },
-          onProgress: (p) => progress.update(p),
-          onStopping: (reason, detail) => {
-            if (reason === 'budget-exhausted') io.err(`\nkbbench: ${detail}; starting no new requests.`);
-          },
-        });
-        progress.stop();
+      await withSessionConsole(io, { label: 'kbbench:', quiet, apiKey: options.apiKey }, async (hooks, settle) => {
+        const result = await runSession(options, hooks);
+        settle();
         const baselineFailed = typeof argv.baseline === 'string' ? await runBaselineCompare(io, argv, result, quiet || json) : false;
         if (json) io.out(JSON.stringify(result.summary, null, 2));
         else if (!quiet) {
@@ -62,10 +42,7 @@ export function runCommand(io: CliIo, setExit: (code: ExitCode) => void): Comman
           if (result.run.status !== 'completed') io.out(`stopped early (${result.run.status}); finish it with: kbbench run ${options.suitePath} --resume ${result.runDir}`);
         }
         setExit(exitFor(result, baselineFailed));
-      } finally {
-        progress.stop();
-        signals.dispose();
-      }
+      });
     },
   };
 }

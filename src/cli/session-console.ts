@@ -1,0 +1,45 @@
+// What `run` and `estimate` share on the terminal: the key redacted, Ctrl-C handling, the progress
+// line, and the session hooks that print a run's start, warnings and budget stop.
+import type { SessionHooks } from '../session/run-session.js';
+import { startEmbeddedService } from './embedded.js';
+import type { CliIo } from './io.js';
+import { createProgress } from './progress.js';
+import { redactor } from './secrets.js';
+import { installStopSignals } from './signals.js';
+
+/** Requests in flight get this long after the first Ctrl-C before they are cancelled. */
+const GRACE_MS = 10_000;
+
+export interface SessionConsole {
+  /** Label of the start line, e.g. `kbbench` or `kbbench estimate: sampling`. */
+  label: string;
+  quiet: boolean;
+  apiKey: string | undefined;
+}
+
+/** Runs `body` with hooks wired to the terminal; the progress line is gone before `body`'s own output. */
+export async function withSessionConsole<T>(io: CliIo, view: SessionConsole, body: (hooks: SessionHooks, settle: () => void) => Promise<T>): Promise<T> {
+  io.setRedact(redactor([view.apiKey]));
+  const signals = installStopSignals(GRACE_MS, (t) => io.err(t));
+  const progress = createProgress(io.stderr, !view.quiet);
+  const hooks: SessionHooks = {
+    launchEmbedded: (embedded) => startEmbeddedService(embedded),
+    stop: signals.stop,
+    abort: signals.abort,
+    onStart: (info) => {
+      for (const w of info.warnings) io.err(`warning: ${w}`);
+      const target = info.embedded ? `the embedded reference service (${info.baseUrl})` : info.baseUrl;
+      if (!view.quiet) io.err(`${view.label} ${info.total} requests against ${target} → ${info.runDir}`);
+    },
+    onProgress: (p) => progress.update(p),
+    onStopping: (reason, detail) => {
+      if (reason === 'budget-exhausted') io.err(`\nkbbench: ${detail}; starting no new requests.`);
+    },
+  };
+  try {
+    return await body(hooks, () => progress.stop());
+  } finally {
+    progress.stop();
+    signals.dispose();
+  }
+}
