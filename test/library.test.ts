@@ -14,7 +14,7 @@ describe('the programmatic API', () => {
     try {
       const suite = await lib.loadSuite(join(ROOT, 'test/fixtures/e2e/small.yaml'));
       const plan = lib.buildPlan(suite, { models: ['gpt-4o-mini'] });
-      const handle = lib.startRun(lib.unitsFromPlan(plan.items), {
+      const handle = lib.startRun(plan, {
         client, target: { boardId: suite.target.board_id!, chatId: suite.target.chat_id! }, concurrency: 2, timeoutMs: 10_000, retries: 0,
         check: (specs, subject) => lib.runChecks(specs, subject), stop: new AbortController().signal, abort: new AbortController().signal,
       });

@@ -1,8 +1,9 @@
 // Streams one run's results.ndjson into what a comparison needs per item and model, never holding every answer.
 import type { RunInfo } from '../domain/run.js';
 import type { Sample } from '../domain/sample.js';
-import { readResults } from '../metrics/read-results.js';
-import { requestCreditUnits } from '../metrics/request-stats.js';
+import { readResults } from '../store/results-reader.js';
+import { sampleCreditUnits as requestCreditUnits } from '../credits/units.js';
+import { poolKeyOf } from '../plan/item-id.js';
 
 /** An item of the suite for one model, its repeats pooled: the unit compare matches across runs. */
 export interface ItemDigest {
@@ -53,12 +54,10 @@ export const MAX_DISTINCT_TEXTS = 8;
 const MAX_LISTED = 5;
 
 /**
- * `case:x|model:m|r2` → `case:x|model:m`: repeats of one question on one model are one item. A
- * failed conversation's line, `thread:t|model:m|r2|create`, pools its repeats the same way.
+ * `case:x|model:m|r2` → `case:x|model:m`: repeats (and an open loop's passes) of one question on one
+ * model are one item. A failed conversation's line pools its repeats the same way.
  */
-export function itemKeyOf(itemId: string): string {
-  return itemId.replace(/\|r\d+(\|create)?$/, '$1');
-}
+export const itemKeyOf = poolKeyOf;
 
 export async function digestRun(dir: string, run: RunInfo): Promise<RunDigest> {
   const digest: RunDigest = { dir, run, samples: 0, items: new Map(), models: new Map() };

@@ -1,7 +1,7 @@
 // Writes a comparison's files: compare.json and compare.html into a directory, and the markdown summary where asked.
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { writeFileAtomic } from '../report/write-file.js';
+import { writeFileAtomic } from '../store/atomic-file.js';
 import { renderCompareHtml } from './html/render.js';
 import { renderCompareMarkdown } from './markdown.js';
 import type { Comparison } from './types.js';

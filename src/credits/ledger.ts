@@ -1,9 +1,8 @@
 // The credit ledger of a run: what was spent, what the service says remains, and whether they agree.
 
-/** Credits are reported to 5 decimals; sums are kept in integer 1e-5 units so they add exactly. */
-const UNITS = 100_000;
-export const toUnits = (credits: number): number => Math.round(credits * UNITS);
-export const fromUnits = (units: number): number => units / UNITS;
+import { fromUnits, toUnits } from './units.js';
+
+export { fromUnits, toUnits } from './units.js';
 
 export interface LedgerEntry {
   creditsUsed: number | null;

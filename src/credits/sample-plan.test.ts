@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildPlan, countPlan } from '../plan/index.js';
-import type { ThreadItem, WorkItem } from '../plan/types.js';
+import { buildPlan, countUnits as countPlan, unitKeyOf, unitModel, unitRepeat } from '../plan/index.js';
+import type { PlanThread as ThreadItem, PlanUnit as WorkItem } from '../plan/types.js';
 import { parseSuite } from '../suite/load.js';
 import { plannedWork, selectSample, spreadIndices } from './sample-plan.js';
 
@@ -32,7 +32,7 @@ describe('selectSample', () => {
   it('takes the whole suite once per model when it fits', () => {
     const plan = planOf(3, [2], 3);
     const sample = selectSample(plan, 5);
-    expect(sample.map((i) => i.repeat)).toEqual(Array(8).fill(1));
+    expect(sample.map(unitRepeat)).toEqual(Array(8).fill(1));
     expect(requestsOf(sample, 'gpt-4o')).toBe(5);
   });
 
@@ -40,9 +40,9 @@ describe('selectSample', () => {
     const plan = planOf(10, [3, 2]);
     const sample = selectSample(plan, 5);
     for (const model of ['gpt-4o', 'gpt-4o-mini']) {
-      const own = sample.filter((i) => i.model === model);
+      const own = sample.filter((i) => unitModel(i) === model);
       expect(requestsOf(sample, model)).toBe(5);
-      expect(own.filter((i) => i.kind === 'case').map((i) => i.kind === 'case' && i.case_id)).toEqual(['c1', 'c5', 'c8']);
+      expect(own.filter((i) => i.kind === 'case').map((i) => i.kind === 'case' && i.request.case_id)).toEqual(['c1', 'c5', 'c8']);
       const threads = own.filter((i): i is ThreadItem => i.kind === 'thread');
       expect(threads.map((t) => t.turns.map((x) => x.turn))).toEqual([[1, 2]]);
     }
@@ -65,7 +65,7 @@ describe('selectSample', () => {
         const sample = selectSample(plan, cap);
         const full = plan.counts.per_model['gpt-4o']!.requests;
         expect(requestsOf(sample, 'gpt-4o')).toBe(Math.min(cap, full));
-        const keys = sample.map((i) => (i.kind === 'case' ? i.item_id : i.thread_key));
+        const keys = sample.map(unitKeyOf);
         expect(new Set(keys).size).toBe(keys.length);
       }),
     );

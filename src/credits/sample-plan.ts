@@ -1,6 +1,7 @@
 // Which requests a credit sample sends: per model at most N, cases and thread turns in their
 // planned proportions, picked evenly across the suite (deterministic: the same sample every time).
-import type { CaseItem, Plan, ThreadItem, WorkItem } from '../plan/types.js';
+import { unitKeyOf, unitModel, unitRepeat } from '../plan/build.js';
+import type { PlanCase as CaseItem, Plan, PlanThread as ThreadItem, PlanUnit as WorkItem } from '../plan/types.js';
 import type { PlannedWork } from './forecast.js';
 
 /** k indices of 0…count-1, one from the middle of each of k equal stretches: spread over the whole suite. */
@@ -66,15 +67,18 @@ function sampleOfModel(items: readonly WorkItem[], cap: number): WorkItem[] {
  * fits in `maxPerModel` requests, else an even spread of cases and conversations, in plan order.
  */
 export function selectSample(plan: Plan, maxPerModel: number): WorkItem[] {
-  const firstRepeat = plan.items.filter((item) => item.repeat === 1);
+  // An estimate asks of the first repeat only, which is a suite's size, not a plan's.
+  const firstRepeat: WorkItem[] = [];
+  for (const unit of plan.units()) {
+    if (unitRepeat(unit) > 1) break;
+    firstRepeat.push(unit);
+  }
   const chosen = new Map<string, WorkItem>();
   for (const model of plan.models) {
-    for (const item of sampleOfModel(firstRepeat.filter((i) => i.model === model), maxPerModel)) {
-      chosen.set(item.kind === 'case' ? item.item_id : item.thread_key, item);
-    }
+    for (const item of sampleOfModel(firstRepeat.filter((i) => unitModel(i) === model), maxPerModel)) chosen.set(unitKeyOf(item), item);
   }
   return firstRepeat.flatMap((item) => {
-    const picked = chosen.get(item.kind === 'case' ? item.item_id : item.thread_key);
+    const picked = chosen.get(unitKeyOf(item));
     return picked ? [picked] : [];
   });
 }
@@ -83,8 +87,8 @@ export function selectSample(plan: Plan, maxPerModel: number): WorkItem[] {
 export function plannedWork(plan: Plan): Record<string, PlannedWork> {
   const work: Record<string, PlannedWork> = {};
   for (const model of plan.models) work[model] = { cases: 0, threadTurns: [] };
-  for (const item of plan.items) {
-    const entry = (work[item.model] ??= { cases: 0, threadTurns: [] });
+  for (const item of plan.units()) {
+    const entry = (work[unitModel(item)] ??= { cases: 0, threadTurns: [] });
     if (item.kind === 'case') entry.cases += 1;
     else entry.threadTurns.push(item.turns.length);
   }

@@ -1,9 +1,10 @@
 // Concatenates shard runs' results.ndjson into one: every line once, item ids unique across shards.
 import { once } from 'node:events';
-import { createReadStream, createWriteStream, existsSync } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { InputError } from '../domain/errors.js';
+import type { Sample } from '../domain/sample.js';
+import { readResults } from '../store/results-reader.js';
 import { RUN_FILES } from '../store/run-dir.js';
 
 export interface ResultSource {
@@ -18,31 +19,14 @@ export interface SourceLines {
   unreadable: number;
 }
 
-type ResultLine = Record<string, unknown> & { item_id: string };
-
-async function* resultLines(dir: string, counts: SourceLines): AsyncGenerator<ResultLine> {
-  const path = join(dir, RUN_FILES.results);
-  if (!existsSync(path)) return;
-  const input = createReadStream(path, { encoding: 'utf8' });
-  try {
-    for await (const line of createInterface({ input, crlfDelay: Infinity })) {
-      if (line.trim() === '') continue;
-      let value: unknown;
-      try {
-        value = JSON.parse(line);
-      } catch {
-        value = null;
-      }
-      if (typeof value === 'object' && value !== null && typeof (value as ResultLine).item_id === 'string') {
-        counts.lines += 1;
-        yield value as ResultLine;
-      } else {
-        counts.unreadable += 1;
-      }
-    }
-  } finally {
-    input.destroy();
+/** Every readable line of a shard, through the one reader of results files (torn and damaged lines counted, left out). */
+async function* resultLines(dir: string, counts: SourceLines): AsyncGenerator<Sample> {
+  const results = readResults(dir);
+  for await (const sample of results) {
+    counts.lines += 1;
+    yield sample;
   }
+  counts.unreadable += results.stats.torn_lines + results.stats.invalid_lines;
 }
 
 /**
@@ -74,7 +58,7 @@ export async function concatResults(sources: readonly ResultSource[], outDir: st
   try {
     for (const source of sources) {
       for await (const line of resultLines(source.dir, { lines: 0, unreadable: 0 })) {
-        if (source.shiftMs !== 0 && typeof line.offset_ms === 'number') line.offset_ms = Math.round((line.offset_ms + source.shiftMs) * 1000) / 1000;
+        if (source.shiftMs !== 0) line.offset_ms = Math.round((line.offset_ms + source.shiftMs) * 1000) / 1000;
         if (!out.write(`${JSON.stringify(line)}\n`)) await once(out, 'drain');
         written += 1;
       }

@@ -1,12 +1,13 @@
 // histograms.json: encoded per-model histograms, so shards merge exactly and reports need nothing else.
-import { randomBytes } from 'node:crypto';
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../store/atomic-file.js';
+import { RUN_FILES } from '../store/run-dir.js';
 import { TIMING_METRICS, type HistogramFile, type TimingMetric, type TimingPercentiles } from '../domain/summary.js';
 import { addHistograms, decodeHistogram, encodeHistogram, percentilesMs, type Histogram } from './histogram.js';
 import { setOwn } from './own-record.js';
 
-export const HISTOGRAM_FILE_NAME = 'histograms.json';
+export const HISTOGRAM_FILE_NAME = RUN_FILES.histograms;
 
 /** Decoded form: model → metric → histogram. */
 export type HistogramSet = Map<string, Map<TimingMetric, Histogram>>;
@@ -75,10 +76,6 @@ export async function readHistogramFile(runDir: string): Promise<HistogramFile> 
 }
 
 export async function writeHistogramFile(runDir: string, file: HistogramFile): Promise<string> {
-  const path = join(runDir, HISTOGRAM_FILE_NAME);
-  // Temp file + rename: a crash mid-write must not leave a histograms.json that merges wrongly.
-  const temp = `${path}.tmp-${randomBytes(4).toString('hex')}`;
-  await writeFile(temp, `${JSON.stringify(file, null, 2)}\n`, 'utf8');
-  await rename(temp, path);
-  return path;
+  // Whole or not at all: a half-written histograms.json would merge wrongly.
+  return writeFileAtomic(join(runDir, HISTOGRAM_FILE_NAME), `${JSON.stringify(file, null, 2)}\n`);
 }

@@ -1,7 +1,6 @@
 // The metrics module's public face: one HDR configuration, the streaming summarizer, the results reader.
 export * from './histogram.js';
 export * from './histogram-file.js';
-export * from './read-results.js';
 export * from './request-stats.js';
 export * from './case-stats.js';
 export * from './timeline.js';

@@ -1,7 +1,7 @@
 // Streaming statistics of a set of requests (one model's, or the whole run's): counters plus HDR histograms.
 import type { Sample } from '../domain/sample.js';
 import { TIMING_METRICS, type RequestStats, type TimingMetric, type TimingPercentiles } from '../domain/summary.js';
-import { fromUnits, toUnits } from '../credits/ledger.js';
+import { checkCreditUnits as checksUnits, fromUnits, sampleCreditUnits, toUnits } from '../credits/units.js';
 import { createHistogram, createTally, percentilesMs, recordMs, type ExactTally, type Histogram } from './histogram.js';
 import { getOwn, setOwn } from './own-record.js';
 
@@ -39,16 +39,10 @@ export function isRequestError(sample: Sample): boolean {
 }
 
 /** What a request's checks (judges) spent, in 1e-5 units. */
-export function checkCreditUnits(sample: Pick<Sample, 'checks'>): number {
-  let units = 0;
-  for (const check of sample.checks) units += toUnits(check.credits_used ?? 0);
-  return units;
-}
+export const checkCreditUnits = (sample: Pick<Sample, 'checks'>): number => checksUnits(sample.checks);
 
 /** Everything a request spent (its answer and its checks), in 1e-5 units. */
-export function requestCreditUnits(sample: Pick<Sample, 'checks' | 'credits_used'>): number {
-  return toUnits(sample.credits_used ?? 0) + checkCreditUnits(sample);
-}
+export const requestCreditUnits = sampleCreditUnits;
 
 function ratio(numerator: number, denominator: number): number | null {
   return denominator > 0 ? numerator / denominator : null;

@@ -1,19 +1,19 @@
-// Expands a suite into work items: cases × models × repeats and threads × models × repeats.
+// Turns a suite into a lazy plan: cases × models × repeats and threads × models × repeats as an index
+// space whose unit k is computed when the runner asks for it, so memory follows the suite, never the plan.
 import { InputError } from '../domain/errors.js';
 import type { RequestOptions, Suite, SuiteCase, SuiteThread } from '../domain/suite.js';
 import { isKnownModel } from '../protocol/models.js';
-import { caseItemId, threadKey, turnItemId } from './item-id.js';
+import { caseId, formatItemId, threadKey, turnId, type ItemId } from './item-id.js';
 import { formatShard, shardOf } from './shard.js';
 import {
   DEFAULT_MODEL_LABEL,
-  type CaseItem,
   type ExcludedElement,
+  type ModelCounts,
   type Plan,
   type PlanCounts,
   type PlanOptions,
+  type PlanUnit,
   type Shard,
-  type ThreadItem,
-  type WorkItem,
 } from './types.js';
 
 /**
@@ -25,7 +25,7 @@ import {
 export function mergeOptions(...layers: readonly (RequestOptions | undefined)[]): RequestOptions {
   const merged: Record<string, unknown> = {};
   for (const layer of layers) {
-    for (const [key, value] of Object.entries(layer ?? {})) if (value !== undefined) merged[key] = value;
+    if (layer) for (const key in layer) if (layer[key as keyof RequestOptions] !== undefined) merged[key] = layer[key as keyof RequestOptions];
   }
   return merged as RequestOptions;
 }
@@ -52,43 +52,6 @@ function modelsFor(restriction: readonly string[] | undefined, run: RunModels): 
 
 const label = (model: string | null): string => model ?? DEFAULT_MODEL_LABEL;
 
-function caseItem(entry: SuiteCase, model: string | null, repeat: number, suite: Suite, flags: RequestOptions | undefined): CaseItem {
-  return {
-    kind: 'case',
-    item_id: caseItemId(entry.id, label(model), repeat),
-    case_id: entry.id,
-    model: label(model),
-    request_model: model,
-    repeat,
-    prompt: entry.prompt,
-    options: mergeOptions(suite.defaults, entry.options, flags),
-    checks: entry.assert,
-    location: entry.location,
-  };
-}
-
-function threadItem(entry: SuiteThread, model: string | null, repeat: number, suite: Suite, flags: RequestOptions | undefined): ThreadItem {
-  const item: ThreadItem = {
-    kind: 'thread',
-    thread_key: threadKey(entry.id, label(model), repeat),
-    thread_id: entry.id,
-    model: label(model),
-    request_model: model,
-    repeat,
-    turns: entry.turns.map((turn) => ({
-      item_id: turnItemId(entry.id, turn.turn, label(model), repeat),
-      turn: turn.turn,
-      prompt: turn.prompt,
-      options: mergeOptions(suite.defaults, turn.options, flags),
-      checks: turn.assert,
-      location: turn.location,
-    })),
-    location: entry.location,
-  };
-  if (entry.name !== undefined) item.name = entry.name;
-  return item;
-}
-
 function validateRepeat(repeat: number): number {
   if (!Number.isInteger(repeat) || repeat < 1) throw new InputError(`--repeat ${repeat}: must be a whole number ≥ 1`, { field: '--repeat' });
   return repeat;
@@ -103,34 +66,55 @@ function validateShard(shard: Shard | undefined): Shard | null {
   return shard;
 }
 
-export function itemKey(item: WorkItem): string {
-  return item.kind === 'case' ? item.item_id : item.thread_key;
-}
-
-export function countPlan(items: readonly WorkItem[]): PlanCounts {
-  const counts: PlanCounts = { items: items.length, cases: 0, threads: 0, turns: 0, requests: 0, per_model: {} };
-  for (const item of items) {
-    const perModel = (counts.per_model[item.model] ??= { items: 0, cases: 0, threads: 0, requests: 0 });
-    const requests = item.kind === 'case' ? 1 : item.turns.length;
-    perModel.items += 1;
-    perModel.requests += requests;
-    counts.requests += requests;
-    if (item.kind === 'case') {
-      counts.cases += 1;
-      perModel.cases += 1;
-    } else {
-      counts.threads += 1;
-      counts.turns += item.turns.length;
-      perModel.threads += 1;
-    }
-  }
-  return counts;
-}
-
 function excluded(kind: 'case' | 'thread', id: string, restriction: readonly string[], run: RunModels): ExcludedElement {
   const reason = `restricted to ${restriction.join(', ')}, none of which this run uses (${run.models.map(label).join(', ')})`;
   return { kind, id, reason };
 }
+
+/** The slots of one repeat: which suite entry (cases first, then threads) on which model. */
+interface Slots {
+  entry: Int32Array;
+  model: (string | null)[];
+  /** entry → its first slot; an entry's models follow each other. */
+  firstSlot: Int32Array;
+  /** entry → its models in slot order. */
+  entryModels: (string | null)[][];
+}
+
+function buildSlots(suite: Suite, run: RunModels): Slots {
+  const entries: { models?: string[] }[] = [...suite.cases, ...suite.threads];
+  const entryModels = entries.map((entry) => modelsFor(entry.models, run));
+  const size = entryModels.reduce((a, list) => a + list.length, 0);
+  const entry = new Int32Array(size);
+  const model: (string | null)[] = new Array<string | null>(size);
+  const firstSlot = new Int32Array(entries.length);
+  let slot = 0;
+  entryModels.forEach((list, e) => {
+    firstSlot[e] = slot;
+    for (const m of list) {
+      entry[slot] = e;
+      model[slot] = m;
+      slot += 1;
+    }
+  });
+  return { entry, model, firstSlot, entryModels };
+}
+
+/** One bit per place in the index space: which places a shard holds. */
+class Bits {
+  private readonly words: Uint32Array;
+  constructor(size: number) {
+    this.words = new Uint32Array(Math.ceil(size / 32));
+  }
+  set(i: number): void {
+    this.words[i >>> 5]! |= 1 << (i & 31);
+  }
+  has(i: number): boolean {
+    return (this.words[i >>> 5]! & (1 << (i & 31))) !== 0;
+  }
+}
+
+export { Bits as IndexBits };
 
 /**
  * Items come repeat by repeat, and within a repeat each case (then each thread) on every model
@@ -143,25 +127,168 @@ export function buildPlan(suite: Suite, options: PlanOptions = {}): Plan {
   const left: ExcludedElement[] = [];
   for (const entry of suite.cases) if (entry.models && modelsFor(entry.models, run).length === 0) left.push(excluded('case', entry.id, entry.models, run));
   for (const entry of suite.threads) if (entry.models && modelsFor(entry.models, run).length === 0) left.push(excluded('thread', entry.id, entry.models, run));
-  const all: WorkItem[] = [];
-  for (let r = 1; r <= repeat; r += 1) {
-    for (const entry of suite.cases) for (const model of modelsFor(entry.models, run)) all.push(caseItem(entry, model, r, suite, options.defaults));
-    for (const entry of suite.threads) for (const model of modelsFor(entry.models, run)) all.push(threadItem(entry, model, r, suite, options.defaults));
+  const slots = buildSlots(suite, run);
+  const perRepeat = slots.entry.length;
+  const space = perRepeat * repeat;
+  const flags = options.defaults;
+  const caseCount = suite.cases.length;
+
+  const unitAtSpace = (index: number): PlanUnit => {
+    const r = Math.floor(index / perRepeat) + 1;
+    const slot = index - (r - 1) * perRepeat;
+    const e = slots.entry[slot]!;
+    const model = slots.model[slot]!;
+    if (e < caseCount) return caseUnit(suite.cases[e]!, model, r, index, suite, flags);
+    return threadUnit(suite.threads[e - caseCount]!, model, r, index, suite, flags);
+  };
+  const keyOf = (index: number): string => {
+    const r = Math.floor(index / perRepeat) + 1;
+    const slot = index - (r - 1) * perRepeat;
+    const e = slots.entry[slot]!;
+    const model = label(slots.model[slot]!);
+    return formatItemId(e < caseCount ? caseId(suite.cases[e]!.id, model, r) : threadKey(suite.threads[e - caseCount]!.id, model, r));
+  };
+  // A shard is one hashing pass over the space, kept as bits: 1 bit per place, not an item list.
+  let members: Bits | null = null;
+  if (shard) {
+    members = new Bits(space);
+    for (let i = 0; i < space; i += 1) if (shardOf(keyOf(i), shard.count) === shard.index) members.set(i);
   }
-  const items = shard ? all.filter((item) => shardOf(itemKey(item), shard.count) === shard.index) : all;
-  const models = [...new Set(all.map((item) => item.model))];
+  const inPlan = (index: number): boolean => Number.isInteger(index) && index >= 0 && index < space && (members === null || members.has(index));
+  const entryIndex = lazyEntryIndex(suite);
+
+  const all = [...new Set(slots.model.map(label))];
   // The suite's own unknown models are already in suite.warnings, with their line.
   const warnings = (options.models ?? [])
     .filter((model) => model.trim() !== '' && !isKnownModel(model.trim()))
     .map((model) => `--models: unknown model "${model.trim()}"; it will be sent as written`);
-  return {
+  const plan: Plan = {
     suite: { name: suite.name, path: suite.path, sha256: suite.sha256 },
-    models,
+    models: all,
     repeat,
     shard,
-    items,
-    counts: countPlan(items),
+    space,
+    counts: members ? countUnits(iterate(space, inPlan, unitAtSpace)) : repeatCounts(countUnits(iterate(perRepeat, () => true, unitAtSpace)), repeat),
+    units: () => iterate(space, inPlan, unitAtSpace),
+    unitAt: (index) => (inPlan(index) ? unitAtSpace(index) : null),
+    indexOf: (id) => {
+      if (id.kind === 'turn' || id.kind === 'create' || id.cycle !== 1 || id.repeat > repeat) return null;
+      const e = id.kind === 'case' ? entryIndex().cases.get(id.case_id) : entryIndex().threads.get(id.thread_id);
+      if (e === undefined) return null;
+      const position = slots.entryModels[e]!.findIndex((m) => label(m) === id.model);
+      if (position < 0) return null;
+      const index = (id.repeat - 1) * perRepeat + slots.firstSlot[e]! + position;
+      return inPlan(index) ? index : null;
+    },
     excluded: left,
     warnings,
+  };
+  return plan;
+}
+
+function* iterate(end: number, keep: (index: number) => boolean, at: (index: number) => PlanUnit): IterableIterator<PlanUnit> {
+  for (let i = 0; i < end; i += 1) if (keep(i)) yield at(i);
+}
+
+/** Case id → entry, thread id → entry (threads after cases); built only when an id is looked up (resume). */
+function lazyEntryIndex(suite: Suite): () => { cases: Map<string, number>; threads: Map<string, number> } {
+  let index: { cases: Map<string, number>; threads: Map<string, number> } | null = null;
+  return () => {
+    index ??= {
+      cases: new Map(suite.cases.map((c, i) => [c.id, i])),
+      threads: new Map(suite.threads.map((t, i) => [t.id, suite.cases.length + i])),
+    };
+    return index;
+  };
+}
+
+function caseUnit(entry: SuiteCase, model: string | null, repeat: number, index: number, suite: Suite, flags: RequestOptions | undefined): PlanUnit {
+  const id: ItemId = caseId(entry.id, label(model), repeat);
+  return {
+    kind: 'case',
+    index,
+    request: {
+      id, case_id: entry.id, thread_id: null, turn: null, model: label(model), request_model: model, repeat,
+      prompt: entry.prompt, options: mergeOptions(suite.defaults, entry.options, flags), checks: entry.assert,
+    },
+  };
+}
+
+function threadUnit(entry: SuiteThread, model: string | null, repeat: number, index: number, suite: Suite, flags: RequestOptions | undefined): PlanUnit {
+  const unit: PlanUnit = {
+    kind: 'thread',
+    index,
+    key: threadKey(entry.id, label(model), repeat),
+    thread_id: entry.id,
+    model: label(model),
+    repeat,
+    turns: entry.turns.map((turn) => ({
+      id: turnId(entry.id, turn.turn, label(model), repeat), case_id: null, thread_id: entry.id, turn: turn.turn,
+      model: label(model), request_model: model, repeat,
+      prompt: turn.prompt, options: mergeOptions(suite.defaults, turn.options, flags), checks: turn.assert,
+    })),
+  };
+  if (entry.name !== undefined) unit.name = entry.name;
+  return unit;
+}
+
+/** The model label of a unit. */
+export const unitModel = (unit: PlanUnit): string => (unit.kind === 'case' ? unit.request.model : unit.model);
+
+/** The repeat a unit belongs to (1-based). */
+export const unitRepeat = (unit: PlanUnit): number => (unit.kind === 'case' ? unit.request.repeat : unit.repeat);
+
+/** A unit's id as written: the case item's id, or the conversation's thread key (what `--shard` hashes). */
+export const unitKeyOf = (unit: PlanUnit): string => formatItemId(unit.kind === 'case' ? unit.request.id : unit.key);
+
+/** Requests a unit sends: one for a case, one per turn for a thread (creating its conversation not counted). */
+export const requestsOf = (unit: PlanUnit): number => (unit.kind === 'case' ? 1 : unit.turns.length);
+
+export function countUnits(units: Iterable<PlanUnit>): PlanCounts {
+  const counts: PlanCounts = { items: 0, cases: 0, threads: 0, turns: 0, requests: 0, per_model: Object.create(null) as Record<string, ModelCounts> };
+  for (const unit of units) {
+    const perModel = (counts.per_model[unitModel(unit)] ??= { items: 0, cases: 0, threads: 0, requests: 0 });
+    const requests = requestsOf(unit);
+    counts.items += 1;
+    perModel.items += 1;
+    perModel.requests += requests;
+    counts.requests += requests;
+    if (unit.kind === 'case') {
+      counts.cases += 1;
+      perModel.cases += 1;
+    } else {
+      counts.threads += 1;
+      counts.turns += unit.turns.length;
+      perModel.threads += 1;
+    }
+  }
+  return counts;
+}
+
+function repeatCounts(one: PlanCounts, repeat: number): PlanCounts {
+  const per_model = Object.create(null) as Record<string, ModelCounts>;
+  for (const [model, c] of Object.entries(one.per_model)) {
+    per_model[model] = { items: c.items * repeat, cases: c.cases * repeat, threads: c.threads * repeat, requests: c.requests * repeat };
+  }
+  return {
+    items: one.items * repeat, cases: one.cases * repeat, threads: one.threads * repeat, turns: one.turns * repeat,
+    requests: one.requests * repeat, per_model,
+  };
+}
+
+/** The same plan narrowed to chosen units (an estimate's sample); places in the space are kept. */
+export function narrowPlan(plan: Plan, chosen: readonly PlanUnit[]): Plan {
+  const byIndex = new Map(chosen.map((unit) => [unit.index, unit]));
+  const models = plan.models.filter((m) => chosen.some((u) => unitModel(u) === m));
+  return {
+    ...plan,
+    models,
+    counts: countUnits(chosen),
+    units: () => chosen.values(),
+    unitAt: (index) => byIndex.get(index) ?? null,
+    indexOf: (id) => {
+      const index = plan.indexOf(id);
+      return index !== null && byIndex.has(index) ? index : null;
+    },
   };
 }

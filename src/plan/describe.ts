@@ -1,6 +1,7 @@
 // What `kbbench validate` shows: the plan as data (counts per model, threads, each request).
 import type { Endpoint, HttpMethod } from '../domain/sample.js';
 import type { RequestOptions } from '../domain/suite.js';
+import { formatItemId } from './item-id.js';
 import { formatShard } from './shard.js';
 import type { ExcludedElement, ModelCounts, Plan, PlanCounts } from './types.js';
 
@@ -38,22 +39,25 @@ function transport(options: RequestOptions): { method: HttpMethod; streaming: bo
 }
 
 function plannedRequests(plan: Plan): PlannedRequest[] {
-  return plan.items.flatMap((item): PlannedRequest[] => {
-    if (item.kind === 'case') {
-      return [{ id: item.item_id, endpoint: 'ask', ...transport(item.options), model: item.model, prompt: item.prompt, checks: item.checks.length }];
+  const requests: PlannedRequest[] = [];
+  for (const unit of plan.units()) {
+    if (unit.kind === 'case') {
+      const r = unit.request;
+      requests.push({ id: formatItemId(r.id), endpoint: 'ask', ...transport(r.options), model: r.model, prompt: r.prompt, checks: r.checks.length });
+      continue;
     }
     // Creating a conversation is always a POST without streaming (interface.md 4.5).
-    const create: PlannedRequest = { id: item.thread_key, endpoint: 'create', method: 'post', streaming: false, model: item.model, prompt: null, checks: 0 };
-    const turns = item.turns.map(
-      (turn): PlannedRequest => ({ id: turn.item_id, endpoint: 'continue', ...transport(turn.options), model: item.model, prompt: turn.prompt, checks: turn.checks.length }),
-    );
-    return [create, ...turns];
-  });
+    requests.push({ id: formatItemId(unit.key), endpoint: 'create', method: 'post', streaming: false, model: unit.model, prompt: null, checks: 0 });
+    for (const turn of unit.turns) {
+      requests.push({ id: formatItemId(turn.id), endpoint: 'continue', ...transport(turn.options), model: unit.model, prompt: turn.prompt, checks: turn.checks.length });
+    }
+  }
+  return requests;
 }
 
 function threadsOf(plan: Plan): PlanDescription['threads'] {
   const threads = new Map<string, PlanDescription['threads'][number]>();
-  for (const item of plan.items) {
+  for (const item of plan.units()) {
     if (item.kind !== 'thread') continue;
     const entry = threads.get(item.thread_id) ?? { thread_id: item.thread_id, turns: item.turns.length, models: [] };
     if (item.name !== undefined) entry.name = item.name;

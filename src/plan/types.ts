@@ -1,54 +1,66 @@
-// What a run will do: work items expanded from a suite, the unit the runner executes and records.
-import type { CheckSpec, RequestOptions, SourceLocation } from '../domain/suite.js';
+// What a run will do: an index space of units (a case, or a whole thread) computed when asked for.
+import type { CheckSpec, RequestOptions } from '../domain/suite.js';
+import type { ItemId } from './item-id.js';
 
 /** The model label of an item when the suite and flags name none: the service's default model. */
 export const DEFAULT_MODEL_LABEL = 'default';
 
-interface ModelChoice {
+/**
+ * One request, from the plan to its result line: the runner sends it, the sample builder reads it.
+ * There is no other shape of a request in between.
+ */
+export interface PlanRequest {
+  id: ItemId;
+  case_id: string | null;
+  thread_id: string | null;
+  turn: number | null;
   /** The label results carry (`Sample.model`): the model sent, or `default`. */
   model: string;
   /** The `model` parameter to send; null = leave it out and let the service choose. */
   request_model: string | null;
+  /** 1-based. */
+  repeat: number;
+  prompt: string;
+  /** suite defaults ← case or turn options ← flag overrides (see build.ts). */
+  options: RequestOptions;
+  checks: CheckSpec[];
+  /**
+   * Open loop only: when this request was meant to start (monotonic ms), so lateness and the
+   * latency from the intended start can be reported. Null for the later turns of a thread, which
+   * follow their previous turn rather than the schedule.
+   */
+  intended_at_ms?: number | null;
 }
 
 /** One one-time question (endpoint `ask`) on one model, one repeat. */
-export interface CaseItem extends ModelChoice {
+export interface PlanCase {
   kind: 'case';
-  item_id: string;
-  case_id: string;
-  /** 1-based. */
-  repeat: number;
-  prompt: string;
-  /** suite defaults ← case options ← flag overrides (see build.ts). */
-  options: RequestOptions;
-  checks: CheckSpec[];
-  location: SourceLocation;
-}
-
-/** One turn of a thread (endpoint `continue`), sent after the previous turn has answered. */
-export interface TurnItem {
-  item_id: string;
-  /** 1-based. */
-  turn: number;
-  prompt: string;
-  options: RequestOptions;
-  checks: CheckSpec[];
-  location: SourceLocation;
+  /** Place in the plan's index space (repeat-major, unsharded): what resume marks as done. */
+  index: number;
+  request: PlanRequest;
 }
 
 /** One conversation: created once (endpoint `create`), then its turns in order. */
-export interface ThreadItem extends ModelChoice {
+export interface PlanThread {
   kind: 'thread';
-  /** Names this conversation instance: `thread:<id>|model:<model>|r<repeat>`. */
-  thread_key: string;
+  index: number;
+  /** Names this conversation instance; its `create` line's id derives from it. */
+  key: ItemId;
   thread_id: string;
   name?: string;
+  model: string;
   repeat: number;
-  turns: TurnItem[];
-  location: SourceLocation;
+  turns: PlanRequest[];
+  /** Set when resuming: the conversation its finished turns used. */
+  conversation_id?: string;
+  /**
+   * Set when resuming where the conversation did not survive (a fresh embedded service): the
+   * finished turns, sent again unrecorded into a new conversation so the next turn has its history.
+   */
+  replay?: PlanRequest[];
 }
 
-export type WorkItem = CaseItem | ThreadItem;
+export type PlanUnit = PlanCase | PlanThread;
 
 /** `--shard 2/4`: index is 1-based. */
 export interface Shard {
@@ -97,8 +109,15 @@ export interface Plan {
   models: string[];
   repeat: number;
   shard: Shard | null;
-  items: WorkItem[];
   counts: PlanCounts;
+  /** Size of the unsharded index space (every repeat of every case and thread on its models). */
+  space: number;
+  /** The units of this plan (its shard, or its narrowed selection) in order, each computed when reached. */
+  units(): IterableIterator<PlanUnit>;
+  /** The unit at a place in the index space; null when the place is outside this plan. */
+  unitAt(index: number): PlanUnit | null;
+  /** The place in the index space of a case item or thread key; null when the id is not of this plan. */
+  indexOf(id: ItemId): number | null;
   /** Cases and threads left out because none of their models is in this run. */
   excluded: ExcludedElement[];
   /** Non-fatal findings about the flags (an unknown model in --models). */

@@ -2,7 +2,7 @@
 import type { RunInfo, ThresholdResult } from '../domain/run.js';
 import type { Summary } from '../domain/summary.js';
 import { writeHistogramFile } from '../metrics/histogram-file.js';
-import { readResults, type ResultsReadStats } from '../metrics/read-results.js';
+import { readResults, type ResultsReadStats } from '../store/results-reader.js';
 import { applyThresholds, createSummarizer } from '../metrics/summarizer.js';
 import { createEvidenceCollector } from './evidence.js';
 import { REPORT_WRITERS } from './registry.js';

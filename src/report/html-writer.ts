@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { renderHtmlReport } from './html/render-html.js';
 import type { ReportInput, ReportWriter } from './types.js';
-import { writeFileAtomic } from './write-file.js';
+import { writeFileAtomic } from '../store/atomic-file.js';
 
 export const htmlWriter: ReportWriter = {
   fileName: 'report.html',

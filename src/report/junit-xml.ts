@@ -5,7 +5,7 @@ import type { AnswerEvidence, CellEvidence, Evidence } from './evidence.js';
 import { getOwn } from '../metrics/own-record.js';
 import { modelLabel } from './format.js';
 import type { ReportInput, ReportWriter } from './types.js';
-import { writeFileAtomic } from './write-file.js';
+import { writeFileAtomic } from '../store/atomic-file.js';
 
 /** XML 1.0 forbids most control characters even when escaped: drop them (and lone surrogates). */
 const INVALID_XML_CHARS = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;

@@ -5,7 +5,7 @@ import { stringify } from 'csv-stringify';
 import type { CheckResult, Sample } from '../domain/sample.js';
 import { spreadsheetSafe } from './csv-cell.js';
 import type { ReportInput, ReportWriter } from './types.js';
-import { streamFileAtomic } from './write-file.js';
+import { streamFileAtomic } from '../store/atomic-file.js';
 
 type Cell = string | number | boolean | null | undefined;
 

@@ -4,7 +4,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { RequestStats, TimingPercentiles } from '../domain/summary.js';
 import { spreadsheetSafe } from './csv-cell.js';
 import type { ReportInput, ReportWriter } from './types.js';
-import { writeFileAtomic } from './write-file.js';
+import { writeFileAtomic } from '../store/atomic-file.js';
 
 type Cell = string | number | null;
 

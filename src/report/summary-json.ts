@@ -1,7 +1,7 @@
 // summary.json: the run's totals, per-model statistics, thresholds and verdict (CONTRACT.md).
 import { join } from 'node:path';
 import type { ReportInput, ReportWriter } from './types.js';
-import { writeFileAtomic } from './write-file.js';
+import { writeFileAtomic } from '../store/atomic-file.js';
 
 export const summaryJsonWriter: ReportWriter = {
   fileName: 'summary.json',

@@ -48,14 +48,19 @@ function answerBegan(error: KbError): boolean {
   return status !== null && status >= 200 && status < 300;
 }
 
-/** Runs `attempt` until it succeeds, fails for good, or the retries are used up (for calls that are not samples). */
-export async function withRetries<T>(attempt: () => Promise<T>, policy: BackoffPolicy, signal: AbortSignal): Promise<T> {
-  for (let retry = 1; ; retry += 1) {
+/**
+ * The one retry path (as undici's retry interceptor): every call that may be retried — an answer, a
+ * conversation's creation, a judge, the preflight — runs through it. `attempt` gets its 1-based
+ * number. The last error is thrown as it was; a stop during a wait throws it at once, so the
+ * caller decides, from its signal, whether that was a cancellation.
+ */
+export async function withRetries<T>(attempt: (n: number) => Promise<T>, policy: BackoffPolicy, signal: AbortSignal): Promise<T> {
+  for (let n = 1; ; n += 1) {
     try {
-      return await attempt();
+      return await attempt(n);
     } catch (error) {
-      if (!(error instanceof KbErrorClass) || retry > policy.retries || !isRetryable(error) || signal.aborted) throw error;
-      if (!(await sleep(backoffDelayMs(retry, error, policy), signal))) throw error;
+      if (!(error instanceof KbErrorClass) || n > policy.retries || !isRetryable(error) || signal.aborted) throw error;
+      if (!(await sleep(backoffDelayMs(n, error, policy), signal))) throw error;
     }
   }
 }

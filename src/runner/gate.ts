@@ -1,6 +1,6 @@
 // The gate every request passes before it starts: the stop signal and the credit budget.
 import type { BudgetGuard } from '../credits/budget.js';
-import type { RequestSpec } from './request-spec.js';
+import type { PlanRequest } from '../plan/types.js';
 
 export type StopReason = 'budget-exhausted' | 'interrupted';
 
@@ -19,7 +19,7 @@ export class StartGate {
   }
 
   /** Resolves to a release function, or null when no new request may start. */
-  async enter(spec: RequestSpec): Promise<(() => void) | null> {
+  async enter(spec: PlanRequest): Promise<(() => void) | null> {
     if (this.stopped) return null;
     const granted = await this.budget.acquire(spec.model);
     if ('stop' in granted) {

@@ -4,10 +4,11 @@
 import type { Sample } from '../domain/sample.js';
 import type { Channel } from './channel.js';
 import { monotonicMs } from './clock.js';
-import { runUnit, type RunEvent } from './closed-loop.js';
+import { withCycle } from '../plan/item-id.js';
+import type { PlanRequest, PlanUnit } from '../plan/types.js';
 import type { StartGate } from './gate.js';
-import type { RequestSpec, RunUnit } from './request-spec.js';
 import type { SendDeps } from './send.js';
+import { runUnit, type RunEvent, type UnitSource } from './unit.js';
 
 export interface OpenLoopOptions {
   ratePerS: number;
@@ -16,24 +17,35 @@ export interface OpenLoopOptions {
   maxInFlight: number;
 }
 
-/** The k-th start: the plan's units in turn, each pass with its own item ids, stamped with its intended time. */
-export function unitForStart(units: RunUnit[], k: number, intendedAtMs: number): RunUnit {
-  const unit = units[k % units.length]!;
-  const cycle = Math.floor(k / units.length);
-  const suffix = cycle === 0 ? '' : `|c${cycle + 1}`;
-  const stamp = (r: RequestSpec, first: boolean): RequestSpec => ({ ...r, item_id: `${r.item_id}${suffix}`, intended_at_ms: first ? intendedAtMs : null });
-  if (unit.kind === 'case') return { kind: 'case', request: stamp(unit.request, true) };
-  return {
-    kind: 'thread',
-    thread: { ...unit.thread, thread_key: `${unit.thread.thread_key}${suffix}`, turns: unit.thread.turns.map((t, i) => stamp(t, i === 0)) },
+/** A start: the unit with its pass's item ids (a later pass is its own item), stamped with its intended time. */
+export function stampStart(unit: PlanUnit, cycle: number, intendedAtMs: number): PlanUnit {
+  const stamp = (r: PlanRequest, first: boolean): PlanRequest => ({ ...r, id: cycle > 1 ? withCycle(r.id, cycle) : r.id, intended_at_ms: first ? intendedAtMs : null });
+  if (unit.kind === 'case') return { ...unit, request: stamp(unit.request, true) };
+  return { ...unit, key: cycle > 1 ? withCycle(unit.key, cycle) : unit.key, turns: unit.turns.map((t, i) => stamp(t, i === 0)) };
+}
+
+/** The plan's units in turn, pass after pass, drawn one start at a time (never materialised). */
+export function cyclingStarts(source: UnitSource): (intendedAtMs: number) => PlanUnit | null {
+  let units = source.units();
+  let cycle = 1;
+  return (intendedAtMs) => {
+    let next = units.next();
+    if (next.done) {
+      units = source.units();
+      cycle += 1;
+      next = units.next();
+      if (next.done) return null;
+    }
+    return stampStart(next.value, cycle, intendedAtMs);
   };
 }
 
-export function runOpenLoop(units: RunUnit[], options: OpenLoopOptions, deps: SendDeps, gate: StartGate, channel: Channel<RunEvent>, stop: AbortSignal): void {
+export function runOpenLoop(source: UnitSource, options: OpenLoopOptions, deps: SendDeps, gate: StartGate, channel: Channel<RunEvent>, stop: AbortSignal): void {
   const intervalMs = 1000 / options.ratePerS;
-  const totalStarts = units.length === 0 ? 0 : Math.floor((options.ratePerS * options.durationMs) / 1000);
+  const draw = cyclingStarts(source);
+  let totalStarts = Math.floor((options.ratePerS * options.durationMs) / 1000);
   const t0 = monotonicMs();
-  const waiting: RunUnit[] = [];
+  const waiting: PlanUnit[] = [];
   let next = 0;
   let inFlight = 0;
   let scheduling = true;
@@ -83,7 +95,12 @@ export function runOpenLoop(units: RunUnit[], options: OpenLoopOptions, deps: Se
     if (failed || gate.stopped) return endSchedule();
     const now = monotonicMs();
     while (next < totalStarts && t0 + next * intervalMs <= now) {
-      waiting.push(unitForStart(units, next, t0 + next * intervalMs));
+      const unit = draw(t0 + next * intervalMs);
+      if (unit === null) {
+        totalStarts = next; // an empty plan: nothing to start
+        break;
+      }
+      waiting.push(unit);
       next += 1;
     }
     pump();

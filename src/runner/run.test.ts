@@ -5,7 +5,10 @@ import type { AskRequest, ChatClient, ContinueRequest } from '../domain/client.j
 import { RateLimitedError, ServerError } from '../domain/errors.js';
 import type { Sample } from '../domain/sample.js';
 import { sleep } from './clock.js';
-import type { RequestSpec, RunUnit } from './request-spec.js';
+import { caseId, threadKey, turnId } from '../plan/item-id.js';
+import type { PlanRequest as RequestSpec, PlanUnit as RunUnit } from '../plan/types.js';
+
+const source = (units: RunUnit[]) => ({ units: () => units.values() });
 import { startRun } from './run.js';
 
 function answer(text: string, credits = 0.5): AnswerResult {
@@ -40,21 +43,19 @@ function scriptedClient(script: Script): ChatClient & { log: string[] } {
 }
 
 const spec = (id: string, extra: Partial<RequestSpec> = {}): RequestSpec => ({
-  item_id: id, case_id: id, thread_id: null, turn: null, model: 'm', request_model: 'm', repeat: 1, prompt: id, options: {}, checks: [], ...extra,
+  id: caseId(id, 'm', 1), case_id: id, thread_id: null, turn: null, model: 'm', request_model: 'm', repeat: 1, prompt: id, options: {}, checks: [], ...extra,
 });
 
 function thread(id: string, turns: number): RunUnit {
   return {
-    kind: 'thread',
-    thread: {
-      thread_key: `thread:${id}`, thread_id: id, model: 'm', repeat: 1,
-      turns: Array.from({ length: turns }, (_, i) => spec(`thread:${id}|turn:${i + 1}`, { case_id: null, thread_id: id, turn: i + 1, prompt: `${id}-${i + 1}` })),
-    },
+    kind: 'thread', index: 0,
+    key: threadKey(id, 'm', 1), thread_id: id, model: 'm', repeat: 1,
+    turns: Array.from({ length: turns }, (_, i) => spec(id, { id: turnId(id, i + 1, 'm', 1), case_id: null, thread_id: id, turn: i + 1, prompt: `${id}-${i + 1}` })),
   };
 }
 
 async function collect(units: RunUnit[], client: ChatClient, extra: Partial<Parameters<typeof startRun>[1]> = {}) {
-  const handle = startRun(units, {
+  const handle = startRun(source(units), {
     client, target: { boardId: 'b', chatId: 'c' }, concurrency: 4, timeoutMs: 1000, retries: 2,
     backoff: { baseMs: 1, capMs: 2 }, check: async () => [], stop: new AbortController().signal, abort: new AbortController().signal, ...extra,
   });
@@ -88,7 +89,7 @@ describe('startRun', () => {
       if (n === 1) throw new ServerError('boom', 503, null);
       return answer('fine');
     });
-    const { samples } = await collect([{ kind: 'case', request: spec('q') }], client);
+    const { samples } = await collect([{ kind: 'case', index: 0, request: spec('q') }], client);
     expect(samples[0]).toMatchObject({ outcome: 'ok', attempts: 3, text: 'fine', pass: true });
   });
 
@@ -104,7 +105,7 @@ describe('startRun', () => {
 
   it('stops starting requests before the budget could be passed', async () => {
     const client = scriptedClient(async () => answer('x', 1));
-    const units = Array.from({ length: 20 }, (_, i): RunUnit => ({ kind: 'case', request: spec(`q${i}`) }));
+    const units = Array.from({ length: 20 }, (_, i): RunUnit => ({ kind: 'case', index: 0, request: spec(`q${i}`) }));
     const { samples, stops, ledger } = await collect(units, client, { budget: { maxCredits: 5 } });
     expect(stops).toEqual(['budget-exhausted']);
     expect(ledger.spent).toBeLessThanOrEqual(5);
@@ -119,7 +120,7 @@ describe('startRun', () => {
       await sleep(5);
       return answer('x');
     });
-    const units = Array.from({ length: 10 }, (_, i): RunUnit => ({ kind: 'case', request: spec(`q${i}`) }));
+    const units = Array.from({ length: 10 }, (_, i): RunUnit => ({ kind: 'case', index: 0, request: spec(`q${i}`) }));
     const { samples, stops } = await collect(units, client, { concurrency: 2, stop: stop.signal });
     expect(stops).toEqual(['interrupted']);
     expect(samples.length).toBeLessThanOrEqual(2);
@@ -131,8 +132,8 @@ describe('startRun', () => {
       await sleep(120);
       return answer('x');
     });
-    const units = [{ kind: 'case', request: spec('q') } as RunUnit];
-    const handle = startRun(units, {
+    const units = [{ kind: 'case', index: 0, request: spec('q') } as RunUnit];
+    const handle = startRun(source(units), {
       client, target: { boardId: 'b', chatId: 'c' }, concurrency: 1, open: { ratePerS: 50, durationMs: 200, maxInFlight: 2 },
       timeoutMs: 1000, retries: 0, check: async () => [], stop: new AbortController().signal, abort: new AbortController().signal,
     });
@@ -159,7 +160,7 @@ describe('startRun', () => {
       await sleep(5);
       return answer('x');
     });
-    const units = Array.from({ length: 20 }, (_, i): RunUnit => ({ kind: 'case', request: spec(`q${i}`) }));
+    const units = Array.from({ length: 20 }, (_, i): RunUnit => ({ kind: 'case', index: 0, request: spec(`q${i}`) }));
     await expect(collect(units, client, { concurrency: 2 })).rejects.toThrow('a bug');
     await sleep(50);
     expect(calls).toBeLessThanOrEqual(3);
@@ -170,8 +171,8 @@ describe('startRun', () => {
       await sleep(20);
       return answer('x', 0.1);
     });
-    const units = [{ kind: 'case', request: spec('q', { checks: [{ type: 'contains', value: 'x' }] }) } as RunUnit];
-    const handle = startRun(units, {
+    const units = [{ kind: 'case', index: 0, request: spec('q', { checks: [{ type: 'contains', value: 'x' }] }) } as RunUnit];
+    const handle = startRun(source(units), {
       client, target: { boardId: 'b', chatId: 'c' }, concurrency: 1, open: { ratePerS: 50, durationMs: 600, maxInFlight: 50 },
       timeoutMs: 1000, retries: 0, budget: { maxCredits: 5 },
       check: async () => {

@@ -6,11 +6,11 @@ import type { ChatClient } from '../domain/client.js';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
 import { Channel } from './channel.js';
 import { monotonicMs } from './clock.js';
-import { runClosedLoop, type RunEvent } from './closed-loop.js';
+import { runClosedLoop } from './closed-loop.js';
 import { StartGate } from './gate.js';
 import { runOpenLoop, type OpenLoopOptions } from './open-loop.js';
-import type { RunUnit } from './request-spec.js';
 import type { CheckFn, SendDeps } from './send.js';
+import type { RunEvent, UnitSource } from './unit.js';
 
 export interface RunnerOptions {
   client: ChatClient;
@@ -40,7 +40,8 @@ export interface RunHandle {
   cancel(): void;
 }
 
-export function startRun(units: RunUnit[], options: RunnerOptions): RunHandle {
+/** Runs the units of `source` (a Plan, or what a resume left of one), drawing each when it can start. */
+export function startRun(source: UnitSource, options: RunnerOptions): RunHandle {
   // The run stops itself (no new starts, requests cancelled) when a unit fails unexpectedly or the
   // consumer walks away: nothing may go on sending requests whose results nobody records.
   const cancel = new AbortController();
@@ -64,10 +65,7 @@ export function startRun(units: RunUnit[], options: RunnerOptions): RunHandle {
   };
   const guard = new BudgetGuard(options.budget ?? {}, ledger);
   const gate = new StartGate(guard, stop, (reason, detail) => channel.push({ type: 'stopped', reason, detail }));
-  if (options.open) runOpenLoop(units, options.open, deps, gate, channel, stop);
-  else runClosedLoop(units, options.concurrency, deps, gate, channel);
+  if (options.open) runOpenLoop(source, options.open, deps, gate, channel, stop);
+  else runClosedLoop(source, options.concurrency, deps, gate, channel);
   return { events: channel, ledger, runStartMs, cancel: () => cancel.abort() };
 }
-
-export type { RunEvent } from './closed-loop.js';
-export type { RunUnit, RequestSpec, ThreadSpec } from './request-spec.js';

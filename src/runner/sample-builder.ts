@@ -4,7 +4,8 @@ import type { KbError } from '../domain/errors.js';
 import { HttpError } from '../domain/errors.js';
 import type { Endpoint, HttpMethod, Outcome, Sample } from '../domain/sample.js';
 import { roundMs } from './clock.js';
-import type { RequestSpec } from './request-spec.js';
+import { formatItemId } from '../plan/item-id.js';
+import type { PlanRequest } from '../plan/types.js';
 
 export interface SampleContext {
   endpoint: Endpoint;
@@ -60,9 +61,9 @@ function timings(marks: AnswerMarks, chunks: ContentChunk[]) {
   };
 }
 
-function base(spec: RequestSpec, ctx: SampleContext): Omit<Sample, keyof ReturnType<typeof timings> | 'status' | 'outcome' | 'error' | 'chunks' | 'chars' | 'text' | 'credits_used' | 'credits_remaining' | 'credits_unknown' | 'checks' | 'pass'> {
+function base(spec: PlanRequest, ctx: SampleContext): Omit<Sample, keyof ReturnType<typeof timings> | 'status' | 'outcome' | 'error' | 'chunks' | 'chars' | 'text' | 'credits_used' | 'credits_remaining' | 'credits_unknown' | 'checks' | 'pass'> {
   return {
-    item_id: spec.item_id,
+    item_id: formatItemId(spec.id),
     case_id: spec.case_id,
     thread_id: spec.thread_id,
     turn: spec.turn,
@@ -79,7 +80,7 @@ function base(spec: RequestSpec, ctx: SampleContext): Omit<Sample, keyof ReturnT
   };
 }
 
-export function sampleFromAnswer(spec: RequestSpec, ctx: SampleContext, answer: AnswerResult): Sample {
+export function sampleFromAnswer(spec: PlanRequest, ctx: SampleContext, answer: AnswerResult): Sample {
   return {
     ...base(spec, ctx),
     ...timings(answer.marks, answer.chunks),
@@ -116,7 +117,7 @@ const NO_TIMINGS = {
   latency_ms: null, gap_mean_ms: null, gap_max_ms: null,
 };
 
-export function sampleFromError(spec: RequestSpec, ctx: SampleContext, error: KbError): Sample {
+export function sampleFromError(spec: PlanRequest, ctx: SampleContext, error: KbError): Sample {
   const partial = error.partial;
   const status = error instanceof HttpError ? error.statusCode : (partial?.status ?? null);
   return {
@@ -137,7 +138,7 @@ export function sampleFromError(spec: RequestSpec, ctx: SampleContext, error: Kb
 }
 
 /** A turn never sent because an earlier turn of its thread failed (or its conversation was not created). */
-export function skippedSample(spec: RequestSpec, ctx: SampleContext, reason: string): Sample {
+export function skippedSample(spec: PlanRequest, ctx: SampleContext, reason: string): Sample {
   return {
     ...base(spec, { ...ctx, attempts: 0 }),
     ...NO_TIMINGS,

@@ -5,9 +5,10 @@ import { AbortedError, KbError } from '../domain/errors.js';
 import type { CheckResult, Sample } from '../domain/sample.js';
 import type { CheckSpec } from '../domain/suite.js';
 import type { CreditLedger } from '../credits/ledger.js';
-import { backoffDelayMs, isRetryable, type BackoffPolicy } from './backoff.js';
-import { isoNow, monotonicMs, roundMs, sleep } from './clock.js';
-import type { RequestSpec } from './request-spec.js';
+import { checkCreditUnits, fromUnits } from '../credits/units.js';
+import type { PlanRequest } from '../plan/types.js';
+import { withRetries, type BackoffPolicy } from './backoff.js';
+import { isoNow, monotonicMs, roundMs } from './clock.js';
 import { sampleFromAnswer, sampleFromError, type SampleContext } from './sample-builder.js';
 
 export interface CheckSubject {
@@ -34,7 +35,7 @@ export interface SendDeps {
 /** Thrown when the user's hard abort cancelled the request: nothing is recorded, resume re-sends it. */
 export class RequestCancelled extends Error {}
 
-function callClient(spec: RequestSpec, deps: SendDeps, conversationId: string | null): Promise<AnswerResult> {
+function callClient(spec: PlanRequest, deps: SendDeps, conversationId: string | null): Promise<AnswerResult> {
   const o = spec.options;
   const streaming = o.streaming ?? true;
   const common = {
@@ -61,7 +62,7 @@ function callClient(spec: RequestSpec, deps: SendDeps, conversationId: string | 
 }
 
 /** Runs the request until it succeeds, fails for good, or the retries are used up. */
-export async function sendRequest(spec: RequestSpec, deps: SendDeps, conversationId: string | null): Promise<Sample> {
+export async function sendRequest(spec: PlanRequest, deps: SendDeps, conversationId: string | null): Promise<Sample> {
   const startedAt = isoNow();
   const offsetMs = monotonicMs() - deps.runStartMs;
   const ctx = (attempts: number): SampleContext => ({
@@ -75,19 +76,17 @@ export async function sendRequest(spec: RequestSpec, deps: SendDeps, conversatio
   });
   const firstSentAt = monotonicMs();
   const scheduled = (sample: Sample, sentAt: number | undefined): Sample => withSchedule(sample, spec.intended_at_ms, firstSentAt, sentAt);
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      const answer = await callClient(spec, deps, conversationId);
-      return await withChecks(scheduled(sampleFromAnswer(spec, ctx(attempt), answer), answer.marks.sentAt), spec, deps);
-    } catch (error) {
-      if (deps.abort.aborted || error instanceof AbortedError) throw new RequestCancelled('cancelled');
-      if (!(error instanceof KbError)) throw error;
-      if (attempt > deps.backoff.retries || !isRetryable(error)) {
-        return withChecks(scheduled(sampleFromError(spec, ctx(attempt), error), error.partial?.marks.sentAt), spec, deps);
-      }
-      const slept = await sleep(backoffDelayMs(attempt, error, deps.backoff), deps.abort);
-      if (!slept) throw new RequestCancelled('cancelled');
-    }
+  let attempts = 0;
+  try {
+    const answer = await withRetries((n) => {
+      attempts = n;
+      return callClient(spec, deps, conversationId);
+    }, deps.backoff, deps.abort);
+    return await withChecks(scheduled(sampleFromAnswer(spec, ctx(attempts), answer), answer.marks.sentAt), spec, deps);
+  } catch (error) {
+    if (deps.abort.aborted || error instanceof AbortedError) throw new RequestCancelled('cancelled');
+    if (!(error instanceof KbError)) throw error;
+    return withChecks(scheduled(sampleFromError(spec, ctx(attempts), error), error.partial?.marks.sentAt), spec, deps);
   }
 }
 
@@ -116,7 +115,7 @@ const paidUnknown = (sample: Sample): boolean =>
  * The answer and its judges enter the ledger together, after the checks: until then the model's
  * worst case must not look known, or the budget would admit requests on the answer's cost alone.
  */
-async function withChecks(sample: Sample, spec: RequestSpec, deps: SendDeps): Promise<Sample> {
+async function withChecks(sample: Sample, spec: PlanRequest, deps: SendDeps): Promise<Sample> {
   const record = (): void =>
     deps.ledger.record(sample.model, { creditsUsed: sample.credits_used, creditsRemaining: sample.credits_remaining, paidUnknown: paidUnknown(sample) });
   if (sample.outcome !== 'ok') {
@@ -125,7 +124,7 @@ async function withChecks(sample: Sample, spec: RequestSpec, deps: SendDeps): Pr
   }
   const checks = spec.checks.length ? await deps.check(spec.checks, sample, deps.abort) : [];
   record();
-  const extra = checks.reduce((a, c) => a + (c.credits_used ?? 0), 0);
-  if (extra > 0) deps.ledger.recordExtra(sample.model, extra);
+  const extraUnits = checkCreditUnits(checks);
+  if (extraUnits > 0) deps.ledger.recordExtra(sample.model, fromUnits(extraUnits));
   return { ...sample, checks, pass: checks.every((c) => c.pass) };
 }

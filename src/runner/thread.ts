@@ -3,7 +3,8 @@ import { AbortedError, KbError } from '../domain/errors.js';
 import type { Sample } from '../domain/sample.js';
 import { withRetries } from './backoff.js';
 import { isoNow, monotonicMs } from './clock.js';
-import type { RequestSpec, ThreadSpec } from './request-spec.js';
+import { createIdOf } from '../plan/item-id.js';
+import type { PlanRequest, PlanThread } from '../plan/types.js';
 import { sampleFromError, skippedSample, type SampleContext } from './sample-builder.js';
 import { RequestCancelled, sendRequest, type SendDeps } from './send.js';
 
@@ -11,18 +12,18 @@ export interface ThreadHooks {
   /** True once no new request may start (a conversation is not created after a stop either). */
   stopped(): boolean;
   /** Asks the budget and stop state before a turn starts; false = start no more turns. */
-  beforeTurn(spec: RequestSpec): Promise<(() => void) | null>;
+  beforeTurn(spec: PlanRequest): Promise<(() => void) | null>;
   emit(sample: Sample): void;
 }
 
 type Created = { conversationId: string } | { failure: Sample };
 
-async function createWithRetries(thread: ThreadSpec, deps: SendDeps): Promise<Created> {
+async function createWithRetries(thread: PlanThread, deps: SendDeps): Promise<Created> {
   const startedAt = isoNow();
   const offsetMs = monotonicMs() - deps.runStartMs;
   let attempts = 0;
-  const create = () => {
-    attempts += 1;
+  const create = (n: number) => {
+    attempts = n;
     return deps.client.createConversation({
       boardId: deps.target.boardId,
       chatId: deps.target.chatId,
@@ -39,13 +40,13 @@ async function createWithRetries(thread: ThreadSpec, deps: SendDeps): Promise<Cr
     if (!(error instanceof KbError)) throw error;
     // A conversation that could not be created is recorded once, as a `create` line with its error.
     // No message is sent to create a conversation: the line carries no prompt.
-    const spec: RequestSpec = { ...thread.turns[0]!, item_id: `${thread.thread_key}|create`, turn: null, prompt: '', checks: [] };
+    const spec: PlanRequest = { ...thread.turns[0]!, id: createIdOf(thread.key), turn: null, prompt: '', checks: [] };
     const ctx: SampleContext = { endpoint: 'create', method: 'post', streaming: false, conversationId: null, attempts, startedAt, offsetMs };
     return { failure: sampleFromError(spec, ctx, error) };
   }
 }
 
-function skipRest(turns: RequestSpec[], conversationId: string | null, reason: string, hooks: ThreadHooks, deps: SendDeps): void {
+function skipRest(turns: PlanRequest[], conversationId: string | null, reason: string, hooks: ThreadHooks, deps: SendDeps): void {
   for (const turn of turns) {
     const ctx: SampleContext = {
       endpoint: 'continue', method: turn.options.method ?? 'post', streaming: turn.options.streaming ?? true,
@@ -56,7 +57,7 @@ function skipRest(turns: RequestSpec[], conversationId: string | null, reason: s
 }
 
 /** Rebuilds a conversation's history from turns already recorded; false when the thread cannot go on. */
-async function replayTurns(thread: ThreadSpec, conversationId: string, deps: SendDeps, hooks: ThreadHooks): Promise<boolean> {
+async function replayTurns(thread: PlanThread, conversationId: string, deps: SendDeps, hooks: ThreadHooks): Promise<boolean> {
   for (const turn of thread.replay ?? []) {
     const release = await hooks.beforeTurn(turn);
     if (!release) return false;
@@ -75,7 +76,7 @@ async function replayTurns(thread: ThreadSpec, conversationId: string, deps: Sen
 }
 
 /** Resolves when the thread is done or stopped; a request failure ends the thread, skipping the rest. */
-export async function runThread(thread: ThreadSpec, deps: SendDeps, hooks: ThreadHooks): Promise<void> {
+export async function runThread(thread: PlanThread, deps: SendDeps, hooks: ThreadHooks): Promise<void> {
   if (thread.turns.length === 0) return;
   let conversationId = thread.conversation_id ?? null;
   if (hooks.stopped()) return;

@@ -6,8 +6,9 @@ import { forecastCredits, type CostObservation, type Forecast } from '../credits
 import { plannedWork, selectSample } from '../credits/sample-plan.js';
 import { InputError } from '../domain/errors.js';
 import type { Sample } from '../domain/sample.js';
-import { readResults } from '../metrics/read-results.js';
-import { countPlan, formatShard } from '../plan/index.js';
+import { readResults } from '../store/results-reader.js';
+import { countUnits, formatShard } from '../plan/index.js';
+import { fromUnits, sampleCreditUnits } from '../credits/units.js';
 import { isoNow } from '../runner/clock.js';
 import { defaultRunDir, RUN_FILES, writeJsonAtomic } from '../store/run-dir.js';
 import type { RunSessionOptions } from './options.js';
@@ -45,9 +46,8 @@ export interface Estimate extends Forecast {
 export function costObservations(samples: readonly Sample[]): CostObservation[] {
   return samples.flatMap((s): CostObservation[] => {
     if (s.outcome !== 'ok' || s.credits_used === null || s.endpoint === 'create') return [];
-    const checks = s.checks.reduce((a, c) => a + (c.credits_used ?? 0), 0);
     const unit = s.case_id !== null ? `case:${s.case_id}` : `thread:${s.thread_id ?? s.item_id}`;
-    return [{ model: s.model, unit, turn: s.case_id !== null ? null : s.turn, credits: s.credits_used + checks }];
+    return [{ model: s.model, unit, turn: s.case_id !== null ? null : s.turn, credits: fromUnits(sampleCreditUnits(s)) }];
   });
 }
 
@@ -98,7 +98,7 @@ export async function estimateSuite(request: EstimateRequest): Promise<Estimate>
   const forecast = forecastCredits(plannedWork(target.plan), costObservations(samples), {
     level: request.level, ...(volume !== undefined ? { volume } : {}),
   });
-  const counts = countPlan(items);
+  const counts = countUnits(items);
   const estimate: Estimate = {
     suite: target.plan.suite,
     forecast_for: {

@@ -2,7 +2,7 @@
 import { evaluateThresholds, thresholdSampleOf, type ThresholdSample } from '../checks/index.js';
 import type { RunInfo } from '../domain/run.js';
 import type { Summary } from '../domain/summary.js';
-import { readResults } from '../metrics/read-results.js';
+import { readResults } from '../store/results-reader.js';
 import { buildReports } from '../report/index.js';
 
 /** Only the numeric fields thresholds read are kept, so a large run's texts never sit in memory. */

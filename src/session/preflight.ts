@@ -1,8 +1,7 @@
 // Before the first question: is the service there, and does it accept the key? (listing boards costs no credits)
 import type { KbClient } from '../client/index.js';
 import { InputError, KbError } from '../domain/errors.js';
-import { isRetryable } from '../runner/backoff.js';
-import { sleep } from '../runner/clock.js';
+import { DEFAULT_BACKOFF, withRetries } from '../runner/index.js';
 import type { ResolvedTarget } from './target.js';
 
 export class PreflightError extends KbError {
@@ -14,19 +13,11 @@ export class PreflightError extends KbError {
 }
 
 const PREFLIGHT_TIMEOUT_MS = 15_000;
-const PREFLIGHT_ATTEMPTS = 5;
+/** A 429 or a passing 5xx must not end a run before it starts: a few tries, through the one retry path. */
+const PREFLIGHT_RETRY = { ...DEFAULT_BACKOFF, retries: 4, baseMs: 400 };
 
-/** A 429 or a passing 5xx must not end a run before it starts: try a few times. */
-async function listBoardsPatiently(client: KbClient, signal: AbortSignal): Promise<{ id: string }[]> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await client.listBoards(signal, PREFLIGHT_TIMEOUT_MS);
-    } catch (error) {
-      if (!(error instanceof KbError) || !isRetryable(error) || attempt >= PREFLIGHT_ATTEMPTS) throw error;
-      const retryAfterMs = (error as { retryAfterMs?: number }).retryAfterMs;
-      await sleep(retryAfterMs ?? 200 * 2 ** attempt, signal);
-    }
-  }
+function listBoardsPatiently(client: KbClient, signal: AbortSignal): Promise<{ id: string }[]> {
+  return withRetries(() => client.listBoards(signal, PREFLIGHT_TIMEOUT_MS), PREFLIGHT_RETRY, signal);
 }
 
 export async function preflight(client: KbClient, target: ResolvedTarget, signal: AbortSignal): Promise<void> {

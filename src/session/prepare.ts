@@ -2,17 +2,14 @@
 import { parseThresholdFlag, validateThresholds } from '../checks/index.js';
 import { InputError } from '../domain/errors.js';
 import type { Suite } from '../domain/suite.js';
-import { buildPlan, countPlan } from '../plan/index.js';
-import type { Plan, WorkItem } from '../plan/types.js';
-import type { RunUnit } from '../runner/request-spec.js';
-import { unitsFromPlan } from '../runner/units.js';
+import { buildPlan, mergeOptions, narrowPlan } from '../plan/index.js';
+import type { Plan, PlanUnit } from '../plan/types.js';
 import { loadSuite } from '../suite/index.js';
 import type { RunSessionOptions } from './options.js';
 
 export interface PreparedRun {
   suite: Suite;
   plan: Plan;
-  units: RunUnit[];
   thresholds: Record<string, string[]>;
   warnings: string[];
 }
@@ -44,11 +41,14 @@ function checkLoadFlags(options: RunSessionOptions): void {
   }
 }
 
-/** kbbench streams unless told not to (the runner's default), so an unset `streaming` counts as on. */
-function allStreaming(plan: Plan): boolean {
-  return plan.items.every((item) =>
-    item.kind === 'case' ? item.options.streaming !== false : item.turns.every((t) => t.options.streaming !== false),
-  );
+/**
+ * kbbench streams unless told not to (the runner's default), so an unset `streaming` counts as on.
+ * Asked of the suite's cases and turns, not of the plan's units: the answer is the same, and the
+ * plan may be a million units long.
+ */
+function allStreaming(suite: Suite, flags: RunSessionOptions['requestDefaults']): boolean {
+  const streams = (options: Suite['defaults']) => mergeOptions(suite.defaults, options, flags).streaming !== false;
+  return suite.cases.every((c) => streams(c.options)) && suite.threads.every((t) => t.turns.every((turn) => streams(turn.options)));
 }
 
 export async function prepareRun(options: RunSessionOptions): Promise<PreparedRun> {
@@ -61,24 +61,19 @@ export async function prepareRun(options: RunSessionOptions): Promise<PreparedRu
     defaults: options.requestDefaults,
   });
   const thresholds = mergeThresholds(suite.thresholds, options.thresholdFlags);
-  if (options.minRemaining !== undefined && allStreaming(plan)) {
+  if (options.minRemaining !== undefined && allStreaming(suite, options.requestDefaults)) {
     throw new InputError('--min-remaining needs credits_remaining, which only JSON answers report (a stream reports credits_used alone): add --no-stream, or use --max-credits', { field: '--min-remaining' });
   }
-  if (plan.items.length === 0) {
+  if (plan.counts.items === 0) {
     throw new InputError('the plan is empty: no case or thread runs on the chosen models (and shard)', { file: suite.path });
   }
-  return { suite, plan, units: unitsFromPlan(plan.items), thresholds, warnings: [...suite.warnings, ...plan.warnings] };
+  return { suite, plan, thresholds, warnings: [...suite.warnings, ...plan.warnings] };
 }
 
 /**
  * The same run on a chosen subset of its plan (an estimate's sample). Thresholds are left out:
  * they judge a whole run, and a sample is not one.
  */
-export function narrowPrepared(prepared: PreparedRun, items: WorkItem[]): PreparedRun {
-  return {
-    ...prepared,
-    plan: { ...prepared.plan, items, counts: countPlan(items) },
-    units: unitsFromPlan(items),
-    thresholds: {},
-  };
+export function narrowPrepared(prepared: PreparedRun, units: PlanUnit[]): PreparedRun {
+  return { ...prepared, plan: narrowPlan(prepared.plan, units), thresholds: {} };
 }

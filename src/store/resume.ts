@@ -1,51 +1,83 @@
-// --resume: which items of a run are finished, and where each half-done thread stands.
-import type { Sample } from '../domain/sample.js';
-import type { RunUnit } from '../runner/request-spec.js';
+// --resume: which places of the plan's index space are finished, and where each half-done thread stands.
+// Read in one pass of results.ndjson into a bitmap (one bit per place), never a set of id strings.
+import { sampleCreditUnits } from '../credits/units.js';
+import { IndexBits } from '../plan/build.js';
+import { parseItemId, threadKeyOf } from '../plan/item-id.js';
+import type { Plan, PlanThread, PlanUnit } from '../plan/types.js';
+import { readResults } from './results-reader.js';
 
-export interface ResumeState {
-  done: Set<string>;
-  /** thread_key → conversation id of its last finished turn. */
-  conversations: Map<string, string>;
+interface HalfDone {
+  /** Turns with a line (answered, failed or skipped). */
+  turns: Set<number>;
+  /** The conversation of its last answered turn. */
+  conversationId: string | null;
 }
 
-export function resumeStateFrom(samples: Sample[]): ResumeState {
-  const done = new Set<string>();
-  const conversations = new Map<string, string>();
-  for (const s of samples) {
-    done.add(s.item_id);
-    if (s.endpoint === 'continue' && s.conversation_id && s.outcome === 'ok') {
-      const key = s.item_id.replace(/\|turn:\d+/, '');
-      conversations.set(key, s.conversation_id);
+export interface ResumeState {
+  /** Units with every request recorded. */
+  done: IndexBits;
+  /** Threads some of whose turns are recorded; bounded by what was in flight when the run stopped. */
+  halfDone: Map<number, HalfDone>;
+  /** Lines read (finished requests). */
+  lines: number;
+  /** What the recorded requests spent (answers and their judges), in 1e-5 units. */
+  creditUnits: number;
+  /** Lines of no place in this plan (another suite's, or edited by hand): kept, never sent again. */
+  foreign: number;
+}
+
+export async function readResumeState(runDir: string, plan: Plan): Promise<ResumeState> {
+  const state: ResumeState = { done: new IndexBits(plan.space), halfDone: new Map(), lines: 0, creditUnits: 0, foreign: 0 };
+  for await (const sample of readResults(runDir)) {
+    state.lines += 1;
+    state.creditUnits += sampleCreditUnits(sample);
+    const id = parseItemId(sample.item_id);
+    const key = id && (id.kind === 'case' ? id : threadKeyOf(id));
+    const index = key ? plan.indexOf(key) : null;
+    if (id === null || index === null) {
+      state.foreign += 1;
+      continue;
+    }
+    if (id.kind === 'case' || id.kind === 'create') {
+      // A case answered, or a conversation that could not be created (its turns were never sent).
+      state.done.set(index);
+      state.halfDone.delete(index);
+    } else if (id.kind === 'turn' && !state.done.has(index)) {
+      const entry = state.halfDone.get(index) ?? { turns: new Set<number>(), conversationId: null };
+      entry.turns.add(id.turn);
+      if (sample.endpoint === 'continue' && sample.conversation_id && sample.outcome === 'ok') entry.conversationId = sample.conversation_id;
+      const unit = plan.unitAt(index);
+      if (unit?.kind === 'thread' && unit.turns.every((t) => entry.turns.has(t.turn!))) {
+        state.done.set(index);
+        state.halfDone.delete(index);
+      } else {
+        state.halfDone.set(index, entry);
+      }
     }
   }
-  return { done, conversations };
+  return state;
 }
 
 /**
- * Drops finished items. A thread keeps only its unfinished turns and continues in the
- * conversation its finished turns used, so no turn is sent (or paid for) twice.
+ * The plan without what is finished. A thread keeps only its unfinished turns and continues in the
+ * conversation its finished turns used, so no turn is sent (or paid for) twice; where that
+ * conversation did not survive (a fresh embedded service), the finished turns are replayed unrecorded.
  */
-export function remainingUnits(units: RunUnit[], state: ResumeState, conversationsSurvive = true): RunUnit[] {
-  const remaining: RunUnit[] = [];
-  for (const unit of units) {
-    if (unit.kind === 'case') {
-      if (!state.done.has(unit.request.item_id)) remaining.push(unit);
-      continue;
-    }
-    const { thread } = unit;
-    if (state.done.has(`${thread.thread_key}|create`)) continue; // its creation failed and was recorded
-    const turns = thread.turns.filter((t) => !state.done.has(t.item_id));
-    if (turns.length === 0) continue;
-    const conversationId = state.conversations.get(thread.thread_key);
-    const finished = thread.turns.filter((t) => state.done.has(t.item_id));
-    if (finished.length === 0) {
-      remaining.push(unit);
-    } else if (conversationsSurvive && conversationId) {
-      remaining.push({ kind: 'thread', thread: { ...thread, turns, conversation_id: conversationId } });
-    } else {
-      // The conversation is gone (or never known): rebuild it from the finished turns, unrecorded.
-      remaining.push({ kind: 'thread', thread: { ...thread, turns, replay: finished } });
-    }
-  }
-  return remaining;
+export function remainingUnits(plan: Plan, state: ResumeState, conversationsSurvive = true): { units(): IterableIterator<PlanUnit> } {
+  return {
+    *units() {
+      for (const unit of plan.units()) {
+        if (state.done.has(unit.index)) continue;
+        const half = unit.kind === 'thread' ? state.halfDone.get(unit.index) : undefined;
+        yield half && unit.kind === 'thread' ? continued(unit, half, conversationsSurvive) : unit;
+      }
+    },
+  };
+}
+
+function continued(thread: PlanThread, half: HalfDone, conversationsSurvive: boolean): PlanThread {
+  const turns = thread.turns.filter((t) => !half.turns.has(t.turn!));
+  const finished = thread.turns.filter((t) => half.turns.has(t.turn!));
+  if (conversationsSurvive && half.conversationId) return { ...thread, turns, conversation_id: half.conversationId };
+  return { ...thread, turns, replay: finished };
 }

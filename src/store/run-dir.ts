@@ -1,14 +1,24 @@
 // The run directory: its files by name, and run.json written whole (never half) at start and end.
-import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunInfo } from '../domain/run.js';
 import { InputError } from '../domain/errors.js';
+import { writeFileAtomicSync } from './atomic-file.js';
 
+/** Every file of a run directory, by name: the one place these names are written. */
 export const RUN_FILES = {
   run: 'run.json',
   results: 'results.ndjson',
   summary: 'summary.json',
   histograms: 'histograms.json',
+  samplesCsv: 'samples.csv',
+  summaryCsv: 'summary.csv',
+  casesCsv: 'cases.csv',
+  html: 'report.html',
+  junit: 'junit.xml',
+  timeline: 'timeline.ndjson',
+  compareJson: 'compare.json',
+  compareHtml: 'compare.html',
 } as const;
 
 export function ensureRunDir(dir: string): void {
@@ -21,9 +31,7 @@ export function ensureRunDir(dir: string): void {
 
 /** Written to a temporary name and renamed, so a reader never sees half a run.json. */
 export function writeJsonAtomic(path: string, value: unknown): void {
-  const tmp = `${path}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(value, null, 2)}\n`);
-  renameSync(tmp, path);
+  writeFileAtomicSync(path, `${JSON.stringify(value, null, 2)}\n`);
 }
 
 export function writeRunInfo(dir: string, info: RunInfo): void {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../domain/sample.js';
 import { syntheticSamples } from '../report/test-support/synthetic-run.js';
-import { readResults } from './read-results.js';
+import { readResults } from './results-reader.js';
 
 let dir = '';
 beforeAll(async () => {
@@ -63,6 +63,16 @@ describe('readResults', () => {
     expect(read).toHaveLength(3000);
     expect(read.every((s) => s.text === text)).toBe(true);
     expect(read.at(-1)!.item_id).toBe('i2999');
+  });
+
+  it('reads answers many chunks long in one piece each (linear in the file, not in chunks × line)', async () => {
+    const text = 'ä✓'.repeat(700_000); // ~2.8 MB a line: 43 chunks of 64 KiB, multi-byte characters split between them
+    const line = (i: number) => JSON.stringify({ ...samples[0]!, item_id: `big${i}`, text });
+    const runDir = await runDirWith('huge', `${line(1)}\n${line(2)}\n${line(3)}`);
+    const { samples: read, stats } = await collect(runDir);
+    expect(read.map((s) => s.item_id)).toEqual(['big1', 'big2', 'big3']);
+    expect(read.every((s) => s.text === text)).toBe(true);
+    expect(stats.torn_lines).toBe(0); // a complete JSON line without its newline is a sample
   });
 
   it('reads a missing file as no samples (a run stopped before its first answer)', async () => {

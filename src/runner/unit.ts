@@ -1,0 +1,35 @@
+// One unit from start to its samples (a case, or a whole thread), and the events a run yields.
+import type { Sample } from '../domain/sample.js';
+import type { PlanUnit } from '../plan/types.js';
+import type { StartGate, StopReason } from './gate.js';
+import { RequestCancelled, sendRequest, type SendDeps } from './send.js';
+import { runThread } from './thread.js';
+
+export type RunEvent =
+  | { type: 'sample'; sample: Sample }
+  | { type: 'stopped'; reason: StopReason; detail: string }
+  | { type: 'dropped'; count: number };
+
+/** Where a run draws its units from: a plan, or the part of one a resume has left. */
+export interface UnitSource {
+  units(): Iterator<PlanUnit>;
+}
+
+/** Runs one unit, pushing its samples; a hard abort ends it silently (nothing half-done is recorded). */
+export async function runUnit(unit: PlanUnit, deps: SendDeps, gate: StartGate, emit: (s: Sample) => void): Promise<void> {
+  try {
+    if (unit.kind === 'thread') {
+      await runThread(unit, deps, { stopped: () => gate.stopped !== null, beforeTurn: (request) => gate.enter(request), emit });
+      return;
+    }
+    const release = await gate.enter(unit.request);
+    if (!release) return;
+    try {
+      emit(await sendRequest(unit.request, deps, null));
+    } finally {
+      release();
+    }
+  } catch (error) {
+    if (!(error instanceof RequestCancelled)) throw error;
+  }
+}

@@ -1,0 +1,50 @@
+// The one atomic writer of a run directory: a file is written whole under a temporary name and renamed,
+// so a crash never leaves half a run.json or half a report, and a failed write leaves no temp file.
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { rename, rm, writeFile } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+/** Random, not the pid: two report builds of one run must not share a temp file. */
+function tempPathOf(path: string): string {
+  return `${path}.tmp-${randomBytes(4).toString('hex')}`;
+}
+
+export async function writeFileAtomic(path: string, content: string): Promise<string> {
+  const temp = tempPathOf(path);
+  try {
+    await writeFile(temp, content, 'utf8');
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+  return path;
+}
+
+/** The same, synchronously: run.json is written at moments (start, a signal) that must not wait. */
+export function writeFileAtomicSync(path: string, content: string): string {
+  const temp = tempPathOf(path);
+  try {
+    writeFileSync(temp, content, 'utf8');
+    renameSync(temp, path);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
+  return path;
+}
+
+/** Streams a readable (a CSV stringifier, a page built in parts) into `path` through a temp file. */
+export async function streamFileAtomic(path: string, source: Readable | AsyncIterable<string>): Promise<string> {
+  const temp = tempPathOf(path);
+  try {
+    await pipeline(source, createWriteStream(temp, { encoding: 'utf8' }));
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+  return path;
+}
