@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // kbbench's command line: yargs wiring only; each command lives in commands/ and returns its exit code.
+import './heap.js';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { commandModules } from './commands/index.js';

@@ -44,7 +44,9 @@ function gaps(chunks: ContentChunk[]): { mean: number | null; max: number | null
   return { mean: roundMs(sum / (chunks.length - 1)), max: roundMs(max) };
 }
 
-function timings(marks: AnswerMarks, chunks: ContentChunk[]) {
+type Timings = Pick<Sample, 'ttfb_ms' | 'ttfc_ms' | 'last_chunk_ms' | 'finish_ms' | 'usage_ms' | 'latency_ms' | 'gap_mean_ms' | 'gap_max_ms'>;
+
+function timings(marks: AnswerMarks, chunks: ContentChunk[]): Timings {
   const { sentAt } = marks;
   const gap = gaps(chunks);
   // The answer ends at its finish event; a dialect without one (plain text) ends with the body.
@@ -61,42 +63,32 @@ function timings(marks: AnswerMarks, chunks: ContentChunk[]) {
   };
 }
 
-function base(spec: PlanRequest, ctx: SampleContext): Omit<Sample, keyof ReturnType<typeof timings> | 'status' | 'outcome' | 'error' | 'chunks' | 'chars' | 'text' | 'credits_used' | 'credits_remaining' | 'credits_unknown' | 'checks' | 'pass'> {
-  return {
-    item_id: formatItemId(spec.id),
-    case_id: spec.case_id,
-    thread_id: spec.thread_id,
-    turn: spec.turn,
-    model: spec.model,
-    repeat: spec.repeat,
-    endpoint: ctx.endpoint,
-    method: ctx.method,
-    streaming: ctx.streaming,
-    conversation_id: ctx.conversationId,
-    started_at: ctx.startedAt,
-    offset_ms: roundMs(ctx.offsetMs),
-    attempts: ctx.attempts,
-    prompt: spec.prompt,
+type Result = Pick<Sample, 'status' | 'outcome' | 'error' | 'chunks' | 'chars' | 'text' | 'credits_used' | 'credits_remaining' | 'credits_unknown'>;
+
+/**
+ * The one place a Sample is made: a single object literal with every field in the order of the
+ * result line, so each sample has one shape (spreading parts into it showed in the profile).
+ */
+function sampleOf(spec: PlanRequest, ctx: SampleContext, t: Timings, o: Result, dialect?: string): Sample {
+  const sample: Sample = {
+    item_id: formatItemId(spec.id), case_id: spec.case_id, thread_id: spec.thread_id, turn: spec.turn, model: spec.model, repeat: spec.repeat,
+    endpoint: ctx.endpoint, method: ctx.method, streaming: ctx.streaming, conversation_id: ctx.conversationId,
+    started_at: ctx.startedAt, offset_ms: roundMs(ctx.offsetMs), attempts: ctx.attempts, prompt: spec.prompt,
+    ttfb_ms: t.ttfb_ms, ttfc_ms: t.ttfc_ms, last_chunk_ms: t.last_chunk_ms, finish_ms: t.finish_ms, usage_ms: t.usage_ms,
+    latency_ms: t.latency_ms, gap_mean_ms: t.gap_mean_ms, gap_max_ms: t.gap_max_ms,
+    status: o.status, outcome: o.outcome, error: o.error, chunks: o.chunks, chars: o.chars, text: o.text,
+    credits_used: o.credits_used, credits_remaining: o.credits_remaining, credits_unknown: o.credits_unknown,
+    checks: [], pass: false,
   };
+  if (dialect !== undefined) sample.stream_dialect = dialect;
+  return sample;
 }
 
 export function sampleFromAnswer(spec: PlanRequest, ctx: SampleContext, answer: AnswerResult): Sample {
-  return {
-    ...base(spec, ctx),
-    ...timings(answer.marks, answer.chunks),
-    status: answer.status,
-    outcome: 'ok',
-    error: null,
-    chunks: answer.chunks.length,
-    chars: codePoints(answer.text),
-    text: answer.text,
-    credits_used: answer.creditsUsed,
-    credits_remaining: answer.creditsRemaining,
-    credits_unknown: answer.creditsUsed === null,
-    stream_dialect: answer.dialect,
-    checks: [],
-    pass: false,
-  };
+  return sampleOf(spec, ctx, timings(answer.marks, answer.chunks), {
+    status: answer.status, outcome: 'ok', error: null, chunks: answer.chunks.length, chars: codePoints(answer.text), text: answer.text,
+    credits_used: answer.creditsUsed, credits_remaining: answer.creditsRemaining, credits_unknown: answer.creditsUsed === null,
+  }, answer.dialect);
 }
 
 export function outcomeOf(error: KbError): Outcome {
@@ -112,18 +104,15 @@ export function outcomeOf(error: KbError): Outcome {
   }
 }
 
-const NO_TIMINGS = {
+const NO_TIMINGS: Timings = {
   ttfb_ms: null, ttfc_ms: null, last_chunk_ms: null, finish_ms: null, usage_ms: null,
   latency_ms: null, gap_mean_ms: null, gap_max_ms: null,
 };
 
 export function sampleFromError(spec: PlanRequest, ctx: SampleContext, error: KbError): Sample {
   const partial = error.partial;
-  const status = error instanceof HttpError ? error.statusCode : (partial?.status ?? null);
-  return {
-    ...base(spec, ctx),
-    ...(partial ? timings(partial.marks, partial.chunks) : NO_TIMINGS),
-    status,
+  return sampleOf(spec, ctx, partial ? timings(partial.marks, partial.chunks) : NO_TIMINGS, {
+    status: error instanceof HttpError ? error.statusCode : (partial?.status ?? null),
     outcome: outcomeOf(error),
     error: { code: error.code, message: error.message },
     chunks: partial?.chunks.length ?? 0,
@@ -132,26 +121,13 @@ export function sampleFromError(spec: PlanRequest, ctx: SampleContext, error: Kb
     credits_used: null,
     credits_remaining: null,
     credits_unknown: true,
-    checks: [],
-    pass: false,
-  };
+  });
 }
 
 /** A turn never sent because an earlier turn of its thread failed (or its conversation was not created). */
 export function skippedSample(spec: PlanRequest, ctx: SampleContext, reason: string): Sample {
-  return {
-    ...base(spec, { ...ctx, attempts: 0 }),
-    ...NO_TIMINGS,
-    status: null,
-    outcome: 'skipped',
-    error: { code: 'E_SKIPPED', message: reason },
-    chunks: 0,
-    chars: 0,
-    text: '',
-    credits_used: null,
-    credits_remaining: null,
-    credits_unknown: false,
-    checks: [],
-    pass: false,
-  };
+  return sampleOf(spec, { ...ctx, attempts: 0 }, NO_TIMINGS, {
+    status: null, outcome: 'skipped', error: { code: 'E_SKIPPED', message: reason }, chunks: 0, chars: 0, text: '',
+    credits_used: null, credits_remaining: null, credits_unknown: false,
+  });
 }

@@ -96,15 +96,18 @@ export async function sendRequest(spec: PlanRequest, deps: SendDeps, conversatio
  * final attempt's answer, so retries and backoff count too: a stalled service cannot hide.
  */
 function withSchedule(sample: Sample, intendedAtMs: number | null | undefined, firstSentAt: number, finalSentAt: number | undefined): Sample {
+  // The sample was made for this request alone a moment ago: it is completed in place, not copied.
   if (intendedAtMs === undefined) return sample;
   if (intendedAtMs === null) {
-    return { ...sample, scheduled_delay_ms: 0, ...(sample.latency_ms !== null ? { corrected_latency_ms: sample.latency_ms } : {}) };
+    sample.scheduled_delay_ms = 0;
+    if (sample.latency_ms !== null) sample.corrected_latency_ms = sample.latency_ms;
+    return sample;
   }
   // Timers may fire a fraction of a millisecond early; a start is never earlier than its schedule.
-  const delay = roundMs(Math.max(0, firstSentAt - intendedAtMs));
-  if (sample.latency_ms === null || finalSentAt === undefined) return { ...sample, scheduled_delay_ms: delay };
-  const corrected = Math.max(sample.latency_ms, finalSentAt + sample.latency_ms - intendedAtMs);
-  return { ...sample, scheduled_delay_ms: delay, corrected_latency_ms: roundMs(corrected) };
+  sample.scheduled_delay_ms = roundMs(Math.max(0, firstSentAt - intendedAtMs));
+  if (sample.latency_ms === null || finalSentAt === undefined) return sample;
+  sample.corrected_latency_ms = roundMs(Math.max(sample.latency_ms, finalSentAt + sample.latency_ms - intendedAtMs));
+  return sample;
 }
 
 /** Charged but not reported: an answer without usage, or a stream cut after a 2xx began. */
@@ -120,11 +123,14 @@ async function withChecks(sample: Sample, spec: PlanRequest, deps: SendDeps): Pr
     deps.ledger.record(sample.model, { creditsUsed: sample.credits_used, creditsRemaining: sample.credits_remaining, paidUnknown: paidUnknown(sample) });
   if (sample.outcome !== 'ok') {
     record();
-    return { ...sample, pass: false };
+    sample.pass = false;
+    return sample;
   }
   const checks = spec.checks.length ? await deps.check(spec.checks, sample, deps.abort) : [];
   record();
   const extraUnits = checkCreditUnits(checks);
   if (extraUnits > 0) deps.ledger.recordExtra(sample.model, fromUnits(extraUnits));
-  return { ...sample, checks, pass: checks.every((c) => c.pass) };
+  sample.checks = checks;
+  sample.pass = checks.every((c) => c.pass);
+  return sample;
 }

@@ -35,19 +35,25 @@ export class JsonBodyDecoder implements DialectDecoder {
   end(): DecodedEvent[] {
     const raw = this.parts.join('');
     this.parts = [];
-    if (this.textFallback && !parses(raw)) {
-      this.label = 'text';
-      return raw === '' ? [{ kind: 'finish' }] : [{ kind: 'text', text: raw }, { kind: 'finish' }];
+    if (this.textFallback) {
+      const parsed = tryParse(raw);
+      if (parsed === NOT_JSON) {
+        this.label = 'text';
+        return raw === '' ? [{ kind: 'finish' }] : [{ kind: 'text', text: raw }, { kind: 'finish' }];
+      }
+      // Handed on, so the answer is parsed once, not once here and again by its reader.
+      return [{ kind: 'body', raw, value: parsed }];
     }
     return [{ kind: 'body', raw }];
   }
 }
 
-function parses(raw: string): boolean {
+const NOT_JSON = Symbol('not JSON');
+
+function tryParse(raw: string): unknown {
   try {
-    JSON.parse(raw);
-    return true;
+    return JSON.parse(raw) as unknown;
   } catch {
-    return false;
+    return NOT_JSON;
   }
 }

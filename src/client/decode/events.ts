@@ -7,7 +7,7 @@ export type DecodedEvent =
   | { kind: 'usage'; creditsUsed: number; creditsRemaining?: number }
   | { kind: 'error'; message: string }
   /** A whole non-stream body (JSON answer or list); the exchange validates it against a schema. */
-  | { kind: 'body'; raw: string };
+  | { kind: 'body'; raw: string; /** The body parsed, when the decoder already parsed it (it is parsed once). */ value?: unknown };
 
 /** What a decoded response turned out to be: one of the stream dialects, or a plain JSON body. */
 export type AnswerDialect = StreamDialect | 'json';
