@@ -8,7 +8,7 @@ export { createClient, type ClientOptions, type KbClient, type StreamEvent } fro
 export { startRun, type RunEvent, type RunnerOptions, type RunHandle } from './runner/run.js';
 export { unitsFromPlan } from './runner/units.js';
 export { CreditLedger } from './credits/ledger.js';
-export { runChecks, evaluateThresholds, validateThresholds, textSimilarity } from './checks/index.js';
+export { runChecks, createThresholdSinks, validateThresholds, textSimilarity, type ThresholdSinks } from './checks/index.js';
 export { runSession, type SessionHooks, type SessionResult } from './session/run-session.js';
 export type { RunSessionOptions } from './session/options.js';
 export { estimateSuite } from './session/estimate.js';
