@@ -8,4 +8,6 @@ export { JUDGE_INSTRUCTION, buildJudgePrompt, parseVerdict, type Verdict } from 
 export * from './threshold-grammar.js';
 export * from './threshold-parser.js';
 export * from './thresholds.js';
+export * from './thresholds-scope.js';
+export * from './thresholds-sinks.js';
 export { nearestRank } from './percentile.js';

@@ -1,4 +1,4 @@
-// Exact statistics over a list of numbers, with percentiles by the nearest-rank method.
+// Exact statistics over a list of numbers, with percentiles by the nearest-rank method (compare uses them per item).
 
 /**
  * Nearest rank, as HdrHistogram's getValueAtPercentile: the smallest value such that at least

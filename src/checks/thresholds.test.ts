@@ -1,32 +1,24 @@
-// Evaluating thresholds over samples: exact values, scopes, empty data, validation up front.
-import fc from 'fast-check';
+// Thresholds judged by their sinks: HDR statistics (3 significant digits), scopes, empty data, validation up front.
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../domain/errors.js';
-import { nearestRank } from './percentile.js';
-import { evaluateThresholds, validateThresholds, type ThresholdSample } from './thresholds.js';
+import type { Sample } from '../domain/sample.js';
+import { createThresholdSinks } from './thresholds-sinks.js';
+import { validateThresholds } from './thresholds.js';
 
-function sample(over: Partial<ThresholdSample>): ThresholdSample {
+function sample(over: Partial<Sample>): Sample {
   return {
-    model: 'gpt-4o',
-    case_id: 'refund',
-    thread_id: null,
-    turn: null,
-    endpoint: 'ask',
-    method: 'post',
-    streaming: true,
-    outcome: 'ok',
-    pass: true,
-    ttfc_ms: 100,
-    ttfb_ms: 50,
-    latency_ms: 1000,
-    credits_used: 0.05,
+    item_id: 'case:refund|model:gpt-4o|r1', case_id: 'refund', thread_id: null, turn: null, model: 'gpt-4o', repeat: 1,
+    endpoint: 'ask', method: 'post', streaming: true, conversation_id: null, started_at: '2025-01-01T00:00:00.000Z', offset_ms: 0,
+    status: 200, outcome: 'ok', error: null, attempts: 1, ttfb_ms: 50, ttfc_ms: 100, last_chunk_ms: null, finish_ms: null,
+    usage_ms: null, latency_ms: 1000, chunks: 1, chars: 10, gap_mean_ms: null, gap_max_ms: null, text: 'answer',
+    credits_used: 0.05, credits_remaining: null, credits_unknown: false, checks: [], pass: true,
     ...over,
   };
 }
 
 // 20 answers: ttfc 10, 20, … 200 ms; one failed check; credits 0.01 each, one unknown. Then a
 // timeout whose partial timings (5 s, 9 s) are not an answer's: timings leave it out, as summary.json.
-const SAMPLES: ThresholdSample[] = [
+const SAMPLES: Sample[] = [
   ...Array.from({ length: 20 }, (_, i) =>
     sample({
       ttfc_ms: (i + 1) * 10,
@@ -39,13 +31,23 @@ const SAMPLES: ThresholdSample[] = [
   sample({ model: 'o3-mini', outcome: 'timeout', pass: false, ttfc_ms: 5000, latency_ms: 9000, credits_used: null }),
 ];
 
-const value = (metric: string, expression: string, samples: ThresholdSample[] = SAMPLES) => evaluateThresholds({ [metric]: [expression] }, samples)[0];
+function evaluate(thresholds: Record<string, string[]>, samples: Iterable<Sample>) {
+  const sinks = createThresholdSinks(thresholds);
+  for (const s of samples) sinks.add(s);
+  return sinks.evaluate();
+}
 
-describe('evaluateThresholds', () => {
-  it('computes exact trend statistics with nearest-rank percentiles', () => {
-    expect(value('ttfc_ms', 'p(95)<2000')).toEqual({ metric: 'ttfc_ms', expression: 'p(95)<2000', scope: {}, value: 190, pass: true });
-    expect(value('ttfc_ms', 'p(50)<100')).toMatchObject({ value: 100, pass: false });
-    expect(value('ttfc_ms', 'med<=100')).toMatchObject({ value: 100, pass: true });
+const value = (metric: string, expression: string, samples: Sample[] = SAMPLES) => evaluate({ [metric]: [expression] }, samples)[0];
+
+describe('threshold sinks', () => {
+  it('computes trend statistics: count, sum, min, max and mean exact, percentiles from HDR (nearest rank)', () => {
+    // Percentiles are HDR's (3 significant digits: the top of the value's bucket, capped at the
+    // exact max), no longer exact ranks over raw values: p(95) of 10…200 ms reads 190.079, not
+    // 190, and the median 100.031, not 100 (so `med<=100` now fails where it used to pass).
+    expect(value('ttfc_ms', 'p(95)<2000')).toEqual({ metric: 'ttfc_ms', expression: 'p(95)<2000', scope: {}, value: 190.079, pass: true });
+    expect(value('ttfc_ms', 'p(50)<100')).toMatchObject({ value: 100.031, pass: false });
+    expect(value('ttfc_ms', 'med<=100')).toMatchObject({ value: 100.031, pass: false });
+    expect(value('ttfc_ms', 'med<=100.1')).toMatchObject({ value: 100.031, pass: true });
     expect(value('ttfc_ms', 'p(99.9)<200')).toMatchObject({ value: 200, pass: false });
     expect(value('ttfc_ms', 'min==10')?.value).toBe(10);
     expect(value('ttfc_ms', 'max==200')?.value).toBe(200);
@@ -60,6 +62,8 @@ describe('evaluateThresholds', () => {
     expect(value('errors', 'rate<=0.05')).toMatchObject({ value: 1 / 21, pass: true });
     expect(value('credits_used', 'count==19')?.pass).toBe(true);
     expect(value('credits_used', 'sum<=5')?.value).toBeCloseTo(0.19, 10);
+    expect(value('credits_used', 'max==0.01')?.pass).toBe(true);
+    expect(value('credits_used', 'p(95)==0.01')?.pass).toBe(true);
     expect(value('credits_per_request', 'value<0.02')?.value).toBeCloseTo(0.01, 10);
     expect(value('credits_per_request', 'avg<0.02')?.pass).toBe(true);
   });
@@ -82,6 +86,7 @@ describe('evaluateThresholds', () => {
     expect(value('errors', 'count==1', samples)?.pass).toBe(true);
     expect(value('ttfb_ms{endpoint:create,outcome:http_error}', 'max>10', samples)?.pass).toBe(true);
     expect(value('errors{outcome:skipped}', 'count==1', samples)?.pass).toBe(true);
+    expect(value('pass_rate{outcome:skipped}', 'rate==0', samples)?.pass).toBe(true);
   });
 
   it('judges timings on answers only, unless the scope names an outcome', () => {
@@ -92,10 +97,14 @@ describe('evaluateThresholds', () => {
   it('counts what checks (judges) spent in credits_used, as summary.json does, and sums exactly', () => {
     const judged = [
       sample({ credits_used: 0.1, checks: [{ type: 'judge', pass: true, detail: '', credits_used: 0.02 }] }),
-      sample({ credits_used: 0.2, check_credits_used: 0.03 }),
+      sample({ credits_used: 0.2, checks: [{ type: 'judge', pass: true, detail: '', credits_used: 0.03 }] }),
+      // Credits unknown, but its judge spent something: counted in credits_used, not in per-request.
+      sample({ credits_used: null, checks: [{ type: 'judge', pass: true, detail: '', credits_used: 0.01 }] }),
     ];
-    expect(value('credits_used', 'sum==0.35', judged)?.pass).toBe(true);
-    expect(value('credits_per_request', 'value==0.175', judged)?.pass).toBe(true);
+    expect(value('credits_used', 'sum==0.36', judged)?.pass).toBe(true);
+    expect(value('credits_used', 'count==3', judged)?.pass).toBe(true);
+    expect(value('credits_used', 'min==0.01', judged)?.pass).toBe(true);
+    expect(value('credits_per_request', 'value==0.18', judged)?.pass).toBe(true);
     // 100,000 answers of 1.23457 credits: a float sum drifts off 123457 (by ~1e-8).
     const many = Array.from({ length: 100_000 }, () => sample({ credits_used: 1.23457 }));
     expect(value('credits_used', 'sum==123457', many)).toMatchObject({ value: 123457, pass: true });
@@ -110,16 +119,30 @@ describe('evaluateThresholds', () => {
     expect(value('credits_used', 'sum<1', [sample({ credits_used: null })])).toMatchObject({ value: null, pass: false });
   });
 
-  it('accepts any iterable of samples and keeps expression order', () => {
-    function* generate() {
-      yield* SAMPLES;
-    }
-    const results = evaluateThresholds({ ttfc_ms: ['p(95)<2000', 'avg>1000'], pass_rate: ['rate>0.5'] }, generate());
+  it('keeps expression order and shares one sink between equal scopes written differently', () => {
+    const results = evaluate({ ttfc_ms: ['p(95)<2000', 'avg>1000'], pass_rate: ['rate>0.5'], 'errors{model:o3-mini,outcome:timeout}': ['count==1'], 'latency_ms{outcome:timeout,model:o3-mini}': ['max==9000'] }, SAMPLES);
     expect(results.map((r) => [r.metric, r.expression, r.pass])).toEqual([
       ['ttfc_ms', 'p(95)<2000', true],
       ['ttfc_ms', 'avg>1000', false],
       ['pass_rate', 'rate>0.5', true],
+      ['errors{model:o3-mini,outcome:timeout}', 'count==1', true],
+      ['latency_ms{outcome:timeout,model:o3-mini}', 'max==9000', true],
     ]);
+  });
+
+  it('judges live: evaluate() reads what has been added so far, any number of times', () => {
+    const sinks = createThresholdSinks({ 'errors{model:o3-mini}': ['count<1'], ttfc_ms: ['max<=100'] });
+    for (const s of SAMPLES.slice(0, 10)) sinks.add(s);
+    expect(sinks.evaluate().map((r) => r.pass)).toEqual([true, true]);
+    for (const s of SAMPLES.slice(10)) sinks.add(s);
+    expect(sinks.evaluate().map((r) => [r.value, r.pass])).toEqual([[1, false], [200, false]]);
+  });
+
+  it('treats tag values as text: a model named __proto__ or one with commas is just a name', () => {
+    const odd = [sample({ model: '__proto__', ttfc_ms: 3 }), sample({ model: 'a:b', ttfc_ms: 4 })];
+    expect(value('ttfc_ms{model:__proto__}', 'max==3', odd)?.pass).toBe(true);
+    expect(value('ttfc_ms{model:a:b}', 'max==4', odd)?.pass).toBe(true);
+    expect(({} as Record<string, unknown>).requests).toBeUndefined();
   });
 });
 
@@ -138,30 +161,6 @@ describe('validateThresholds', () => {
       expect.stringContaining('aggregation "rate" is not valid for ttfc_ms'),
       expect.stringContaining('unknown metric "latency"'),
     ]);
-    expect(() => evaluateThresholds({ x: ['avg<1'] }, [])).toThrow(InputError);
-  });
-});
-
-describe('nearestRank', () => {
-  it('matches the definition: the smallest value with at least p% of values at or below it', () => {
-    fc.assert(
-      fc.property(fc.array(fc.integer({ min: -1000, max: 1000 }), { minLength: 1, maxLength: 60 }), fc.double({ min: 0.01, max: 100, noNaN: true }), (values, p) => {
-        const sorted = [...values].sort((a, b) => a - b);
-        const result = nearestRank(sorted, p);
-        const atOrBelow = sorted.filter((v) => v <= result).length;
-        const below = sorted.filter((v) => v < result).length;
-        expect(atOrBelow / sorted.length).toBeGreaterThanOrEqual(p / 100 - 1e-9);
-        expect(below / sorted.length).toBeLessThan(p / 100 + 1e-9);
-      }),
-      { numRuns: 300 },
-    );
-  });
-
-  it('gives exact ranks where floating point would slip', () => {
-    const thousand = Array.from({ length: 1000 }, (_, i) => i + 1);
-    expect(nearestRank(thousand, 99.9)).toBe(999);
-    expect(nearestRank(Array.from({ length: 20 }, (_, i) => i + 1), 95)).toBe(19);
-    expect(nearestRank([1, 2], 50)).toBe(1);
-    expect(nearestRank([5], 0.001)).toBe(5);
+    expect(() => createThresholdSinks({ x: ['avg<1'] })).toThrow(InputError);
   });
 });

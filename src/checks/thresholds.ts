@@ -1,111 +1,51 @@
-// Evaluates k6-style thresholds exactly over a run's samples; validates them before a run starts.
+// k6-style thresholds: validated before a run starts, judged on a scope's aggregates (counters + HDR histograms).
 import { InputError } from '../domain/errors.js';
 import type { ThresholdResult } from '../domain/run.js';
-import type { CheckResult, Sample } from '../domain/sample.js';
-import { fromUnits, toUnits } from '../credits/ledger.js';
-import { nearestRank, sortedCopy, sum } from './percentile.js';
+import type { MetricReadout } from '../metrics/histogram.js';
 import { parseThreshold, parseThresholdKey, type ParsedThreshold } from './threshold-parser.js';
-import type { ThresholdMetric, ThresholdOperator, ThresholdTag } from './threshold-grammar.js';
+import type { ThresholdOperator } from './threshold-grammar.js';
+
+export type TimingThresholdMetric = 'ttfc_ms' | 'latency_ms' | 'ttfb_ms' | 'corrected_latency_ms';
+export const TIMING_THRESHOLD_METRICS: readonly TimingThresholdMetric[] = ['ttfc_ms', 'latency_ms', 'ttfb_ms', 'corrected_latency_ms'];
 
 /**
- * The fields of a result line thresholds read; a whole Sample fits. `check_credits_used` is what the
- * request's checks (judges) spent: without it (or `checks`) only the answer's credits count.
+ * What one scope's accumulator offers a threshold, with summary.json's inclusion rules already
+ * applied: `requests` are the requests it selects (skipped turns only when the scope names an
+ * outcome), timings are answers' unless the scope names an outcome, credits include the judges'.
  */
-export type ThresholdSample = Pick<
-  Sample,
-  'model' | 'case_id' | 'thread_id' | 'turn' | 'endpoint' | 'method' | 'streaming' | 'outcome' | 'pass' | 'ttfc_ms' | 'ttfb_ms' | 'latency_ms' | 'credits_used'
-> &
-  Partial<Pick<Sample, 'corrected_latency_ms' | 'checks'>> & { check_credits_used?: number };
-
-function checkCreditUnits(checks: readonly CheckResult[]): number {
-  let units = 0;
-  for (const check of checks) units += toUnits(check.credits_used ?? 0);
-  return units;
+export interface ThresholdAggregates {
+  requests: number;
+  /** Selected requests whose outcome is not ok. */
+  errors: number;
+  passed: number;
+  timing(metric: TimingThresholdMetric): MetricReadout | null;
+  /** Credits per request over the requests whose credits are known (or whose checks spent some). */
+  credits(): MetricReadout | null;
+  /** summary.json's credits_per_request: everything spent over the requests whose credits are known. */
+  creditsPerRequest: number | null;
 }
 
-/** The compact form of a result line (no texts), for holding a large run's samples in memory. */
-export function thresholdSampleOf(s: Sample): ThresholdSample {
-  return {
-    model: s.model, case_id: s.case_id, thread_id: s.thread_id, turn: s.turn, endpoint: s.endpoint, method: s.method,
-    streaming: s.streaming, outcome: s.outcome, pass: s.pass, ttfc_ms: s.ttfc_ms, ttfb_ms: s.ttfb_ms, latency_ms: s.latency_ms,
-    credits_used: s.credits_used, check_credits_used: fromUnits(checkCreditUnits(s.checks)),
-    ...(s.corrected_latency_ms !== undefined ? { corrected_latency_ms: s.corrected_latency_ms } : {}),
-  };
-}
-
-const TAG_VALUE: Record<ThresholdTag, (s: ThresholdSample) => string | null> = {
-  model: (s) => s.model,
-  case: (s) => s.case_id,
-  thread: (s) => s.thread_id,
-  turn: (s) => (s.turn === null ? null : String(s.turn)),
-  endpoint: (s) => s.endpoint,
-  method: (s) => s.method,
-  streaming: (s) => String(s.streaming),
-  outcome: (s) => s.outcome,
-};
-
-/**
- * Which samples a scope selects: the requests summary.json counts. A `skipped` turn was never sent,
- * so it is left out unless the scope names an outcome. A failed `create` line was sent and failed:
- * summary.json counts it as a request and an error, and so do pass_rate and errors here.
- */
-export function matchesScope(sample: ThresholdSample, scope: Record<string, string>): boolean {
-  if (scope.outcome === undefined && sample.outcome === 'skipped') return false;
-  return Object.entries(scope).every(([tag, value]) => TAG_VALUE[tag as ThresholdTag](sample) === value);
-}
-
-type TimingMetric = 'ttfc_ms' | 'latency_ms' | 'ttfb_ms' | 'corrected_latency_ms';
-
-const TIMING: Record<TimingMetric, (s: ThresholdSample) => number | null | undefined> = {
-  ttfc_ms: (s) => s.ttfc_ms,
-  latency_ms: (s) => s.latency_ms,
-  ttfb_ms: (s) => s.ttfb_ms,
-  corrected_latency_ms: (s) => s.corrected_latency_ms,
-};
-
-function finite(value: number | null | undefined): value is number {
-  return typeof value === 'number' && Number.isFinite(value);
-}
-
-/**
- * Timings of answers (outcome ok), as summary.json's percentiles: a stream cut midway or a timeout
- * is another population (a cut answer is short, not fast). A scope naming an outcome decides itself.
- */
-function timingsOf(metric: TimingMetric, samples: readonly ThresholdSample[], scope: Record<string, string>): number[] {
-  const pick = TIMING[metric];
-  const values: number[] = [];
-  for (const sample of samples) {
-    const value = pick(sample);
-    if (finite(value) && (scope.outcome !== undefined || sample.outcome === 'ok')) values.push(value);
+function readValue(parsed: ParsedThreshold, readout: MetricReadout | null): number | null {
+  const { aggregation } = parsed;
+  if (aggregation.name === 'count') return readout?.count ?? 0;
+  if (readout === null) return null;
+  switch (aggregation.name) {
+    case 'sum':
+      return readout.sum;
+    case 'avg':
+    case 'value':
+      return readout.mean;
+    case 'min':
+      return readout.min;
+    case 'max':
+      return readout.max;
+    case 'med':
+      return readout.percentile(50);
+    case 'p':
+      return readout.percentile(aggregation.p ?? 100);
+    case 'rate':
+      return null;
   }
-  return values;
-}
-
-/** What a request's checks spent, in 1e-5 units: the explicit field, else read from its checks. */
-function checkUnitsOf(sample: ThresholdSample): number {
-  if (sample.check_credits_used !== undefined) return toUnits(sample.check_credits_used);
-  return sample.checks ? checkCreditUnits(sample.checks) : 0;
-}
-
-/**
- * Per request, in 1e-5 units: the answer's credits plus its checks' (judges), as summary.json's
- * credits_used counts them; null when nothing is known. Units, so a sum of 100,000 stays exact.
- */
-function creditUnitsOf(samples: readonly ThresholdSample[]): { units: number[]; known: number } {
-  const units: number[] = [];
-  let known = 0;
-  for (const sample of samples) {
-    const checks = checkUnitsOf(sample);
-    if (finite(sample.credits_used)) known++;
-    if (finite(sample.credits_used) || checks > 0) units.push(toUnits(sample.credits_used ?? 0) + checks);
-  }
-  return { units, known };
-}
-
-function rateOf(metric: ThresholdMetric, samples: readonly ThresholdSample[]): number | null {
-  if (samples.length === 0) return null;
-  const hits = samples.filter((s) => (metric === 'pass_rate' ? s.pass : s.outcome !== 'ok')).length;
-  return hits / samples.length;
 }
 
 /**
@@ -114,41 +54,21 @@ function rateOf(metric: ThresholdMetric, samples: readonly ThresholdSample[]): n
  * undefined, and a scope that matches no sample is more often a typo than a success, so those
  * fail rather than pass vacuously.
  */
-export function aggregateThreshold(parsed: ParsedThreshold, samples: readonly ThresholdSample[]): number | null {
+export function aggregateThreshold(parsed: ParsedThreshold, aggregates: ThresholdAggregates): number | null {
   const { metric, aggregation } = parsed;
-  if (metric === 'pass_rate' || (metric === 'errors' && aggregation.name === 'rate')) return rateOf(metric, samples);
-  if (metric === 'errors') return samples.filter((s) => s.outcome !== 'ok').length;
-  if (metric === 'credits_used' || metric === 'credits_per_request') return aggregateCredits(parsed, samples);
-  return aggregateValues(parsed, timingsOf(metric, samples, parsed.scope));
-}
-
-/** credits_per_request is summary.json's: everything spent over the requests whose credits are known. */
-function aggregateCredits(parsed: ParsedThreshold, samples: readonly ThresholdSample[]): number | null {
-  const { units, known } = creditUnitsOf(samples);
-  if (parsed.metric === 'credits_per_request') return known > 0 ? fromUnits(sum(units)) / known : null;
-  if (parsed.aggregation.name === 'sum') return units.length > 0 ? fromUnits(sum(units)) : null;
-  return aggregateValues(parsed, units.map(fromUnits));
-}
-
-function aggregateValues({ aggregation }: ParsedThreshold, values: number[]): number | null {
-  if (aggregation.name === 'count') return values.length;
-  if (values.length === 0) return null;
-  switch (aggregation.name) {
-    case 'sum':
-      return sum(values);
-    case 'avg':
-    case 'value':
-      return sum(values) / values.length;
-    case 'min':
-      return nearestRank(sortedCopy(values), 0);
-    case 'max':
-      return nearestRank(sortedCopy(values), 100);
-    case 'med':
-      return nearestRank(sortedCopy(values), 50);
-    case 'p':
-      return nearestRank(sortedCopy(values), aggregation.p ?? 100);
-    case 'rate':
-      return null;
+  const { requests } = aggregates;
+  switch (metric) {
+    case 'pass_rate':
+      return requests > 0 ? aggregates.passed / requests : null;
+    case 'errors':
+      if (aggregation.name === 'rate') return requests > 0 ? aggregates.errors / requests : null;
+      return aggregates.errors;
+    case 'credits_per_request':
+      return aggregates.creditsPerRequest;
+    case 'credits_used':
+      return readValue(parsed, aggregates.credits());
+    default:
+      return readValue(parsed, aggregates.timing(metric));
   }
 }
 
@@ -167,6 +87,18 @@ export function compareThreshold(value: number, operator: ThresholdOperator, tar
     case '!=':
       return value !== target;
   }
+}
+
+/** summary.json's entry for one threshold judged on its scope's aggregates. */
+export function judgeThreshold(parsed: ParsedThreshold, aggregates: ThresholdAggregates): ThresholdResult {
+  const value = aggregateThreshold(parsed, aggregates);
+  return {
+    metric: parsed.key,
+    expression: parsed.expression,
+    scope: { ...parsed.scope },
+    value,
+    pass: value !== null && compareThreshold(value, parsed.operator, parsed.value),
+  };
 }
 
 function collect<T>(issues: InputError[], parse: () => T): T | undefined {
@@ -200,24 +132,4 @@ export function validateThresholds(thresholds: Record<string, readonly string[]>
   if (first === undefined) return parsed;
   if (issues.length === 1) throw first;
   throw new InputError(issues.map((issue) => issue.message).join('\n'), { field: 'thresholds' });
-}
-
-export function evaluateThresholds(thresholds: Record<string, readonly string[]>, samples: Iterable<ThresholdSample>): ThresholdResult[] {
-  const all = Array.from(samples);
-  const scoped = new Map<string, ThresholdSample[]>();
-  return validateThresholds(thresholds).map((parsed) => {
-    let selected = scoped.get(parsed.key);
-    if (selected === undefined) {
-      selected = all.filter((sample) => matchesScope(sample, parsed.scope));
-      scoped.set(parsed.key, selected);
-    }
-    const value = aggregateThreshold(parsed, selected);
-    return {
-      metric: parsed.key,
-      expression: parsed.expression,
-      scope: { ...parsed.scope },
-      value,
-      pass: value !== null && compareThreshold(value, parsed.operator, parsed.value),
-    };
-  });
 }

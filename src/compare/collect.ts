@@ -2,7 +2,7 @@
 import type { RunInfo } from '../domain/run.js';
 import type { Sample } from '../domain/sample.js';
 import { readResults } from '../store/results-reader.js';
-import { sampleCreditUnits as requestCreditUnits } from '../credits/units.js';
+import { sampleCreditUnits } from '../credits/units.js';
 import { poolKeyOf } from '../plan/item-id.js';
 
 /** An item of the suite for one model, its repeats pooled: the unit compare matches across runs. */
@@ -96,7 +96,7 @@ function addToItem(item: ItemDigest, s: Sample): void {
   if (s.outcome === 'ok' && typeof s.ttfc_ms === 'number') item.ttfcs.push(s.ttfc_ms);
   // Per-request credits as summary.json counts them: the answer's plus what its checks (judges) spent.
   if (s.credits_used !== null && s.outcome !== 'skipped') {
-    item.creditUnits += requestCreditUnits(s);
+    item.creditUnits += sampleCreditUnits(s);
     item.creditsCount++;
   }
 }
@@ -111,7 +111,7 @@ function addToModel(models: Map<string, ModelTotals>, s: Sample): void {
   if (s.outcome === 'skipped') return;
   totals.requests++;
   if (s.pass) totals.passed++;
-  totals.creditUnits += requestCreditUnits(s);
+  totals.creditUnits += sampleCreditUnits(s);
   if (s.credits_used !== null) totals.creditsKnown++;
 }
 

@@ -1,6 +1,6 @@
 // Per-model changes between two runs: pass rate, TTFC and latency percentiles with a rank test, credits per request with a paired bootstrap.
 import { nearestRank, sortedCopy } from '../checks/percentile.js';
-import { fromUnits } from '../credits/ledger.js';
+import { fromUnits } from '../credits/units.js';
 import { setOwn } from '../metrics/own-record.js';
 import { pairedBootstrapChange, type PairedValue } from './bootstrap.js';
 import type { ItemDigest, ModelTotals, RunDigest } from './collect.js';

@@ -99,14 +99,29 @@ export interface CaseSummary {
   models: Record<string, CaseCell>;
 }
 
+/** Past the in-memory limit summary.json lists only the worst cases; the file has every row. */
+export interface CasesTruncated {
+  /** Distinct cases and turns the run had. */
+  distinct: number;
+  /** How many `cases` lists. */
+  kept: number;
+  /** The run directory's file holding every case × model row. */
+  file: 'cases.csv';
+}
+
 export interface Summary {
   run_id: string;
   status: RunStatus;
   verdict: Verdict;
   totals: TotalsSummary;
   models: Record<string, ModelSummary>;
-  /** Ordered as the run started them: cases, then each thread's turns in order. */
+  /**
+   * Ordered as the run started them: cases, then each thread's turns in order. Every case up to
+   * 10,000 distinct ones; past that the 1,000 worst, and `cases_truncated` says so.
+   */
   cases: CaseSummary[];
+  /** null when `cases` lists every case. */
+  cases_truncated: CasesTruncated | null;
   thresholds: ThresholdResult[];
 }
 

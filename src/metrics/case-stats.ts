@@ -1,118 +1,125 @@
-// Pass counts per case (or thread turn) × model, streamed: the matrix of the HTML report and JUnit's testcases.
+// Pass counts per case (or thread turn) × model, streamed in bounded memory: summary.json's cases, the matrix, JUnit, cases.csv.
 import type { Sample } from '../domain/sample.js';
-import type { CaseCell, CaseSummary } from '../domain/summary.js';
-import { fromUnits } from '../credits/ledger.js';
-import { getOwn, setOwn } from './own-record.js';
-import { isRequestError, requestCreditUnits } from './request-stats.js';
+import type { CasesTruncated, CaseSummary } from '../domain/summary.js';
+import { addTotals, caseKeyOf, compareWorst, newEntry, orderEntries, placementOf, toCaseSummary, totalsOfSample, type CaseEntry } from './case-entry.js';
+import { createCaseSpill, CASE_SPILL_PARTITIONS, type CaseSpill } from './case-spill.js';
+import { createFileCaseTable, memoryCaseTable, type CaseTable } from './case-table.js';
 
-type Placed = Pick<Sample, 'case_id' | 'thread_id' | 'turn' | 'item_id'>;
+export { caseKeyOf, caseLabelOf, isCreateLine } from './case-entry.js';
 
-/**
- * A thread's line without a turn is its `create` line: the conversation could not be opened (the
- * runner writes one only on failure). It is a request of its own, not a turn, so it gets its own row.
- */
-export function isCreateLine(sample: Pick<Sample, 'thread_id' | 'turn'>): boolean {
-  return sample.thread_id !== null && sample.turn === null;
+/** Up to this many distinct cases and turns, summary.json lists every one and they stay in memory. */
+export const MAX_CASES_IN_SUMMARY = 10_000;
+/** Past that, summary.json keeps this many: the worst (most failures and errors, then slowest). */
+export const WORST_CASES_KEPT = 1_000;
+/** The file that always holds every case × model row (report/cases-csv.ts writes it). */
+export const CASES_CSV_FILE = 'cases.csv';
+
+export interface CaseStatsOptions {
+  /** Distinct case keys kept in memory (and listed whole in summary.json). */
+  limit?: number;
+  /** Cases summary.json keeps past the limit. */
+  kept?: number;
+  partitions?: number;
+  /** Where the temporary partition files go (the run directory); the OS temp dir by default. */
+  spillDir?: string;
 }
 
-/** Where a sample belongs in the matrix: `case:<id>`, `thread:<id>#<turn>` or `thread:<id>#create`. */
-export function caseKeyOf(sample: Placed): string {
-  if (sample.thread_id !== null) return `thread:${sample.thread_id}#${sample.turn ?? 'create'}`;
-  return `case:${sample.case_id ?? sample.item_id}`;
-}
-
-/** How a person names the row: `refund-window`, `onboarding turn 2`, `onboarding: create conversation`. */
-export function caseLabelOf(sample: Placed): string {
-  if (sample.thread_id !== null) return isCreateLine(sample) ? `${sample.thread_id}: create conversation` : `${sample.thread_id} turn ${sample.turn}`;
-  return sample.case_id ?? sample.item_id;
-}
-
-interface CaseEntry {
-  summary: CaseSummary;
-  /** The earliest start seen: rows come out in the order the run started them. */
-  firstOffsetMs: number;
-  /** model → credits in integer 1e-5 units, so a cell's sum never drifts. */
-  creditUnits: Map<string, number>;
+export interface CaseStatsResult {
+  /** summary.json's cases: all of them, or past the limit the worst `kept`, in run order either way. */
+  cases: CaseSummary[];
+  truncated: CasesTruncated | null;
+  /** Every row, for cases.csv and junit.xml; dispose() it when written. */
+  table: CaseTable;
 }
 
 export interface CaseStatsAccumulator {
   add(sample: Sample): void;
-  toCases(modelOrder: readonly string[]): CaseSummary[];
+  finish(modelOrder: readonly string[]): CaseStatsResult;
+  /** Deletes the partition files when finish() will not be called (the read failed midway). */
+  discard(): void;
 }
 
-function emptyCell(): CaseCell {
-  return { requests: 0, passed: 0, failed: 0, errors: 0, skipped: 0, credits_used: 0, latency_ms_sum: 0 };
-}
-
-function addToCell(cell: CaseCell, sample: Sample, creditUnits: Map<string, number>): void {
-  if (sample.outcome === 'skipped') {
-    cell.skipped++;
-    return;
-  }
-  cell.requests++;
-  if (sample.pass) cell.passed++;
-  else if (isRequestError(sample)) cell.errors++;
-  else cell.failed++;
-  const units = (creditUnits.get(sample.model) ?? 0) + requestCreditUnits(sample);
-  creditUnits.set(sample.model, units);
-  cell.credits_used = fromUnits(units);
-  cell.latency_ms_sum += sample.latency_ms ?? 0;
-}
-
-export function createCaseStats(): CaseStatsAccumulator {
+export function createCaseStats(options: CaseStatsOptions = {}): CaseStatsAccumulator {
+  const limit = options.limit ?? MAX_CASES_IN_SUMMARY;
+  const kept = options.kept ?? WORST_CASES_KEPT;
   const entries = new Map<string, CaseEntry>();
+  let spill: CaseSpill | null = null;
+
+  /** The switch: every in-memory cell becomes a partial row, and memory is freed for good. */
+  const startSpilling = (): CaseSpill => {
+    const started = createCaseSpill(options.spillDir, options.partitions ?? CASE_SPILL_PARTITIONS);
+    for (const entry of entries.values()) for (const [model, cell] of entry.cells) started.write(entry, model, cell);
+    entries.clear();
+    return started;
+  };
 
   const add = (sample: Sample): void => {
+    if (spill) {
+      spill.write(placementOf(sample), sample.model, totalsOfSample(sample));
+      return;
+    }
     const key = caseKeyOf(sample);
     let entry = entries.get(key);
     if (!entry) {
-      entry = {
-        summary: {
-          key,
-          label: caseLabelOf(sample),
-          case_id: sample.case_id,
-          thread_id: sample.thread_id,
-          turn: sample.thread_id !== null ? sample.turn : null,
-          models: {},
-        },
-        firstOffsetMs: sample.offset_ms,
-        creditUnits: new Map(),
-      };
+      if (entries.size >= limit) {
+        spill = startSpilling();
+        spill.write(placementOf(sample), sample.model, totalsOfSample(sample));
+        return;
+      }
+      entry = newEntry(sample);
       entries.set(key, entry);
     }
-    entry.firstOffsetMs = Math.min(entry.firstOffsetMs, sample.offset_ms);
-    const models = entry.summary.models;
-    const cell = getOwn(models, sample.model) ?? setOwn(models, sample.model, emptyCell());
-    addToCell(cell, sample, entry.creditUnits);
+    addTotals(entry, sample.model, totalsOfSample(sample), sample.offset_ms);
   };
 
-  const toCases = (modelOrder: readonly string[]): CaseSummary[] =>
-    orderCases([...entries.values()]).map((entry) => ({
-      ...entry.summary,
-      models: Object.fromEntries(
-        modelOrder.flatMap((m) => {
-          const cell = getOwn(entry.summary.models, m);
-          return cell ? [[m, cell] as const] : [];
-        }),
-      ),
-    }));
+  const finish = (modelOrder: readonly string[]): CaseStatsResult => {
+    if (!spill) {
+      const ordered = orderEntries([...entries.values()]);
+      return { cases: ordered.map((e) => toCaseSummary(e, modelOrder)), truncated: null, table: memoryCaseTable(ordered, modelOrder) };
+    }
+    const spilled = spill;
+    try {
+      const table = createFileCaseTable(spilled.dir, modelOrder);
+      const worst = createWorstList(kept);
+      for (const partition of spilled.partitions()) {
+        for (const entry of partition.values()) {
+          table.add(entry);
+          worst.offer(entry);
+        }
+      }
+      const finished = table.finish(() => spilled.dispose());
+      const cases = orderEntries(worst.result()).map((e) => toCaseSummary(e, modelOrder));
+      return { cases, truncated: { distinct: finished.distinct, kept: cases.length, file: CASES_CSV_FILE }, table: finished };
+    } catch (error) {
+      spilled.dispose();
+      throw error;
+    }
+  };
 
-  return { add, toCases };
+  const discard = (): void => {
+    spill?.dispose();
+    spill = null;
+    entries.clear();
+  };
+
+  return { add, finish, discard };
 }
 
-/** One-time cases and threads in start order; a thread's turns together and in turn order. */
-function orderCases(entries: CaseEntry[]): CaseEntry[] {
-  const groupStart = new Map<string, number>();
-  const groupOf = (e: CaseEntry): string =>
-    e.summary.thread_id !== null ? `thread:${e.summary.thread_id}` : e.summary.key;
-  for (const e of entries) {
-    const group = groupOf(e);
-    groupStart.set(group, Math.min(groupStart.get(group) ?? Infinity, e.firstOffsetMs));
-  }
-  return entries.sort((a, b) => {
-    const ga = groupOf(a);
-    const gb = groupOf(b);
-    if (ga !== gb) return groupStart.get(ga)! - groupStart.get(gb)! || ga.localeCompare(gb);
-    return (a.summary.turn ?? 0) - (b.summary.turn ?? 0);
-  });
+/** The `size` worst entries seen, in bounded memory: sorted and cut whenever it doubles. */
+function createWorstList(size: number): { offer(entry: CaseEntry): void; result(): CaseEntry[] } {
+  let list: CaseEntry[] = [];
+  const trim = (): void => {
+    list.sort(compareWorst);
+    list = list.slice(0, size);
+  };
+  return {
+    offer(entry) {
+      list.push(entry);
+      if (list.length >= 2 * size + 1) trim();
+    },
+    result() {
+      trim();
+      return list;
+    },
+  };
 }

@@ -45,11 +45,13 @@ export function msToUs(ms: number): number {
 export interface ExactTally {
   count: number;
   sumUs: number;
+  /** Meaningful once count > 0 (thresholds read `min` from it). */
+  minUs: number;
   maxUs: number;
 }
 
 export function createTally(): ExactTally {
-  return { count: 0, sumUs: 0, maxUs: 0 };
+  return { count: 0, sumUs: 0, minUs: Number.POSITIVE_INFINITY, maxUs: 0 };
 }
 
 /** Records a duration in ms; ignores null, NaN and negative values (nothing was measured). */
@@ -60,6 +62,7 @@ export function recordMs(histogram: Histogram, ms: number | null | undefined, ta
     const us = Math.max(1, Math.round(ms * 1000));
     tally.count++;
     tally.sumUs += us;
+    tally.minUs = Math.min(tally.minUs, us);
     tally.maxUs = Math.max(tally.maxUs, us);
   }
 }
@@ -92,6 +95,35 @@ export function percentilesMs(histogram: Histogram, tally?: ExactTally): TimingP
     p999: at(99.9),
     max,
     mean: Math.round(exact ? tally.sumUs / tally.count : histogram.mean) / 1000,
+  };
+}
+
+/**
+ * One metric of one set of requests as thresholds read it, in the metric's own unit (ms, credits):
+ * count, sum, min, max and mean exact (from the tally), percentiles from the HDR histogram (3
+ * significant digits, nearest rank, the top of the value's bucket, capped at the exact max).
+ */
+export interface MetricReadout {
+  count: number;
+  sum: number;
+  min: number;
+  max: number;
+  mean: number;
+  /** p in (0, 100]. */
+  percentile(p: number): number;
+}
+
+/** A timing's readout: the same numbers percentilesMs writes to summary.json (its mean rounded to the µs). */
+export function timingReadout(histogram: Histogram, tally: ExactTally): MetricReadout | null {
+  if (tally.count === 0) return null;
+  const max = tally.maxUs / 1000;
+  return {
+    count: tally.count,
+    sum: tally.sumUs / 1000,
+    min: tally.minUs / 1000,
+    max,
+    mean: Math.round(tally.sumUs / tally.count) / 1000,
+    percentile: (p) => Math.min(max, valueAtPercentileMs(histogram, p)),
   };
 }
 

@@ -1,14 +1,41 @@
 // Streaming statistics of a set of requests (one model's, or the whole run's): counters plus HDR histograms.
 import type { Sample } from '../domain/sample.js';
 import { TIMING_METRICS, type RequestStats, type TimingMetric, type TimingPercentiles } from '../domain/summary.js';
-import { checkCreditUnits as checksUnits, fromUnits, sampleCreditUnits, toUnits } from '../credits/units.js';
-import { createHistogram, createTally, percentilesMs, recordMs, type ExactTally, type Histogram } from './histogram.js';
+import { checkCreditUnits, fromUnits, toUnits } from '../credits/units.js';
+import { createCreditDistribution } from './credit-distribution.js';
+import { createHistogram, createTally, percentilesMs, recordMs, timingReadout, type ExactTally, type Histogram, type MetricReadout } from './histogram.js';
 import { getOwn, setOwn } from './own-record.js';
 
 export interface RequestStatsAccumulator {
   add(sample: Sample): void;
   readonly histograms: Map<TimingMetric, Histogram>;
   toStats(): RequestStats;
+  /** The counters thresholds read, without computing every percentile as toStats does. */
+  counts(): RequestCounts;
+  /** One timing, exact count/sum/min/max/mean beside HDR percentiles; null when none was recorded (or not kept). */
+  timing(metric: TimingMetric): MetricReadout | null;
+  /** Credits per request (answer plus checks) over requests whose credits are known or whose checks spent some. */
+  credits(): MetricReadout | null;
+}
+
+export interface RequestCounts {
+  /** Sent requests (skipped turns are not requests). */
+  requests: number;
+  errors: number;
+  skipped: number;
+  passed: number;
+  /** summary.json's credits_per_request: everything spent over the requests whose credits are known. */
+  creditsPerRequest: number | null;
+}
+
+export interface RequestStatsOptions {
+  /** Which timings get a histogram (each is ~95 KB); all by default. Others read as null. */
+  timings?: readonly TimingMetric[];
+  /**
+   * Whose timings are recorded: answers (outcome ok), as summary.json; or every sent request, for a
+   * threshold whose scope names an outcome (`latency_ms{outcome:timeout}` judges timeouts' times).
+   */
+  timingsOf?: 'answers' | 'every-outcome';
 }
 
 interface Counters {
@@ -38,24 +65,22 @@ export function isRequestError(sample: Sample): boolean {
   return sample.outcome !== 'ok' && sample.outcome !== 'skipped';
 }
 
-/** What a request's checks (judges) spent, in 1e-5 units. */
-export const checkCreditUnits = (sample: Pick<Sample, 'checks'>): number => checksUnits(sample.checks);
-
-/** Everything a request spent (its answer and its checks), in 1e-5 units. */
-export const requestCreditUnits = sampleCreditUnits;
 
 function ratio(numerator: number, denominator: number): number | null {
   return denominator > 0 ? numerator / denominator : null;
 }
 
-export function createRequestStats(): RequestStatsAccumulator {
+export function createRequestStats(options: RequestStatsOptions = {}): RequestStatsAccumulator {
   const c: Counters = {
     requests: 0, ok: 0, errors: 0, skipped: 0, passed: 0, retries: 0, chars: 0, streamedChars: 0,
     streamedMs: 0, answerUnits: 0, checkUnits: 0, creditsKnown: 0, creditsUnknown: 0, creditsRemaining: null,
   };
   const errorsByKind: Record<string, number> = {};
-  const histograms = new Map<TimingMetric, Histogram>(TIMING_METRICS.map((m) => [m, createHistogram()]));
-  const tallies = new Map<TimingMetric, ExactTally>(TIMING_METRICS.map((m) => [m, createTally()]));
+  const kept = options.timings ?? TIMING_METRICS;
+  const histograms = new Map<TimingMetric, Histogram>(kept.map((m) => [m, createHistogram()]));
+  const tallies = new Map<TimingMetric, ExactTally>(kept.map((m) => [m, createTally()]));
+  const creditDistribution = createCreditDistribution();
+  const everyOutcome = options.timingsOf === 'every-outcome';
 
   const add = (sample: Sample): void => {
     // A skipped turn was never sent: it costs nothing and has no timings.
@@ -74,13 +99,29 @@ export function createRequestStats(): RequestStatsAccumulator {
     c.retries += Math.max(0, sample.attempts - 1);
     addChars(c, sample);
     addCredits(c, sample);
+    // The same requests thresholds' credits_used counts: those with something known about their cost.
+    const checkUnits = checkCreditUnits(sample.checks);
+    if (sample.credits_used !== null || checkUnits > 0) creditDistribution.recordUnits(toUnits(sample.credits_used ?? 0) + checkUnits);
     // Timings describe answers: a refused or broken request's duration would mix two populations.
-    if (sample.outcome === 'ok') recordTimings(histograms, tallies, sample);
+    if (sample.outcome === 'ok' || everyOutcome) recordTimings(histograms, tallies, sample);
   };
 
-  const toStats = (): RequestStats => statsOf(c, errorsByKind, (m) => percentilesMs(histograms.get(m)!, tallies.get(m)));
+  const at = (m: TimingMetric): TimingPercentiles | null => {
+    const histogram = histograms.get(m);
+    return histogram ? percentilesMs(histogram, tallies.get(m)) : null;
+  };
+  const toStats = (): RequestStats => statsOf(c, errorsByKind, at);
+  const counts = (): RequestCounts => ({
+    requests: c.requests, errors: c.errors, skipped: c.skipped, passed: c.passed,
+    creditsPerRequest: ratio(fromUnits(c.answerUnits + c.checkUnits), c.creditsKnown),
+  });
+  const timing = (m: TimingMetric): MetricReadout | null => {
+    const histogram = histograms.get(m);
+    const tally = tallies.get(m);
+    return histogram && tally ? timingReadout(histogram, tally) : null;
+  };
 
-  return { add, histograms, toStats };
+  return { add, histograms, toStats, counts, timing, credits: creditDistribution.readout };
 }
 
 function statsOf(c: Counters, errorsByKind: Record<string, number>, at: (m: TimingMetric) => TimingPercentiles | null): RequestStats {
@@ -128,10 +169,10 @@ function addCredits(c: Counters, sample: Sample): void {
     c.creditsKnown++;
   }
   if (sample.credits_unknown) c.creditsUnknown++;
-  c.checkUnits += checkCreditUnits(sample);
+  c.checkUnits += checkCreditUnits(sample.checks);
   if (sample.credits_remaining !== null) c.creditsRemaining = sample.credits_remaining;
 }
 
 function recordTimings(histograms: Map<TimingMetric, Histogram>, tallies: Map<TimingMetric, ExactTally>, sample: Sample): void {
-  for (const metric of TIMING_METRICS) recordMs(histograms.get(metric)!, sample[metric], tallies.get(metric));
+  for (const [metric, histogram] of histograms) recordMs(histogram, sample[metric], tallies.get(metric));
 }

@@ -1,18 +1,29 @@
-// The streaming accumulator: Samples in one at a time, a Summary (plus histograms and chart data) out.
+// The streaming accumulator: Samples in one at a time; a Summary with its thresholds judged (plus histograms, chart data, case table) out.
+import { createThresholdSinks, type ThresholdSinks } from '../checks/thresholds-sinks.js';
 import type { RunStatus, ThresholdResult } from '../domain/run.js';
 import type { Sample } from '../domain/sample.js';
 import type { HistogramFile, ModelSummary, Summary, TotalsSummary, Verdict } from '../domain/summary.js';
-import { createCaseStats } from './case-stats.js';
+import { createCaseStats, type CaseStatsOptions } from './case-stats.js';
+import type { CaseTable } from './case-table.js';
 import { buildDetails, type RunDetails } from './details.js';
 import { encodeHistogramSet, type HistogramSet } from './histogram-file.js';
 import { setOwn } from './own-record.js';
 import { createRequestStats, type RequestStatsAccumulator } from './request-stats.js';
 import { createTimeline } from './timeline.js';
 
+export interface SummarizerOptions {
+  /**
+   * Threshold definitions as run.json stores them (`{ 'ttfc_ms{model:x}': ['p(95)<2000'] }`),
+   * judged on the same accumulators summary.json is written from. Throws InputError when invalid.
+   */
+  thresholds?: Readonly<Record<string, readonly string[]>>;
+  /** Bounds of the per-case table and where it spills (the run directory); see case-stats.ts. */
+  cases?: CaseStatsOptions;
+}
+
 export interface SummaryContext {
   run_id: string;
   status: RunStatus;
-  thresholds?: ThresholdResult[];
   /** Open-loop starts never sent (the runner counts them; they have no result line). */
   dropped?: number;
   /** Lines of results.ndjson that could not be read. */
@@ -29,18 +40,24 @@ export interface SummarizerResult {
   histograms: HistogramFile;
   /** Chart data for report.html. */
   details: RunDetails;
+  /** Every case × model row (cases.csv, junit.xml); past the in-memory limit it is on disk until dispose(). */
+  cases: CaseTable;
 }
 
 export interface Summarizer {
   add(sample: Sample): void;
   finish(context: SummaryContext): SummarizerResult;
+  /** Deletes any temporary case files when finish() will not be called (reading the results failed). */
+  discard(): void;
 }
 
-export function createSummarizer(): Summarizer {
+export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
   const total = createRequestStats();
   const models = new Map<string, RequestStatsAccumulator>();
-  const cases = createCaseStats();
+  const cases = createCaseStats(options.cases);
   const timeline = createTimeline();
+  // Unscoped and model-only thresholds read `total` and `models` themselves (k6: one set of aggregates).
+  const sinks: ThresholdSinks = createThresholdSinks(options.thresholds ?? {}, { total, model: (name) => models.get(name) });
   let lastEndMs = 0;
 
   const add = (sample: Sample): void => {
@@ -51,6 +68,7 @@ export function createSummarizer(): Summarizer {
     }
     model.add(sample);
     total.add(sample);
+    sinks.add(sample);
     cases.add(sample);
     timeline.add(sample);
     lastEndMs = Math.max(lastEndMs, sample.offset_ms + (sample.latency_ms ?? 0));
@@ -58,7 +76,7 @@ export function createSummarizer(): Summarizer {
 
   const finish = (context: SummaryContext): SummarizerResult => {
     const order = orderModels([...models.keys()], context.model_order ?? []);
-    const thresholds = context.thresholds ?? [];
+    const thresholds = sinks.evaluate();
     const modelSummaries: Record<string, ModelSummary> = {};
     for (const name of order) setOwn(modelSummaries, name, models.get(name)!.toStats());
     const durationMs = context.duration_ms ?? (lastEndMs > 0 ? lastEndMs : null);
@@ -70,20 +88,22 @@ export function createSummarizer(): Summarizer {
       duration_ms: durationMs,
       requests_per_s: durationMs ? Math.round((stats.requests / durationMs) * 1000 * 1000) / 1000 : null,
     };
+    const caseResult = cases.finish(order);
     const summary: Summary = {
       run_id: context.run_id,
       status: context.status,
       verdict: verdictOf(totals, thresholds),
       totals,
       models: modelSummaries,
-      cases: cases.toCases(order),
+      cases: caseResult.cases,
+      cases_truncated: caseResult.truncated,
       thresholds,
     };
     const set: HistogramSet = new Map(order.map((name) => [name, models.get(name)!.histograms]));
-    return { summary, histograms: encodeHistogramSet(set), details: buildDetails(order, set, timeline.toTimeline(order)) };
+    return { summary, histograms: encodeHistogramSet(set), details: buildDetails(order, set, timeline.toTimeline(order)), cases: caseResult.table };
   };
 
-  return { add, finish };
+  return { add, finish, discard: () => cases.discard() };
 }
 
 /**
@@ -92,11 +112,6 @@ export function createSummarizer(): Summarizer {
  */
 export function verdictOf(totals: Pick<TotalsSummary, 'failed'>, thresholds: readonly ThresholdResult[]): Verdict {
   return totals.failed > 0 || thresholds.some((t) => !t.pass) ? 'fail' : 'pass';
-}
-
-/** The summary with thresholds evaluated later (they are judged on the summary itself), verdict updated. */
-export function applyThresholds(summary: Summary, thresholds: ThresholdResult[]): Summary {
-  return { ...summary, thresholds, verdict: verdictOf(summary.totals, thresholds) };
 }
 
 function orderModels(seen: string[], preferred: readonly string[]): string[] {

@@ -18,11 +18,8 @@ let unreadable = 0;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'kbbench-build-'));
   const { run } = await writeSyntheticRun(dir, { tornTail: true });
-  const result = await buildReports({
-    runDir: dir,
-    run,
-    evaluateThresholds: (s) => [{ metric: 'ttfc_ms', expression: 'p(95)<2000', scope: {}, value: s.totals.ttfc_ms!.p95, pass: true }],
-  });
+  // The thresholds are run.json's (ttfc_ms p(95)<2000), judged in the same pass as the summary.
+  const result = await buildReports({ runDir: dir, run });
   ({ summary, files } = result);
   unreadable = result.read.torn_lines;
 });
@@ -33,7 +30,7 @@ afterAll(async () => {
 describe('buildReports', () => {
   it('writes histograms.json and every report', () => {
     expect(files.map((f) => f.slice(dir.length + 1))).toEqual([
-      'histograms.json', 'summary.json', 'samples.csv', 'summary.csv', 'junit.xml', 'report.html',
+      'histograms.json', 'summary.json', 'samples.csv', 'summary.csv', 'cases.csv', 'junit.xml', 'report.html',
     ]);
   });
 
@@ -51,7 +48,8 @@ describe('buildReports', () => {
     for (const model of SYNTHETIC_MODELS) {
       expect(Object.keys(json.models[model]!.ttfc_ms!)).toEqual(['count', 'p50', 'p90', 'p95', 'p99', 'p999', 'max', 'mean']);
     }
-    expect(json.thresholds).toHaveLength(1);
+    expect(json.thresholds).toEqual([{ metric: 'ttfc_ms', expression: 'p(95)<2000', scope: {}, value: json.totals.ttfc_ms!.p95, pass: true }]);
+    expect(json.cases_truncated).toBeNull();
   });
 
   it('writes histograms that hold every successful answer', async () => {
@@ -73,9 +71,13 @@ describe('buildReports', () => {
   it('reports an empty run (stopped before any answer) without failing', async () => {
     const empty = join(dir, 'empty');
     const { run } = await writeSyntheticRun(empty, { repeats: 0 });
-    const result = await buildReports({ runDir: empty, run: { ...run, status: 'interrupted', duration_ms: null } });
-    expect(result.files).toHaveLength(6);
-    expect(result.summary).toMatchObject({ verdict: 'pass', status: 'interrupted', models: {}, cases: [] });
+    const result = await buildReports({ runDir: empty, run: { ...run, status: 'interrupted', duration_ms: null }, thresholds: {} });
+    expect(result.files).toHaveLength(7);
+    expect(result.summary).toMatchObject({ verdict: 'pass', status: 'interrupted', models: {}, cases: [], cases_truncated: null });
+    expect(await readFile(join(empty, 'cases.csv'), 'utf8')).toBe('key,label,case_id,thread_id,turn,model,requests,passed,failed,errors,skipped,credits_used,latency_ms_mean\n');
+    // run.json's thresholds: a percentile of nothing fails rather than passing vacuously.
+    const judged = await buildReports({ runDir: empty, run: { ...run, status: 'interrupted', duration_ms: null }, formats: ['summary-json'] });
+    expect(judged.summary).toMatchObject({ verdict: 'fail', thresholds: [{ metric: 'ttfc_ms', value: null, pass: false }] });
     expect(result.summary.totals).toMatchObject({ requests: 0, pass_rate: null, duration_ms: null, ttfc_ms: null });
     expect(renderConsoleSummary(result.summary)).toContain('requests 0');
   });

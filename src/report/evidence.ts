@@ -3,12 +3,16 @@ import type { CheckResult, Sample, SampleError } from '../domain/sample.js';
 import { caseKeyOf, caseLabelOf } from '../metrics/case-stats.js';
 import { getOwn, setOwn } from '../metrics/own-record.js';
 import { errorKindOf, isRequestError } from '../metrics/request-stats.js';
+import { MAX_MATRIX_ROWS } from './html/matrix-bound.js';
 
 /**
  * The bounds that keep report.html a reasonable size for a 100,000-request run (samples.csv keeps
  * everything): at most 3 answers per case × model cell, each answer and prompt cut at 4,096
  * characters, check details at 1,000, no more than 8,000,000 characters of answers and
  * 2,000,000 of prompts in all (a 100,000-case suite would otherwise hold every prompt in memory).
+ * Cells and prompts are kept only for the cases the matrix can show: the first 500 cases or
+ * threads started, and the first 500 with a failed check or a request error (the matrix shows at
+ * most 500 rows, problems first), so a million distinct cases keep at most 1,000 groups.
  */
 export const EVIDENCE_LIMITS = {
   answersPerCell: 3,
@@ -17,6 +21,8 @@ export const EVIDENCE_LIMITS = {
   checkDetailChars: 1000,
   totalAnswerChars: 8_000_000,
   totalPromptChars: 2_000_000,
+  groupsInRunOrder: MAX_MATRIX_ROWS,
+  groupsWithProblems: MAX_MATRIX_ROWS,
 } as const;
 
 export interface AnswerEvidence {
@@ -54,9 +60,9 @@ export interface ErrorGroup {
 }
 
 export interface Evidence {
-  /** case key → prompt (cut to promptChars). */
+  /** case key → prompt (cut to promptChars); kept cases only. */
   prompts: Map<string, string>;
-  /** case key → model → cell. */
+  /** case key → model → cell; kept cases only (see EVIDENCE_LIMITS). */
   cells: Map<string, Map<string, CellEvidence>>;
   errors: ErrorGroup[];
   /** True once the total answer budget ran out and later answers were shown without text. */
@@ -82,6 +88,7 @@ export function createEvidenceCollector(): EvidenceCollector {
   let budgetExhausted = false;
   let promptChars: number = EVIDENCE_LIMITS.totalPromptChars;
   let promptBudgetExhausted = false;
+  const keeps = createGroupAdmission();
 
   const toEvidence = (sample: Sample): AnswerEvidence => {
     const limit = Math.min(EVIDENCE_LIMITS.answerChars, Math.max(0, budgetChars));
@@ -100,6 +107,8 @@ export function createEvidenceCollector(): EvidenceCollector {
   };
 
   const add = (sample: Sample): void => {
+    if (isRequestError(sample)) countError(errors, sample);
+    if (!keeps(sample)) return;
     const key = caseKeyOf(sample);
     if (!prompts.has(key) && typeof sample.prompt === 'string') {
       const prompt = cut(sample.prompt, EVIDENCE_LIMITS.promptChars);
@@ -113,13 +122,32 @@ export function createEvidenceCollector(): EvidenceCollector {
     const cell = byModel.get(sample.model) ?? { answers: [], firstFailure: null, firstError: null };
     byModel.set(sample.model, cell);
     keepAnswer(cell, sample, toEvidence);
-    if (isRequestError(sample)) countError(errors, sample);
   };
 
   const result = (): Evidence => ({
     prompts, cells, errors: [...errors.values()].sort((a, b) => b.count - a.count), budgetExhausted, promptBudgetExhausted,
   });
   return { add, result };
+}
+
+/**
+ * Whether a sample's case keeps evidence, decided per group (a one-time case, or a whole thread, as
+ * the matrix shows them): the first groups started, then the first groups with a problem. Only
+ * admitted groups are remembered, so memory stays bounded however many cases the run has.
+ */
+function createGroupAdmission(): (sample: Sample) => boolean {
+  const admitted = new Set<string>();
+  let inRunOrder = 0;
+  let withProblems = 0;
+  return (sample) => {
+    const group = sample.thread_id !== null ? `thread:${sample.thread_id}` : caseKeyOf(sample);
+    if (admitted.has(group)) return true;
+    if (inRunOrder < EVIDENCE_LIMITS.groupsInRunOrder) inRunOrder++;
+    else if (!sample.pass && sample.outcome !== 'skipped' && withProblems < EVIDENCE_LIMITS.groupsWithProblems) withProblems++;
+    else return false;
+    admitted.add(group);
+    return true;
+  };
 }
 
 function keepAnswer(cell: CellEvidence, sample: Sample, toEvidence: (s: Sample) => AnswerEvidence): void {

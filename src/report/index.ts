@@ -7,4 +7,5 @@ export * from './evidence.js';
 export * from './junit-xml.js';
 export * from './samples-csv.js';
 export * from './summary-csv.js';
+export * from './cases-csv.js';
 export { renderHtmlReport, type HtmlReportInput } from './html/render-html.js';

@@ -5,57 +5,22 @@ import { createSummarizer } from '../metrics/summarizer.js';
 import { createEvidenceCollector } from './evidence.js';
 import { renderJunitXml, xmlAttr, xmlEscape } from './junit-xml.js';
 import { NASTY_ANSWER, syntheticSamples } from './test-support/synthetic-run.js';
+import { parseXml } from './test-support/xml.js';
 
-interface XmlElement {
-  name: string;
-  attrs: Record<string, string>;
-  children: XmlElement[];
-  text: string;
-}
-
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-const decode = (s: string): string => s.replace(/&(amp|lt|gt|quot|apos);/g, (_, e: string) => ENTITIES[e]!);
-
-/** A tiny XML reader, enough for junit.xml: elements, attributes, text; throws on anything unbalanced or raw '<'. */
-function parseXml(xml: string): XmlElement {
-  const root: XmlElement = { name: '#document', attrs: {}, children: [], text: '' };
-  const stack = [root];
-  const token = /<\?[^>]*\?>|<(\/?)([A-Za-z][\w.-]*)((?:\s+[\w.-]+="[^"<]*")*)\s*(\/?)>|([^<]+)/gy;
-  let match: RegExpExecArray | null;
-  let consumed = 0;
-  while ((match = token.exec(xml)) !== null) {
-    consumed = token.lastIndex;
-    const [, close, name, attrText, selfClose, text] = match;
-    const top = stack.at(-1)!;
-    if (text !== undefined) top.text += decode(text);
-    else if (close) {
-      if (top.name !== name) throw new Error(`</${name}> closes <${top.name}>`);
-      stack.pop();
-    } else if (name) {
-      const attrs = Object.fromEntries([...(attrText ?? '').matchAll(/([\w.-]+)="([^"]*)"/g)].map(([, k, v]) => [k!, decode(v!)]));
-      const element: XmlElement = { name, attrs, children: [], text: '' };
-      top.children.push(element);
-      if (!selfClose) stack.push(element);
-    }
-  }
-  if (consumed !== xml.length || stack.length !== 1) throw new Error(`malformed XML at ${consumed}`);
-  return root.children[0]!;
-}
-
-function build(samples: Sample[]): string {
+async function build(samples: Sample[]): Promise<string> {
   const summarizer = createSummarizer();
   const evidence = createEvidenceCollector();
   for (const s of samples) {
     summarizer.add(s);
     evidence.add(s);
   }
-  const { summary } = summarizer.finish({ run_id: 'r', status: 'completed' });
-  return renderJunitXml('support-faq', summary, evidence.result());
+  const { cases } = summarizer.finish({ run_id: 'r', status: 'completed' });
+  return renderJunitXml('support-faq', cases, evidence.result());
 }
 
 describe('renderJunitXml', () => {
-  it('has a testsuite per model and a testcase per case × model and per turn, with counts', () => {
-    const tree = parseXml(build(syntheticSamples({ repeats: 1 })));
+  it('has a testsuite per model and a testcase per case × model and per turn, with counts', async () => {
+    const tree = parseXml(await build(syntheticSamples({ repeats: 1 })));
     expect(tree.name).toBe('testsuites');
     expect(tree.children.map((s) => s.name)).toEqual(['testsuite', 'testsuite', 'testsuite']);
     const byName = Object.fromEntries(tree.children.map((s) => [s.attrs.name!, s]));
@@ -78,8 +43,8 @@ describe('renderJunitXml', () => {
     }
   });
 
-  it('escapes answers so they read back exactly', () => {
-    const xml = build(syntheticSamples({ repeats: 1 }));
+  it('escapes answers so they read back exactly', async () => {
+    const xml = await build(syntheticSamples({ repeats: 1 }));
     expect(xml).not.toContain('<script>');
     const tree = parseXml(xml);
     const outs = tree.children.flatMap((s) => s.children).filter((c) => c.attrs.name === 'escaping');
@@ -103,10 +68,10 @@ describe('renderJunitXml', () => {
     expect(xmlAttr('a\r\nb\tc')).toBe('a&#13;&#10;b&#9;c');
   });
 
-  it('names a conversation that could not be created as such, an error testcase of its own', () => {
+  it('names a conversation that could not be created as such, an error testcase of its own', async () => {
     const turn = syntheticSamples({ repeats: 1 }).find((s) => s.thread_id !== null && s.model === 'gpt-4o-mini')!;
     const create: Sample = { ...turn, item_id: 'thread:onboarding|model:gpt-4o-mini|r1|create', turn: null, endpoint: 'create', outcome: 'http_error', status: 503, error: { code: 'E_HTTP', message: 'line one\nline two' }, pass: false, text: '', checks: [] };
-    const xml = build([create, { ...turn, outcome: 'skipped', pass: false, text: '' }]);
+    const xml = await build([create, { ...turn, outcome: 'skipped', pass: false, text: '' }]);
     const cases = parseXml(xml).children[0]!.children;
     expect(cases.map((c) => [c.attrs.name, c.children[0]?.name])).toEqual([['onboarding: create conversation', 'error'], ['onboarding turn 1', 'skipped']]);
     expect(xml).toContain('message="line one&#10;line two"');

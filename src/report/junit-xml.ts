@@ -1,11 +1,12 @@
-// junit.xml: a testsuite per model, a testcase per case × model (per turn for threads), for CI systems.
+// junit.xml: a testsuite per model, a testcase per case × model (per turn for threads), streamed, for CI systems.
 import { join } from 'node:path';
-import type { CaseCell, CaseSummary, Summary } from '../domain/summary.js';
+import { Readable } from 'node:stream';
+import type { CaseCell } from '../domain/summary.js';
+import { cellStatus, type CaseStatus, type CaseStatusCounts, type CaseTable, type CaseTableRow } from '../metrics/case-table.js';
 import type { AnswerEvidence, CellEvidence, Evidence } from './evidence.js';
-import { getOwn } from '../metrics/own-record.js';
 import { modelLabel } from './format.js';
 import type { ReportInput, ReportWriter } from './types.js';
-import { writeFileAtomic } from '../store/atomic-file.js';
+import { streamFileAtomic } from '../store/atomic-file.js';
 
 /** XML 1.0 forbids most control characters even when escaped: drop them (and lone surrogates). */
 const INVALID_XML_CHARS = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
@@ -30,15 +31,7 @@ export function xmlAttr(value: string | number): string {
   return xmlEscape(value).replace(/\n/g, '&#10;').replace(/\t/g, '&#9;');
 }
 
-type CellStatus = 'passed' | 'failure' | 'error' | 'skipped';
-
-/** Failed checks outrank request errors: a wrong answer is the finding CI should show first. */
-export function cellStatus(cell: CaseCell): CellStatus {
-  if (cell.failed > 0) return 'failure';
-  if (cell.errors > 0) return 'error';
-  if (cell.requests === 0 && cell.skipped > 0) return 'skipped';
-  return 'passed';
-}
+export { cellStatus };
 
 function seconds(ms: number): string {
   return (ms / 1000).toFixed(3);
@@ -63,7 +56,7 @@ function describeError(cell: CaseCell, evidence: AnswerEvidence | null): string 
   return lines.join('\n');
 }
 
-function renderOutcome(status: CellStatus, cell: CaseCell, evidence: CellEvidence | undefined): string {
+function renderOutcome(status: CaseStatus, cell: CaseCell, evidence: CellEvidence | undefined): string {
   if (status === 'skipped') return '      <skipped message="not sent: its conversation could not continue"/>\n';
   if (status === 'failure') {
     const first = evidence?.firstFailure ?? null;
@@ -80,7 +73,9 @@ function renderOutcome(status: CellStatus, cell: CaseCell, evidence: CellEvidenc
   return '';
 }
 
-function renderTestcase(suiteName: string, model: string, row: CaseSummary, cell: CaseCell, evidence: Evidence): string {
+function renderTestcase(suiteName: string, row: CaseTableRow, evidence: Evidence): string {
+  const { model, cell } = row;
+  // Only the cases report.html can show keep evidence (bounded): the others say what counts say.
   const cellEvidence = evidence.cells.get(row.key)?.get(model);
   const status = cellStatus(cell);
   const answer = cellEvidence?.answers[0];
@@ -90,42 +85,53 @@ function renderTestcase(suiteName: string, model: string, row: CaseSummary, cell
   return body === '' ? `    <testcase ${attrs}/>\n` : `    <testcase ${attrs}>\n${body}    </testcase>\n`;
 }
 
-function renderSuite(suiteName: string, model: string, summary: Summary, evidence: Evidence): string {
-  const rows = summary.cases.filter((row) => getOwn(row.models, model));
-  const counts: Record<CellStatus, number> = { passed: 0, failure: 0, error: 0, skipped: 0 };
-  let timeMs = 0;
-  const testcases = rows.map((row) => {
-    const cell = row.models[model]!;
-    const status = cellStatus(cell);
-    counts[status]++;
-    timeMs += cell.latency_ms_sum;
-    return renderTestcase(suiteName, model, row, cell, evidence);
-  });
-  const attrs = [
-    `name="${xmlAttr(`${suiteName} · ${modelLabel(model)}`)}"`,
-    `tests="${rows.length}"`,
-    `failures="${counts.failure}"`,
-    `errors="${counts.error}"`,
-    `skipped="${counts.skipped}"`,
-    `time="${seconds(timeMs)}"`,
-  ].join(' ');
-  return `  <testsuite ${attrs}>\n${testcases.join('')}  </testsuite>\n`;
+function countAttrs(counts: CaseStatusCounts): string {
+  return `tests="${counts.tests}" failures="${counts.failure}" errors="${counts.error}" skipped="${counts.skipped}" time="${seconds(counts.latencyMsSum)}"`;
 }
 
-export function renderJunitXml(suiteName: string, summary: Summary, evidence: Evidence): string {
-  const models = Object.keys(summary.models);
-  const suites = models.map((model) => renderSuite(suiteName, model, summary, evidence));
-  const totals = summary.cases.flatMap((row) => Object.values(row.models).map(cellStatus));
-  const count = (s: CellStatus): number => totals.filter((t) => t === s).length;
-  const time = seconds(summary.cases.reduce((sum, row) => sum + Object.values(row.models).reduce((a, c) => a + c.latency_ms_sum, 0), 0));
-  const attrs = `name="${xmlAttr(`kbbench ${suiteName}`)}" tests="${totals.length}" failures="${count('failure')}" errors="${count('error')}" skipped="${count('skipped')}" time="${time}"`;
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites ${attrs}>\n${suites.join('')}</testsuites>\n`;
+/**
+ * junit.xml piece by piece: a testsuite per model, its testcases read from the case table (on disk
+ * past the in-memory limit), so a million testcases never form one string. The counts every
+ * opening tag carries are the table's, known before its rows are read.
+ */
+export async function* junitXmlChunks(suiteName: string, table: CaseTable, evidence: Evidence): AsyncGenerator<string> {
+  const all = { tests: 0, passed: 0, failure: 0, error: 0, skipped: 0, latencyMsSum: 0 };
+  for (const model of table.models) {
+    const t = table.totals(model);
+    all.tests += t.tests;
+    all.passed += t.passed;
+    all.failure += t.failure;
+    all.error += t.error;
+    all.skipped += t.skipped;
+    all.latencyMsSum += t.latencyMsSum;
+  }
+  yield `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${xmlAttr(`kbbench ${suiteName}`)}" ${countAttrs(all)}>\n`;
+  for (const model of table.models) {
+    yield `  <testsuite name="${xmlAttr(`${suiteName} · ${modelLabel(model)}`)}" ${countAttrs(table.totals(model))}>\n`;
+    let batch = '';
+    for await (const row of table.rows(model)) {
+      batch += renderTestcase(suiteName, row, evidence);
+      // Writes of ~64 KB rather than one per testcase.
+      if (batch.length >= 65_536) {
+        yield batch;
+        batch = '';
+      }
+    }
+    yield `${batch}  </testsuite>\n`;
+  }
+  yield '</testsuites>\n';
+}
+
+/** The whole document as one string: for tests and small tables. */
+export async function renderJunitXml(suiteName: string, table: CaseTable, evidence: Evidence): Promise<string> {
+  let xml = '';
+  for await (const chunk of junitXmlChunks(suiteName, table, evidence)) xml += chunk;
+  return xml;
 }
 
 export const junitWriter: ReportWriter = {
   fileName: 'junit.xml',
   write(input: ReportInput): Promise<string> {
-    const xml = renderJunitXml(input.run.suite.name, input.summary, input.evidence);
-    return writeFileAtomic(join(input.runDir, this.fileName), xml);
+    return streamFileAtomic(join(input.runDir, this.fileName), Readable.from(junitXmlChunks(input.run.suite.name, input.cases, input.evidence)));
   },
 };

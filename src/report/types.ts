@@ -2,10 +2,11 @@
 import type { RunInfo } from '../domain/run.js';
 import type { Sample } from '../domain/sample.js';
 import type { Summary } from '../domain/summary.js';
+import type { CaseTable } from '../metrics/case-table.js';
 import type { RunDetails } from '../metrics/details.js';
 import type { Evidence } from './evidence.js';
 
-export const REPORT_FORMATS = ['summary-json', 'samples-csv', 'summary-csv', 'junit', 'html'] as const;
+export const REPORT_FORMATS = ['summary-json', 'samples-csv', 'summary-csv', 'cases-csv', 'junit', 'html'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 export interface ReportInput {
@@ -14,6 +15,8 @@ export interface ReportInput {
   summary: Summary;
   details: RunDetails;
   evidence: Evidence;
+  /** Every case × model row (summary.cases may be cut to the worst), read model by model. */
+  cases: CaseTable;
   /** Streams results.ndjson again, for writers that need every row (samples.csv). */
   samples(): AsyncIterable<Sample>;
 }

@@ -88,6 +88,10 @@ export function creditsByCaseChart(summary: Summary): string {
       body.push(bar(i, top + i * (barHeight + 3), barHeight, LABEL_WIDTH, x(credits), credits, what));
     });
   });
-  const more = summary.cases.length > rows.length ? ` Showing the ${rows.length} most expensive of ${summary.cases.length} cases.` : '';
+  const truncated = summary.cases_truncated;
+  // Past summary.json's case limit only its worst cases are at hand: say so rather than call them the most expensive of all.
+  const more = truncated
+    ? ` Showing the ${rows.length} most expensive of the ${summary.cases.length} worst cases summary.json keeps (of ${truncated.distinct}; cases.csv has every one).`
+    : summary.cases.length > rows.length ? ` Showing the ${rows.length} most expensive of ${summary.cases.length} cases.` : '';
   return `<figure class="card"><figcaption>${esc(title)}</figcaption>${svgFrame(`${title}, per model`, body.join(''), height)}${legend(models, false)}<p class="note">Bars in legend order within each case; the marker shape names the model.${esc(more)}</p></figure>`;
 }

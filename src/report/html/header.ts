@@ -47,7 +47,7 @@ export function renderHeader(run: RunInfo, summary: Summary): string {
       // Streamed answers report credits_used alone (interface.md): say why the balance is missing.
       t.credits_remaining === null ? 'not reported by streamed answers' : 'latest balance reported',
     ),
-    kpi('Models', formatCount(Object.keys(summary.models).length), `${formatCount(summary.cases.length)} cases and turns`),
+    kpi('Models', formatCount(Object.keys(summary.models).length), `${formatCount(summary.cases_truncated?.distinct ?? summary.cases.length)} cases and turns`),
   ];
   if (t.dropped > 0) kpis.push(kpi('Dropped', formatCount(t.dropped), 'open-loop starts never sent'));
   if (t.unreadable_lines > 0) kpis.push(kpi('Unreadable lines', formatCount(t.unreadable_lines), 'in results.ndjson'));

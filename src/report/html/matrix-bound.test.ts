@@ -31,4 +31,16 @@ describe('boundGroups', () => {
     const long = group('t', Array.from({ length: 40 }, (_, i) => row(`t${i}`)), 't');
     expect(boundGroups([long], 10)[0]!.rows.map((r) => r.key)).toEqual(long.rows.slice(0, 10).map((r) => r.key));
   });
+
+  it('prefers groups whose answers the report kept, within problems and within the rest', () => {
+    const groups = [group('c1', [row('c1', 1)]), group('c2', [row('c2', 1)]), group('c3', [row('c3')]), group('c4', [row('c4')])];
+    const kept = new Set(['c2', 'c4']);
+    expect(boundGroups(groups, 2, (g) => kept.has(g.id)).map((g) => g.id)).toEqual(['c1', 'c2']);
+    expect(boundGroups(groups, 3, (g) => kept.has(g.id)).map((g) => g.id)).toEqual(['c1', 'c2', 'c4']);
+  });
+
+  it('counts every case of the run when summary.json kept only the worst', () => {
+    const groups = [group('a', [row('a', 1)]), group('b', [row('b')])];
+    expect(boundNote(groups, groups, 25_000)).toMatch(/^Showing 2 of 25,000 cases and turns: .* summary\.json keeps the 2 worst .* cases\.csv, samples\.csv and junit\.xml hold every one\.$/);
+  });
 });

@@ -6,7 +6,7 @@ import type { Evidence } from '../evidence.js';
 import { modelLabel } from '../format.js';
 import { cellState, cellText, renderCaseDetail } from './case-detail.js';
 import { esc } from './escape.js';
-import { boundGroups, boundNote, type CaseGroup } from './matrix-bound.js';
+import { boundGroups, boundNote, MAX_MATRIX_ROWS, type CaseGroup } from './matrix-bound.js';
 
 type Group = CaseGroup;
 
@@ -65,8 +65,8 @@ export function renderMatrix(summary: Summary, evidence: Evidence): string {
   const models = Object.keys(summary.models);
   if (summary.cases.length === 0) return '<p>No cases ran.</p>';
   const all = groupCases(summary.cases);
-  const groups = boundGroups(all);
-  const note = boundNote(all, groups);
+  const groups = boundGroups(all, MAX_MATRIX_ROWS, (g) => g.rows.some((row) => evidence.cells.has(row.key)));
+  const note = boundNote(all, groups, summary.cases_truncated?.distinct);
   const bound = note === '' ? '' : `<p class="note bound" role="note">${esc(note)}</p>`;
   const head = `<thead><tr><th scope="col">Case</th>${models.map((m) => `<th scope="col">${esc(modelLabel(m))}</th>`).join('')}</tr></thead>`;
   const body = groups.map((g) => `<tbody>${groupRows(g, models)}</tbody>`).join('\n');
