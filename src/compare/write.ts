@@ -1,4 +1,5 @@
 // Writes a comparison's files: compare.json and compare.html into a directory, and the markdown summary where asked.
+import { RUN_FILES } from '../store/run-dir.js';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../store/atomic-file.js';
@@ -6,7 +7,7 @@ import { renderCompareHtml } from './html/render.js';
 import { renderCompareMarkdown } from './markdown.js';
 import type { Comparison } from './types.js';
 
-export const COMPARE_FILES = { json: 'compare.json', html: 'compare.html' } as const;
+export const COMPARE_FILES = { json: RUN_FILES.compareJson, html: RUN_FILES.compareHtml } as const;
 
 export interface WrittenComparison {
   json: string;

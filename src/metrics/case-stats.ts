@@ -1,4 +1,5 @@
 // Pass counts per case (or thread turn) × model, streamed in bounded memory: summary.json's cases, the matrix, JUnit, cases.csv.
+import { RUN_FILES } from '../store/run-dir.js';
 import type { Sample } from '../domain/sample.js';
 import type { CasesTruncated, CaseSummary } from '../domain/summary.js';
 import { addTotals, caseKeyOf, compareWorst, newEntry, orderEntries, placementOf, toCaseSummary, totalsOfSample, type CaseEntry } from './case-entry.js';
@@ -12,7 +13,7 @@ export const MAX_CASES_IN_SUMMARY = 10_000;
 /** Past that, summary.json keeps this many: the worst (most failures and errors, then slowest). */
 export const WORST_CASES_KEPT = 1_000;
 /** The file that always holds every case × model row (report/cases-csv.ts writes it). */
-export const CASES_CSV_FILE = 'cases.csv';
+export const CASES_CSV_FILE = RUN_FILES.casesCsv;
 
 export interface CaseStatsOptions {
   /** Distinct case keys kept in memory (and listed whole in summary.json). */

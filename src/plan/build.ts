@@ -82,12 +82,13 @@ interface Slots {
 }
 
 function buildSlots(suite: Suite, run: RunModels): Slots {
-  const entries: { models?: string[] }[] = [...suite.cases, ...suite.threads];
-  const entryModels = entries.map((entry) => modelsFor(entry.models, run));
+  const entryModels: (string | null)[][] = [];
+  for (const entry of suite.cases) entryModels.push(modelsFor(entry.models, run));
+  for (const entry of suite.threads) entryModels.push(modelsFor(entry.models, run));
   const size = entryModels.reduce((a, list) => a + list.length, 0);
   const entry = new Int32Array(size);
   const model: (string | null)[] = new Array<string | null>(size);
-  const firstSlot = new Int32Array(entries.length);
+  const firstSlot = new Int32Array(entryModels.length);
   let slot = 0;
   entryModels.forEach((list, e) => {
     firstSlot[e] = slot;
@@ -138,7 +139,7 @@ export function buildPlan(suite: Suite, options: PlanOptions = {}): Plan {
     const slot = index - (r - 1) * perRepeat;
     const e = slots.entry[slot]!;
     const model = slots.model[slot]!;
-    if (e < caseCount) return caseUnit(suite.cases[e]!, model, r, index, suite, flags);
+    if (e < caseCount) return caseUnit(suite.cases.at(e)!, model, r, index, suite, flags);
     return threadUnit(suite.threads[e - caseCount]!, model, r, index, suite, flags);
   };
   const keyOf = (index: number): string => {
@@ -146,7 +147,7 @@ export function buildPlan(suite: Suite, options: PlanOptions = {}): Plan {
     const slot = index - (r - 1) * perRepeat;
     const e = slots.entry[slot]!;
     const model = label(slots.model[slot]!);
-    return formatItemId(e < caseCount ? caseId(suite.cases[e]!.id, model, r) : threadKey(suite.threads[e - caseCount]!.id, model, r));
+    return formatItemId(e < caseCount ? caseId(suite.cases.at(e)!.id, model, r) : threadKey(suite.threads[e - caseCount]!.id, model, r));
   };
   // A shard is one hashing pass over the space, kept as bits: 1 bit per place, not an item list.
   let members: Bits | null = null;
@@ -194,10 +195,12 @@ function* iterate(end: number, keep: (index: number) => boolean, at: (index: num
 function lazyEntryIndex(suite: Suite): () => { cases: Map<string, number>; threads: Map<string, number> } {
   let index: { cases: Map<string, number>; threads: Map<string, number> } | null = null;
   return () => {
-    index ??= {
-      cases: new Map(suite.cases.map((c, i) => [c.id, i])),
-      threads: new Map(suite.threads.map((t, i) => [t.id, suite.cases.length + i])),
-    };
+    if (index === null) {
+      const cases = new Map<string, number>();
+      let i = 0;
+      for (const c of suite.cases) cases.set(c.id, i++);
+      index = { cases, threads: new Map(suite.threads.map((t, k) => [t.id, suite.cases.length + k])) };
+    }
     return index;
   };
 }

@@ -1,4 +1,5 @@
 // junit.xml: a testsuite per model, a testcase per case × model (per turn for threads), streamed, for CI systems.
+import { RUN_FILES } from '../store/run-dir.js';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { CaseCell } from '../domain/summary.js';
@@ -130,7 +131,7 @@ export async function renderJunitXml(suiteName: string, table: CaseTable, eviden
 }
 
 export const junitWriter: ReportWriter = {
-  fileName: 'junit.xml',
+  fileName: RUN_FILES.junit,
   write(input: ReportInput): Promise<string> {
     return streamFileAtomic(join(input.runDir, this.fileName), Readable.from(junitXmlChunks(input.run.suite.name, input.cases, input.evidence)));
   },

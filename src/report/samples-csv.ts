@@ -1,4 +1,5 @@
 // samples.csv: results.ndjson as a table, one row per request, every answer in full (formula-safe).
+import { RUN_FILES } from '../store/run-dir.js';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
@@ -68,7 +69,7 @@ async function* rows(samples: AsyncIterable<Sample>): AsyncGenerator<Cell[]> {
 }
 
 export const samplesCsvWriter: ReportWriter = {
-  fileName: 'samples.csv',
+  fileName: RUN_FILES.samplesCsv,
   write(input: ReportInput): Promise<string> {
     const csv = stringify({
       header: true,

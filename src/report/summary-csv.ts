@@ -1,4 +1,5 @@
 // summary.csv: one row per model, the numbers of summary.json flattened for spreadsheets.
+import { RUN_FILES } from '../store/run-dir.js';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import type { RequestStats, TimingPercentiles } from '../domain/summary.js';
@@ -46,7 +47,7 @@ export function renderSummaryCsv(models: Record<string, RequestStats>): string {
 }
 
 export const summaryCsvWriter: ReportWriter = {
-  fileName: 'summary.csv',
+  fileName: RUN_FILES.summaryCsv,
   write(input: ReportInput): Promise<string> {
     return writeFileAtomic(join(input.runDir, this.fileName), renderSummaryCsv(input.summary.models));
   },
