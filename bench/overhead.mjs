@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { Pool, request } from 'undici';
 import { createClient } from '../dist/client/index.js';
-import { startRun } from '../dist/runner/run.js';
+import { startRun } from '../dist/runner/index.js';
+import { caseId } from '../dist/plan/item-id.js';
 import { printMethod, printTable, round, startChild, summarise } from './lib/stats.mjs';
 
 const SERVER = fileURLToPath(new URL('./servers/sse-server.mjs', import.meta.url));
@@ -50,18 +51,18 @@ async function pooled(count, concurrency, prefix, one) {
 }
 
 const specOf = (prompt) => ({
-  item_id: prompt, case_id: prompt, thread_id: null, turn: null, model: 'default', request_model: null, repeat: 1,
+  id: caseId(prompt, 'default', 1), case_id: prompt, thread_id: null, turn: null, model: 'default', request_model: null, repeat: 1,
   prompt, options: { streaming: true, include_usage: false }, checks: [],
 });
 
 /** The runner as `kbbench run` drives it: startRun over case units, samples consumed as events. */
 async function runnerBatch(client, count, concurrency, prefix) {
-  const units = Array.from({ length: count }, (_, i) => ({ kind: 'case', request: specOf(`${prefix}-${i}`) }));
+  const units = Array.from({ length: count }, (_, i) => ({ kind: 'case', index: i, request: specOf(`${prefix}-${i}`) }));
   const stop = new globalThis.AbortController().signal;
   const abort = new globalThis.AbortController().signal;
   // Every request in flight adds a listener to the run's signals (README: MaxListenersExceededWarning).
   setMaxListeners(0, stop, abort);
-  const handle = startRun(units, { client, target: TARGET, concurrency, timeoutMs: 30_000, retries: 0, check: async () => [], stop, abort });
+  const handle = startRun({ units: () => units.values() }, { client, target: TARGET, concurrency, timeoutMs: 30_000, retries: 0, check: async () => [], stop, abort });
   const results = [];
   for await (const event of handle.events) {
     if (event.type !== 'sample') continue;

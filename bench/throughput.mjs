@@ -9,7 +9,8 @@ import { clearTimeout, setTimeout } from 'node:timers';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { createClient } from '../dist/client/index.js';
-import { startRun } from '../dist/runner/run.js';
+import { startRun } from '../dist/runner/index.js';
+import { caseId } from '../dist/plan/item-id.js';
 import { ResultsFile } from '../dist/store/results-file.js';
 import { printMethod, printTable, round, startChild } from './lib/stats.mjs';
 
@@ -47,7 +48,7 @@ async function clientOne(client) {
 }
 
 const SPEC = {
-  item_id: 'tp', case_id: 'tp', thread_id: null, turn: null, model: 'default', request_model: null, repeat: 1,
+  id: caseId('tp', 'default', 1), case_id: 'tp', thread_id: null, turn: null, model: 'default', request_model: null, repeat: 1,
   prompt: 'throughput', options: { streaming: true, include_usage: false }, checks: [],
 };
 
@@ -58,12 +59,13 @@ async function runnerLoop(client, concurrency, durationMs, count, dir) {
   const abort = new globalThis.AbortController();
   // One listener per request in flight lands on the run's signal (see README: MaxListenersExceededWarning).
   setMaxListeners(0, stop.signal, abort.signal);
-  const unit = { kind: 'case', request: SPEC };
-  const units = Array.from({ length: count }, () => unit);
+  const unit = { kind: 'case', index: 0, request: SPEC };
+  // A plan-like source: `count` draws of the same unit, made as the runner asks (nothing queued up front).
+  const source = { *units() { for (let i = 0; i < count; i++) yield unit; } };
   const cpu0 = process.cpuUsage();
   const start = performance.now();
   const timer = setTimeout(() => stop.abort(), durationMs);
-  const handle = startRun(units, { client, target: TARGET, concurrency, timeoutMs: 30_000, retries: 0, check: async () => [], stop: stop.signal, abort: abort.signal });
+  const handle = startRun(source, { client, target: TARGET, concurrency, timeoutMs: 30_000, retries: 0, check: async () => [], stop: stop.signal, abort: abort.signal });
   let done = 0;
   for await (const event of handle.events) {
     if (event.type !== 'sample') continue;
