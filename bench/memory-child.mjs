@@ -4,7 +4,8 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { clearInterval, setInterval } from 'node:timers';
-import { createSummarizer, readResults } from '../dist/metrics/index.js';
+import { createSummarizer } from '../dist/metrics/index.js';
+import { readResults } from '../dist/store/results-reader.js';
 import { buildReports } from '../dist/report/index.js';
 import { readRunInfo } from '../dist/store/run-dir.js';
 
@@ -22,7 +23,8 @@ async function work() {
     const results = readResults(runDir);
     const summarizer = createSummarizer();
     for await (const sample of results) summarizer.add(sample);
-    const { summary } = summarizer.finish({ run_id: 'bench', status: 'completed' });
+    const { summary, cases } = summarizer.finish({ run_id: 'bench', status: 'completed' });
+    cases.dispose();
     return { samples: summary.totals.requests };
   }
   if (mode === 'reports') {
