@@ -2,7 +2,7 @@
 import { Pool } from 'undici';
 import type { AnswerResult, AskRequest, ChatClient, ContinueRequest, CreateConversationRequest } from '../domain/index.js';
 import { BoardListSchema, ChatListSchema, ConversationSchema, type Board, type ChatList, type Conversation } from '../protocol/index.js';
-import { exchangeAnswer, exchangeJson, type ExchangeCall, type ExchangeSettings, type StreamEvent } from './exchange.js';
+import { exchangeAnswer, exchangeJson, runAnswer, type ExchangeCall, type ExchangeSettings, type StreamEvent } from './exchange.js';
 import { resolveOptions, type ClientOptions, type ResolvedOptions } from './options.js';
 import { createRedactor } from './redact.js';
 import {
@@ -83,8 +83,8 @@ export function createClient(options: ClientOptions): KbClient {
     origin: resolved.origin,
     askEvents,
     continueEvents,
-    ask: (request) => collectAnswer(askEvents(request)),
-    continueConversation: (request) => collectAnswer(continueEvents(request)),
+    ask: (request) => runAnswer(settings, withHeaders(buildAskRequest(request, auth)), callOf(request)),
+    continueConversation: (request) => runAnswer(settings, withHeaders(buildContinueRequest(request, auth)), callOf(request)),
     createConversation: (request: CreateConversationRequest): Promise<Conversation> =>
       json(buildCreateConversationRequest(request, auth), callOf(request), (v) => ConversationSchema.safeParse(v).data, 'a conversation'),
     listBoards: (signal, timeoutMs) =>

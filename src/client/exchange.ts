@@ -162,44 +162,48 @@ function decoderFor(ex: Exchange, opened: Opened): ResponseDecoder {
   });
 }
 
-/** Applies one decoded event to the state and says what to yield, if anything. */
-function apply(ex: Exchange, event: DecodedEvent, atMs: number): StreamEvent[] {
+/** Where an answer's timed events go: a library consumer of askEvents, or nowhere (the runner). */
+type Emit = ((event: StreamEvent) => void) | null;
+
+/** Applies one decoded event to the state, and hands the timed event on when someone listens. */
+function apply(ex: Exchange, event: DecodedEvent, atMs: number, emit: Emit): void {
   const state = ex.state;
   switch (event.kind) {
     case 'text':
       state.onText(event.text, atMs);
-      return [{ kind: 'chunk', text: event.text, atMs }];
+      emit?.({ kind: 'chunk', text: event.text, atMs });
+      return;
     case 'finish': {
       const first = !state.finished;
       state.onFinish(atMs);
-      if (!first) return [];
-      return [event.finishReason === undefined ? { kind: 'finish', atMs } : { kind: 'finish', finishReason: event.finishReason, atMs }];
+      if (first) emit?.(event.finishReason === undefined ? { kind: 'finish', atMs } : { kind: 'finish', finishReason: event.finishReason, atMs });
+      return;
     }
     case 'usage': {
       const remaining = event.creditsRemaining ?? null;
       state.onUsage(event.creditsUsed, remaining, atMs);
-      return [{ kind: 'usage', creditsUsed: event.creditsUsed, creditsRemaining: remaining, atMs }];
+      emit?.({ kind: 'usage', creditsUsed: event.creditsUsed, creditsRemaining: remaining, atMs });
+      return;
     }
     case 'error':
       throw new StreamError(`${ex.request.label}: the stream carried an error: ${excerpt(ex.settings.redact(event.message))}`);
     case 'body':
-      return applyJsonAnswer(ex, event.raw, 'value' in event ? event.value : ex.parseJson(event.raw), atMs);
+      applyJsonAnswer(ex, event.raw, 'value' in event ? event.value : ex.parseJson(event.raw), atMs, emit);
   }
 }
 
 /** A JSON answer is one chunk: first chunk, last chunk, finish, usage and end share one time. */
-function applyJsonAnswer(ex: Exchange, raw: string, value: unknown, atMs: number): StreamEvent[] {
+function applyJsonAnswer(ex: Exchange, raw: string, value: unknown, atMs: number, emit: Emit): void {
   const answer = readAnswer(value);
   if (!answer) throw ex.malformed(raw, 'an answer');
   const { text, credits_used: used, credits_remaining: remaining } = answer;
   ex.state.onText(text, atMs);
   ex.state.onFinish(atMs);
   ex.state.onUsage(used, remaining, atMs);
-  return [
-    { kind: 'chunk', text, atMs },
-    { kind: 'finish', atMs },
-    { kind: 'usage', creditsUsed: used, creditsRemaining: remaining, atMs },
-  ];
+  if (!emit) return;
+  emit({ kind: 'chunk', text, atMs });
+  emit({ kind: 'finish', atMs });
+  emit({ kind: 'usage', creditsUsed: used, creditsRemaining: remaining, atMs });
 }
 
 /**
@@ -223,8 +227,12 @@ function releaseConnection(): Promise<void> {
   return nextMacrotask();
 }
 
-/** Yields the body's events; returns when the body ended (the answer's endAt). */
-async function* decodeBody(ex: Exchange, opened: Opened): AsyncGenerator<StreamEvent, number> {
+/**
+ * Reads the body, stamping each arrival; returns when it ended (the answer's endAt). A plain loop,
+ * not an async generator: a generator per answer cost several promise hops per chunk, which at
+ * thousands of streams at once was most of the harness's own CPU and of its first-chunk error.
+ */
+async function readBody(ex: Exchange, opened: Opened, emit: Emit): Promise<number> {
   const decoder = decoderFor(ex, opened);
   ex.state.dialect = decoder.dialect;
   ex.failure.readingWholeBody = decoder.isJsonBody;
@@ -234,23 +242,23 @@ async function* decodeBody(ex: Exchange, opened: Opened): AsyncGenerator<StreamE
     const events = decoder.push(bytes);
     ex.state.dialect = decoder.dialect;
     ex.failure.readingWholeBody = decoder.isJsonBody;
-    for (const event of events) yield* apply(ex, event, atMs);
+    for (const event of events) apply(ex, event, atMs, emit);
   }
   const endEvents = decoder.end();
   const atMs = performance.now();
   ex.state.dialect = decoder.dialect;
-  for (const event of endEvents) yield* apply(ex, event, atMs);
+  for (const event of endEvents) apply(ex, event, atMs, emit);
   return atMs;
 }
 
-/** Sends an ask/continue request and yields its events; the generator returns the AnswerResult. */
-export async function* exchangeAnswer(settings: ExchangeSettings, request: WireRequest, call: ExchangeCall): AsyncGenerator<StreamEvent, AnswerResult> {
+/** Sends an ask/continue request and returns its AnswerResult; `emit` sees its timed events as they happen. */
+export async function runAnswer(settings: ExchangeSettings, request: WireRequest, call: ExchangeCall, emit: Emit = null): Promise<AnswerResult> {
   const ex = new Exchange(settings, request, call);
   let completed = false;
   try {
     const opened = await ex.open();
-    yield { kind: 'headers', status: opened.status, atMs: ex.state.marks.headersAt ?? performance.now() };
-    const endAt = yield* decodeBody(ex, opened);
+    emit?.({ kind: 'headers', status: opened.status, atMs: ex.state.marks.headersAt ?? performance.now() });
+    const endAt = await readBody(ex, opened, emit);
     // The body is complete: a deadline or an abort from here on must not turn it into a failure.
     ex.guard.dispose();
     await releaseConnection();
@@ -259,14 +267,48 @@ export async function* exchangeAnswer(settings: ExchangeSettings, request: WireR
     }
     const result = ex.state.result(endAt);
     completed = true;
-    yield { kind: 'end', result, atMs: endAt };
+    emit?.({ kind: 'end', result, atMs: endAt });
     return result;
   } catch (err) {
     return ex.fail(err);
   } finally {
-    // An early `break` by the consumer, or a decoder error: stop reading and free the socket.
+    // A cancelled consumer, or a decoder error: stop reading and free the socket.
     if (!completed) ex.guard.abort('cancelled');
     ex.guard.dispose();
+  }
+}
+
+/**
+ * The same answer as events to iterate (the library's askEvents). Events are queued as they happen;
+ * a consumer that stops early cancels the request and frees the socket.
+ */
+export async function* exchangeAnswer(settings: ExchangeSettings, request: WireRequest, call: ExchangeCall): AsyncGenerator<StreamEvent, AnswerResult> {
+  const queue: StreamEvent[] = [];
+  let wake: (() => void) | null = null;
+  const stop = new AbortController();
+  const signal = call.signal ? AbortSignal.any([call.signal, stop.signal]) : stop.signal;
+  let settled = false;
+  const answer = runAnswer(settings, request, { ...call, signal }, (event) => {
+    queue.push(event);
+    wake?.();
+  });
+  answer.then(() => (settled = true), () => (settled = true)).finally(() => wake?.());
+  try {
+    for (;;) {
+      const event = queue.shift();
+      if (event) {
+        yield event;
+        continue;
+      }
+      if (settled) return await answer;
+      await new Promise<void>((resolve) => (wake = resolve));
+      wake = null;
+    }
+  } finally {
+    if (!settled) {
+      stop.abort();
+      await answer.catch(() => undefined);
+    }
   }
 }
 
