@@ -23,6 +23,17 @@ describe('item keys and majorities', () => {
     expect(itemKeyOf('thread:t|model:m|r3|create')).toBe('thread:t|model:m|create');
   });
 
+  it("pools an open loop's passes through the plan (|cN) with the first pass", async () => {
+    expect(itemKeyOf('case:refund-window|model:gpt-4o|r1|c7')).toBe('case:refund-window|model:gpt-4o');
+    const passes = [1, 2, 3].map((cycle) => {
+      const s = sample({ text: `pass ${cycle}` });
+      return cycle === 1 ? s : { ...s, item_id: `${s.item_id}|c${cycle}` };
+    });
+    const d = await digestOf(passes);
+    expect([...d.items.keys()]).toEqual(['case:refund-window|model:gpt-4o']);
+    expect(d.items.get('case:refund-window|model:gpt-4o')!.runs).toBe(3);
+  });
+
   it('passes an item when strictly more than half its repeats pass', () => {
     expect(majorityPass({ runs: 3, passed: 2 })).toBe(true);
     expect(majorityPass({ runs: 2, passed: 1 })).toBe(false);
