@@ -1,5 +1,6 @@
 // Credit forecasts from a small real sample: a mean cost per fresh question per model, grown per
 // turn position for threads, scaled to the planned work, with a Student-t interval.
+import { roundCredits, sumCredits } from './units.js';
 import { studentTQuantile } from './student-t.js';
 
 /** One sampled request's cost (its answer plus any judge it paid for). */
@@ -62,7 +63,8 @@ function sampleSd(xs: readonly number[]): number {
   return Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1));
 }
 
-const round5 = (x: number): number => Math.round(x * 100_000) / 100_000;
+/** Forecasts are credit figures: shown to the service's 5 decimals. */
+const round5 = roundCredits;
 
 function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>();
@@ -131,7 +133,7 @@ function fitModel(model: string, work: PlannedWork, observations: CostObservatio
   const bases = unitBases(observations, growth);
   const values = [...bases.values()];
   const m = mean(values);
-  const sample = { units: bases.size, requests: observations.length, credits: round5(observations.reduce((a, o) => a + o.credits, 0)) };
+  const sample = { units: bases.size, requests: observations.length, credits: sumCredits(observations.map((o) => o.credits)) };
   const cv = values.length >= 2 && m > 0 ? sampleSd(values) / m : values.length >= 2 ? 0 : null;
   return { model, bases, growth, factor: workWeight(work, growth) * scale, requests: requestsOf(work) * scale, cv, sample };
 }

@@ -1,4 +1,5 @@
 // Bar charts of report.html: credits by model, and credits by case per model (labelled bars, not colour alone).
+import { sumCredits } from '../../credits/units.js';
 import type { Summary } from '../../domain/summary.js';
 import { getOwn } from '../../metrics/own-record.js';
 import { formatCredits, modelLabel } from '../format.js';
@@ -67,7 +68,7 @@ export function creditsByModelChart(summary: Summary): string {
 export function creditsByCaseChart(summary: Summary): string {
   const models = Object.keys(summary.models);
   const title = 'Credits by case';
-  const totalOf = (row: Summary['cases'][number]): number => Object.values(row.models).reduce((a, c) => a + c.credits_used, 0);
+  const totalOf = (row: Summary['cases'][number]): number => sumCredits(Object.values(row.models).map((c) => c.credits_used));
   const rows = [...summary.cases].sort((a, b) => totalOf(b) - totalOf(a)).slice(0, MAX_CASES_CHARTED);
   if (rows.length === 0 || models.length === 0 || noCredits(summary)) return '';
   const barHeight = 12;
