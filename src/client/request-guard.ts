@@ -11,19 +11,43 @@ export class GuardAbort extends Error {
   }
 }
 
+/**
+ * The requests in flight that listen to one caller signal (a run's abort, shared by thousands). One
+ * listener per signal walks this set on abort: an EventTarget keeps its listeners in a list, so a
+ * listener added and removed per request cost a walk of every request in flight, each time.
+ */
+const listeners = new WeakMap<AbortSignal, Set<() => void>>();
+
+function onAbortOf(signal: AbortSignal, callback: () => void): () => void {
+  let set = listeners.get(signal);
+  if (!set) {
+    const members = new Set<() => void>();
+    listeners.set(signal, members);
+    signal.addEventListener('abort', () => {
+      for (const member of [...members]) member();
+      members.clear();
+    }, { once: true });
+    set = members;
+  }
+  set.add(callback);
+  return () => {
+    set.delete(callback);
+  };
+}
+
 export class RequestGuard {
   reason: GuardReason | null = null;
   private readonly controller = new AbortController();
   private readonly timer: ReturnType<typeof setTimeout> | undefined;
-  private readonly onCallerAbort = (): void => this.abort('caller');
+  private readonly unlisten: (() => void) | undefined;
 
   constructor(
-    private readonly callerSignal: AbortSignal | undefined,
+    callerSignal: AbortSignal | undefined,
     readonly timeoutMs: number,
     label: string,
   ) {
     if (callerSignal?.aborted) throw new AbortedError(`${label}: aborted by the caller before it was sent`);
-    callerSignal?.addEventListener('abort', this.onCallerAbort, { once: true });
+    this.unlisten = callerSignal ? onAbortOf(callerSignal, () => this.abort('caller')) : undefined;
     if (timeoutMs > 0 && Number.isFinite(timeoutMs)) this.timer = setTimeout(() => this.abort('timeout'), timeoutMs);
   }
 
@@ -39,6 +63,6 @@ export class RequestGuard {
 
   dispose(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
-    this.callerSignal?.removeEventListener('abort', this.onCallerAbort);
+    this.unlisten?.();
   }
 }
