@@ -58,7 +58,7 @@ export async function benchPeersArtillery({ quick = false } = {}) {
     const delays = readFileSync(join(out, 'results.ndjson'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).scheduled_delay_ms).filter((d) => typeof d === 'number');
     const d = summarise(delays);
     return {
-      proc, requests: t.requests, ok: t.ok, achieved_req_per_s: t.requests_per_s, latency_p99: t.latency_ms?.p99 ?? null, corrected_p99: t.corrected_latency_ms?.p99 ?? null,
+      proc, requests: t.requests, ok: t.ok, dropped: t.dropped ?? 0, achieved_req_per_s: t.requests_per_s, latency_p99: t.latency_ms?.p99 ?? null, corrected_p99: t.corrected_latency_ms?.p99 ?? null,
       start_delay_p99: d.p99, start_delay_max: d.max, late_over_10ms: delays.filter((x) => x > 10).length,
     };
   };
@@ -89,7 +89,7 @@ export async function benchPeersArtillery({ quick = false } = {}) {
         const run = await tools[tool](r);
         const stats = await getJson(`${server.origin}/stats?reset=1`);
         raw.push({
-          tool, round: r + 1, load1: l, requests: run.requests, ok: run.ok, server_answered: stats.json, server_connections: stats.connections,
+          tool, round: r + 1, load1: l, requests: run.requests, ok: run.ok, dropped: run.dropped ?? 0, server_answered: stats.json, server_connections: stats.connections,
           achieved_req_per_s: run.achieved_req_per_s, server_req_per_s: serverRate(stats), latency_p99_ms: run.latency_p99, corrected_p99_ms: run.corrected_p99,
           start_delay_p99_ms: run.start_delay_p99 ?? null, late_over_10ms: run.late_over_10ms ?? null, session_p99_ms: run.session_p99 ?? null,
           wall_s: run.proc.wall_ms / 1000, cpu_s: run.proc.cpu_s, peak_rss_mb: run.proc.peak_rss_mb, max_single_rss_mb: run.proc.max_single_rss_mb, processes: run.proc.max_processes,
@@ -103,7 +103,7 @@ export async function benchPeersArtillery({ quick = false } = {}) {
   const med = (tool, key) => median(raw.filter((x) => x.tool === tool && x[key] !== null).map((x) => x[key]));
   const artRss = med('artillery', 'peak_rss_mb');
   const artWall = med('artillery', 'wall_s');
-  const keys = ['requests', 'ok', 'server_answered', 'server_connections', 'achieved_req_per_s', 'server_req_per_s', 'latency_p99_ms', 'corrected_p99_ms', 'start_delay_p99_ms', 'late_over_10ms', 'session_p99_ms', 'wall_s', 'cpu_s', 'peak_rss_mb', 'max_single_rss_mb', 'processes'];
+  const keys = ['load1', 'requests', 'ok', 'dropped', 'server_answered', 'server_connections', 'achieved_req_per_s', 'server_req_per_s', 'latency_p99_ms', 'corrected_p99_ms', 'start_delay_p99_ms', 'late_over_10ms', 'session_p99_ms', 'wall_s', 'cpu_s', 'peak_rss_mb', 'max_single_rss_mb', 'processes'];
   const rows = Object.keys(tools).map((tool) => ({
     tool, rounds, ...Object.fromEntries(keys.map((k) => [k, round(med(tool, k), k.endsWith('_mb') || k.endsWith('_s') ? 1 : 2)])),
     rss_vs_artillery: round(med(tool, 'peak_rss_mb') / artRss, 2), wall_vs_artillery: round(med(tool, 'wall_s') / artWall, 2),
@@ -117,8 +117,11 @@ export async function benchPeersArtillery({ quick = false } = {}) {
       `${rounds} round(s), order rotating; medians. achieved = the tool's own figure (kbbench: summary.json totals.requests_per_s = requests / run phase; artillery: http.request_rate); ` +
       'server req/s = (answered - 1) / the span between the first and last arrival the server saw. latency p99 = kbbench totals.latency_ms.p99 (from send), artillery ' +
       'http.response_time p99 (whole ms); corrected p99 = kbbench totals.corrected_latency_ms.p99, from the intended start (artillery has none: a late arrival is not counted as late). ' +
-      'start delay = kbbench results.ndjson scheduled_delay_ms (how late each request really left). wall = whole process; peak RSS = sum over the process tree, /proc every 50 ms; CPU = user+sys of the tree.',
+      'start delay = kbbench results.ndjson scheduled_delay_ms (how late each request really left); late_over_10ms counts starts more than 10 ms late; ' +
+      'dropped = kbbench totals.dropped, planned starts still waiting for a slot (--max-in-flight) when the duration ended, never sent. ' +
+      'artillery reports no lateness: when it falls behind, its arrivals are simply later, and its response times stay those of an unloaded server. ' +
+      'wall = whole process; peak RSS = sum over the process tree, /proc every 50 ms; CPU = user+sys of the tree.',
   );
-  printTable(`peers-artillery: ${rate}/s for ${seconds} s (medians over rounds)`, ['tool', 'rounds', 'requests', 'ok', 'server_answered', 'server_connections', 'achieved_req_per_s', 'server_req_per_s', 'latency_p99_ms', 'corrected_p99_ms', 'start_delay_p99_ms', 'late_over_10ms', 'session_p99_ms', 'wall_s', 'cpu_s', 'peak_rss_mb', 'max_single_rss_mb', 'processes', 'rss_vs_artillery', 'wall_vs_artillery'], rows);
+  printTable(`peers-artillery: ${rate}/s for ${seconds} s (medians over rounds)`, ['tool', 'rounds', 'load1', 'requests', 'ok', 'dropped', 'server_answered', 'server_connections', 'achieved_req_per_s', 'server_req_per_s', 'latency_p99_ms', 'corrected_p99_ms', 'start_delay_p99_ms', 'late_over_10ms', 'session_p99_ms', 'wall_s', 'cpu_s', 'peak_rss_mb', 'max_single_rss_mb', 'processes', 'rss_vs_artillery', 'wall_vs_artillery'], rows);
   return { rate, seconds, requests: total, rounds, artillery: { version: artillery.version, install_seconds: artillery.install_seconds }, node22: { version: node22.version }, rows, raw };
 }

@@ -75,7 +75,9 @@ export async function benchPeersPromptfoo({ quick = false } = {}) {
       // promptfoo exits 100 when a test fails; there are no assertions here, so any non-zero exit is an error.
       if (proc.code !== 0) throw new Error(`promptfoo exited ${proc.code}: ${proc.stderr.slice(-800)} ${proc.stdout.slice(-800)}`);
       const results = JSON.parse(readFileSync(out, 'utf8')).results;
-      return { proc, ok: results.stats?.successes ?? null, phase_s: null };
+      // promptfoo's own figure for its evaluation phase (after loading, before writing out.json).
+      const phaseMs = results.stats?.evaluationDurationMs ?? results.stats?.durationMs ?? null;
+      return { proc, ok: results.stats?.successes ?? null, phase_s: phaseMs === null ? null : phaseMs / 1000 };
     },
   };
   const raw = [];
@@ -94,7 +96,7 @@ export async function benchPeersPromptfoo({ quick = false } = {}) {
         const span = serverSpan(stats, stats.json);
         raw.push({
           tool, round: r + 1, load1: l, requests: stats.json, wall_s: run.proc.wall_ms / 1000, wall_req_per_s: (stats.json / run.proc.wall_ms) * 1000,
-          phase_s: run.phase_s, span_s: span.span_s, server_req_per_s: span.server_req_per_s,
+          phase_s: run.phase_s, phase_req_per_s: run.phase_s ? stats.json / run.phase_s : null, span_s: span.span_s, server_req_per_s: span.server_req_per_s,
           cpu_s: run.proc.cpu_s, peak_rss_mb: run.proc.peak_rss_mb, max_single_rss_mb: run.proc.max_single_rss_mb, processes: run.proc.max_processes,
         });
       }
@@ -104,12 +106,14 @@ export async function benchPeersPromptfoo({ quick = false } = {}) {
     rmSync(dir, { recursive: true, force: true });
   }
   const med = (tool, key) => median(raw.filter((x) => x.tool === tool).map((x) => x[key]));
-  const pf = { wall: med('promptfoo', 'wall_req_per_s'), span: med('promptfoo', 'server_req_per_s'), rss: med('promptfoo', 'peak_rss_mb') };
+  const pf = { wall: med('promptfoo', 'wall_req_per_s'), phase: med('promptfoo', 'phase_req_per_s'), span: med('promptfoo', 'server_req_per_s'), rss: med('promptfoo', 'peak_rss_mb') };
   const rows = Object.keys(tools).map((tool) => ({
-    tool, rounds, requests: total, wall_s: round(med(tool, 'wall_s'), 2), wall_req_per_s: round(med(tool, 'wall_req_per_s'), 0),
+    tool, rounds, load1: round(med(tool, 'load1'), 2), requests: total, wall_s: round(med(tool, 'wall_s'), 2), wall_req_per_s: round(med(tool, 'wall_req_per_s'), 0),
+    phase_s: round(med(tool, 'phase_s'), 2), phase_req_per_s: round(med(tool, 'phase_req_per_s'), 0),
     server_span_s: round(med(tool, 'span_s'), 2), server_req_per_s: round(med(tool, 'server_req_per_s'), 0),
     cpu_s: round(med(tool, 'cpu_s'), 2), peak_rss_mb: round(med(tool, 'peak_rss_mb'), 1), max_single_rss_mb: round(med(tool, 'max_single_rss_mb'), 1), processes: med(tool, 'processes'),
     'wall_rps_vs_promptfoo': round(med(tool, 'wall_req_per_s') / pf.wall, 2),
+    'phase_rps_vs_promptfoo': round(med(tool, 'phase_req_per_s') / pf.phase, 2),
     'server_rps_vs_promptfoo': round(med(tool, 'server_req_per_s') / pf.span, 2),
     'rss_vs_promptfoo': round(med(tool, 'peak_rss_mb') / pf.rss, 2),
   }));
@@ -122,9 +126,10 @@ export async function benchPeersPromptfoo({ quick = false } = {}) {
       'PROMPTFOO_CONFIG_DIR in a temp folder, telemetry, update check and sharing off. Both write their results as they normally do (kbbench: run folder and reports; ' +
       'promptfoo: its database and out.json). Counts are checked on the server (GET /stats) and in each tool\'s output. ' +
       `One unrecorded warm-up run of each, then ${rounds} round(s), order rotating; medians. wall req/s = requests / the process's wall time (start-up and reports included); ` +
+      'phase req/s = requests / the tool\'s own run phase (kbbench: summary.json totals.duration_ms; promptfoo: out.json results.stats.evaluationDurationMs); ' +
       'server req/s = (requests - 1) / the span between the first and the last request the server saw arrive, so start-up and the end are left out alike for every tool. ' +
       'Peak RSS = sum over the process tree from /proc every 50 ms; max single = GNU time %M; CPU = user+sys of the tree.',
   );
-  printTable('peers-promptfoo (medians over rounds)', ['tool', 'rounds', 'requests', 'wall_s', 'wall_req_per_s', 'server_span_s', 'server_req_per_s', 'cpu_s', 'peak_rss_mb', 'max_single_rss_mb', 'processes', 'wall_rps_vs_promptfoo', 'server_rps_vs_promptfoo', 'rss_vs_promptfoo'], rows);
+  printTable('peers-promptfoo (medians over rounds)', ['tool', 'rounds', 'load1', 'requests', 'wall_s', 'wall_req_per_s', 'phase_s', 'phase_req_per_s', 'server_span_s', 'server_req_per_s', 'cpu_s', 'peak_rss_mb', 'max_single_rss_mb', 'processes', 'wall_rps_vs_promptfoo', 'phase_rps_vs_promptfoo', 'server_rps_vs_promptfoo', 'rss_vs_promptfoo'], rows);
   return { requests: total, concurrency: CONCURRENCY, rounds, promptfoo: { version: promptfoo.version, install_seconds: promptfoo.install_seconds }, node22: { version: node22.version, install_seconds: node22.install_seconds }, rows, raw };
 }

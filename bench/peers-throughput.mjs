@@ -55,8 +55,10 @@ async function autocannonOnce(ctx, seconds, streaming) {
 /** One target and mode: a calibration run sizes --repeat, then `rounds` rounds, the tools' order rotating each round. */
 async function compare(ctx, { streaming, rounds, seconds, targetSeconds, label }) {
   const mode = streaming ? 'streamed' : 'json';
-  // Calibration (also the warm-up, not recorded): kbbench with --repeat 10 (1,000 requests).
-  const calib = await kbbenchOnce(ctx, 10, streaming, `${label}-${mode}-calib`);
+  // Calibration (also the warm-up, not recorded): kbbench with --repeat CALIB_REPEAT. A short run
+  // is slower per request (each run is a fresh, cold process), so R comes out on the long side.
+  const calibRepeat = targetSeconds >= 5 ? 30 : 10;
+  const calib = await kbbenchOnce(ctx, calibRepeat, streaming, `${label}-${mode}-calib`);
   const repeat = Math.max(10, Math.min(600, Math.round((calib.req_per_s * targetSeconds) / CASES)));
   const tools = {
     kbbench: (r) => kbbenchOnce(ctx, repeat, streaming, `${label}-${mode}-${r}`),
@@ -80,7 +82,7 @@ async function compare(ctx, { streaming, rounds, seconds, targetSeconds, label }
     wall_req_per_s: round(med(tool, 'wall_req_per_s'), 0),
     kbbench_over_tool: round(kb / med(tool, 'req_per_s'), 3),
     cpu_us_per_req: round(med(tool, 'cpu_us_per_req'), 0),
-    peak_rss_mb: round(med(tool, 'peak_rss_mb'), 1),
+    peak_rss_mb: round(med(tool, 'peak_rss_mb'), 1), load1: round(med(tool, 'load1'), 2),
   }));
   return { repeat, calibration_req_per_s: round(calib.req_per_s, 0), rows, raw };
 }
@@ -89,7 +91,7 @@ export async function benchPeersThroughput({ quick = false } = {}) {
   const autocannon = await ensurePeer('autocannon');
   const rounds = quick ? 2 : 5;
   const seconds = quick ? 2 : 5;
-  const targetSeconds = quick ? 2 : 6;
+  const targetSeconds = quick ? 2 : 7;
   const dir = mkdtempSync(join(tmpdir(), 'kbbench-bench-peers-tp-'));
   const suite = writeSuite(dir, 'peers-throughput', Array.from({ length: CASES }, (_, i) => ({ id: `c${i}`, prompt: PROMPT })));
   const sections = [];
@@ -119,15 +121,18 @@ export async function benchPeersThroughput({ quick = false } = {}) {
       `and \`kbbench serve --latency-scale 0\` (the embedded reference service, demo workspace, API key read from its output). Each tool runs in its own process, ` +
       `${CONCURRENCY} requests in flight, the same POST /api/conversation body and headers as kbbench sends (one prompt). ` +
       `kbbench = \`node dist/cli/main.js run SUITE --base-url ... --concurrency ${CONCURRENCY} --repeat R --retries 0 [--no-stream] --quiet --out TMP\` with a ${CASES}-case suite; ` +
-      `R is sized by a calibration run (--repeat 10, not recorded) so a run lasts about ${targetSeconds} s; its req/s = summary.json totals.requests / totals.duration_ms ` +
+      `R is sized by a calibration run (--repeat 30, quick: 10; not recorded) so a run phase lasts about ${targetSeconds} s; its req/s = summary.json totals.requests / totals.duration_ms ` +
       `(the run phase: after start-up and the board listing, before the reports); wall req/s = requests / the whole process's wall time. ` +
       `bare undici = bench/clients/bare-undici.mjs: one Pool, ${CONCURRENCY} loops for ${seconds} s, body read to its end, nothing recorded. ` +
       `autocannon ${autocannon.version} = -c ${CONCURRENCY} -d ${seconds} -m POST -H ... -b BODY -j; req/s = requests.total / duration. ` +
       `${rounds} rounds, the tools' order rotating each round; figures are medians over rounds. kbbench_over_tool = kbbench median req/s / the tool's. ` +
       `CPU = user+sys of the tool's process tree (GNU time) per request, start-up included; peak RSS = sum over the tree, /proc every 50 ms. ` +
-      `The 2 cores are shared by the server and the tool.`,
+      `The 2 cores are shared by the server and the tool; load1 = the 1-minute load average as each run began.`,
   );
-  printTable('peers-throughput: requests per second (medians over rounds)', ['target', 'mode', 'tool', 'requests_per_round', 'req_per_s_median', 'req_per_s_min', 'req_per_s_max', 'wall_req_per_s', 'kbbench_over_tool', 'cpu_us_per_req', 'peak_rss_mb'], rows);
-  for (const s of sections) console.log(`  ${s.rows[0].target}, ${s.rows[0].mode}: kbbench --repeat ${s.repeat} (${s.repeat * CASES} requests; calibration ${s.calibration_req_per_s} req/s)`);
+  printTable('peers-throughput: requests per second (medians over rounds)', ['target', 'mode', 'tool', 'requests_per_round', 'req_per_s_median', 'req_per_s_min', 'req_per_s_max', 'wall_req_per_s', 'kbbench_over_tool', 'cpu_us_per_req', 'peak_rss_mb', 'load1'], rows);
+  for (const s of sections) {
+    const secs = s.raw.filter((x) => x.tool === 'kbbench').map((x) => x.seconds.toFixed(1)).join(', ');
+    console.log(`  ${s.rows[0].target}, ${s.rows[0].mode}: kbbench --repeat ${s.repeat} (${s.repeat * CASES} requests; calibration ${s.calibration_req_per_s} req/s; run phases ${secs} s)`);
+  }
   return { concurrency: CONCURRENCY, rounds, seconds, autocannon: { version: autocannon.version, install_seconds: autocannon.install_seconds }, sections };
 }
