@@ -1,6 +1,6 @@
 // Runs every benchmark in one process (servers and memory measurements in child processes), prints
 // each table with its method, and writes the figures to reports/bench-latest.json (git-ignored).
-//   node bench/run-all.mjs [--quick] [overhead|throughput|memory|decoder ...]
+//   node bench/run-all.mjs [--quick] [overhead|throughput|memory|decoder|peers-throughput|peers-promptfoo|peers-artillery|streams|peers ...]
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -14,23 +14,31 @@ if (!existsSync(fileURLToPath(new URL('../dist/client/index.js', import.meta.url
   process.exit(1);
 }
 
-// Imported after the check above, since they import dist/.
-const { benchOverhead } = await import('./overhead.mjs');
-const { benchThroughput } = await import('./throughput.mjs');
-const { benchMemory } = await import('./memory.mjs');
-const { benchDecoder } = await import('./decoder.mjs');
-
-const BENCHES = { overhead: benchOverhead, throughput: benchThroughput, memory: benchMemory, decoder: benchDecoder };
+// Loaded only when chosen, after the check above: some import dist/ internals, the peer benchmarks
+// drive only the CLI (node dist/cli/main.js) and install their peers on first use into .bench-cache/.
+const BENCHES = {
+  overhead: async () => (await import('./overhead.mjs')).benchOverhead,
+  throughput: async () => (await import('./throughput.mjs')).benchThroughput,
+  memory: async () => (await import('./memory.mjs')).benchMemory,
+  decoder: async () => (await import('./decoder.mjs')).benchDecoder,
+  'peers-throughput': async () => (await import('./peers-throughput.mjs')).benchPeersThroughput,
+  'peers-promptfoo': async () => (await import('./peers-promptfoo.mjs')).benchPeersPromptfoo,
+  'peers-artillery': async () => (await import('./peers-artillery.mjs')).benchPeersArtillery,
+  streams: async () => (await import('./streams.mjs')).benchStreams,
+};
+/** What runs with no name given, and the `peers` group (minutes, and first-use installs). */
+const DEFAULT = ['overhead', 'throughput', 'memory', 'decoder'];
+const GROUPS = { peers: ['peers-throughput', 'peers-promptfoo', 'peers-artillery', 'streams'] };
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
-const chosen = args.filter((a) => !a.startsWith('--'));
+const chosen = args.filter((a) => !a.startsWith('--')).flatMap((a) => GROUPS[a] ?? [a]);
 for (const name of chosen) {
   if (!(name in BENCHES)) {
-    console.error(`bench: unknown benchmark ${name}; choose from ${Object.keys(BENCHES).join(', ')}`);
+    console.error(`bench: unknown benchmark ${name}; choose from ${[...Object.keys(BENCHES), ...Object.keys(GROUPS)].join(', ')}`);
     process.exit(2);
   }
 }
-const names = chosen.length > 0 ? chosen : Object.keys(BENCHES);
+const names = chosen.length > 0 ? chosen : DEFAULT;
 
 const machine = {
   node: process.version, platform: `${process.platform} ${process.arch}`, cpus: cpus().length,
@@ -43,7 +51,8 @@ const started = performance.now();
 const results = {};
 for (const name of names) {
   const t0 = performance.now();
-  results[name] = await BENCHES[name]({ quick });
+  const bench = await BENCHES[name]();
+  results[name] = await bench({ quick });
   results[name].bench_seconds = Number(((performance.now() - t0) / 1000).toFixed(1));
 }
 const totalSeconds = (performance.now() - started) / 1000;
