@@ -20,6 +20,7 @@ const BENCHES = {
   overhead: async () => (await import('./overhead.mjs')).benchOverhead,
   throughput: async () => (await import('./throughput.mjs')).benchThroughput,
   memory: async () => (await import('./memory.mjs')).benchMemory,
+  'memory-run': async () => (await import('./memory-run.mjs')).benchMemoryRun,
   decoder: async () => (await import('./decoder.mjs')).benchDecoder,
   'peers-throughput': async () => (await import('./peers-throughput.mjs')).benchPeersThroughput,
   'peers-promptfoo': async () => (await import('./peers-promptfoo.mjs')).benchPeersPromptfoo,
