@@ -71,7 +71,12 @@ export function createClient(options: ClientOptions): KbClient {
     errorBodyLimitBytes: resolved.errorBodyLimitBytes,
     maxBodyBytes: resolved.maxBodyBytes,
   };
-  const withHeaders = (wire: WireRequest): WireRequest => ({ ...wire, headers: { ...resolved.headers, ...wire.headers } });
+  // The wire request was built for this call alone: the client's own headers are added to it in
+  // place (the request's own win), not by copying two objects per request.
+  const withHeaders = (wire: WireRequest): WireRequest => {
+    for (const name in resolved.headers) if (!(name in wire.headers)) wire.headers[name] = resolved.headers[name]!;
+    return wire;
+  };
   const json = <T>(wire: WireRequest, call: ExchangeCall, parse: (value: unknown) => T | undefined, what: string): Promise<T> =>
     exchangeJson(settings, withHeaders(wire), call, parse, what);
 

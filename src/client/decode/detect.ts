@@ -20,8 +20,15 @@ const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 /** How far sniffing waits for the end of the first line before settling for what it has. */
 export const SNIFF_LIMIT_CHARS = 64 * 1024;
 
+let lastContentType: string | null = null;
+let lastMediaType = '';
+
+/** `text/event-stream; charset=utf-8` → `text/event-stream`; a service sends the same header every time, so the last one is kept. */
 export function mediaType(contentType: string | null): string {
-  return (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (contentType === lastContentType) return lastMediaType;
+  lastContentType = contentType;
+  lastMediaType = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  return lastMediaType;
 }
 
 /** A plan from the headers alone, or 'sniff' when the first bytes must decide. */
