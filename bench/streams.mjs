@@ -190,7 +190,7 @@ export async function benchStreams({ quick = false } = {}) {
   printMethod(
     `bench/servers/kb-server.mjs stamped (child process, 127.0.0.1): headers and the start frame at once, the first text chunk ${server.ready.firstMs} ms after the request ` +
       `arrived, then ${server.ready.chunks - 1} more ${server.ready.gapMs} ms apart on an absolute schedule (${server.ready.chunks} text deltas, finish, usage). The first delta reads ` +
-      '`t=<ns> r=<seq> `: process.hrtime.bigint() (CLOCK_MONOTONIC, one clock for every process here) just before that write, and the request\'s number; the server ' +
+      '`t=<ns> r=<seq> word0 `: process.hrtime.bigint() (CLOCK_MONOTONIC, one clock for every process here) just before that write, and the request\'s number; the server ' +
       'also logs each request\'s arrival time, its first-chunk time and whether its socket had served a request before (GET /log). ' +
       'kbbench = `node dist/cli/main.js run SUITE --base-url ... --concurrency N --retries 0 --timeout 60s --quiet --out TMP` (streaming, the default). ' +
       'bare undici = bench/clients/bare-undici.mjs in its own process: one Pool, N loops, each body read to its end, the first chunk holding "text-delta" timed. ' +
@@ -198,7 +198,8 @@ export async function benchStreams({ quick = false } = {}) {
       '(kbbench: results.ndjson outcome ok, chunks 20, text ends with word19); CPU = user+sys of the process tree (GNU time), start-up and reports included; ' +
       'startup = the same process for one request; marginal = (CPU - startup) / 4,000; server_stream = the server\'s own time from arrival to its last write ' +
       '(1,450 ms when it keeps its schedule); phase = kbbench totals.duration_ms, the bare loop\'s own elapsed time. ' +
-      `b. N = 500, 1,000 streams after 500 warm-up requests that the server answers at once (kbbench: 500 "warm-i" cases before the 1,000 measured ones in one suite; bare: 500 at once first), ` +
+      `b. N = 500, 1,000 streams after 500 warm-up requests that the server holds ${server.ready.warmMs} ms, so 500 connections open (kbbench: 500 "warm-i" cases before the 1,000 measured ones in one suite; ` +
+      `bare: 500 at once, then a 200 ms pause, and one event-loop turn between a loop's requests so the finished connection is reused), ` +
       `so the measured ones go out on open sockets; only requests the server saw on a reused socket count (on_warm). ${b.raw.length / 2} round(s), order alternating, medians of the rounds' p50/p99. ` +
       'TTFC error, paired = the client\'s TTFC (from just before it sends to the first text chunk it reads) - the server\'s own (first-chunk write - request arrival): the request\'s ' +
       'transit + the response\'s transit + the client\'s delay in reading and decoding it. One-way, anchored = the client\'s first-chunk time on the shared clock - the server\'s stamp, ' +
