@@ -91,7 +91,7 @@ export async function benchPeersThroughput({ quick = false } = {}) {
   const autocannon = await ensurePeer('autocannon');
   const rounds = quick ? 2 : 5;
   const seconds = quick ? 2 : 5;
-  const targetSeconds = quick ? 2 : 7;
+  const targetSeconds = quick ? 2 : 9;
   const dir = mkdtempSync(join(tmpdir(), 'kbbench-bench-peers-tp-'));
   const suite = writeSuite(dir, 'peers-throughput', Array.from({ length: CASES }, (_, i) => ({ id: `c${i}`, prompt: PROMPT })));
   const sections = [];

@@ -98,9 +98,13 @@ async function partA(ctx, rounds) {
       const l = load1();
       const run = await tools[tool](r);
       const log = await serverLog(ctx.origin);
-      const served = [...log.values()].filter((s) => s.end_ns !== null).length;
+      const ended = [...log.values()].filter((s) => s.end_ns !== null);
+      const served = ended.length;
+      // The server's own schedule: how long its streams really took (1,450 ms when on time).
+      const serverStream = summarise(ended.map((s) => ms(s.end_ns - s.recv_ns)));
       raw.push({
         tool, round: r + 1, load1: l, requests: run.requests, ok: run.ok, complete: run.complete, server_finished: served,
+        server_stream_p50_ms: serverStream.p50, server_stream_p99_ms: serverStream.p99,
         phase_s: run.phase_ms / 1000, wall_s: run.proc.wall_ms / 1000, cpu_s: run.proc.cpu_s, user_s: run.proc.user_s, sys_s: run.proc.sys_s, peak_rss_mb: run.proc.peak_rss_mb,
       });
     }
@@ -111,6 +115,7 @@ async function partA(ctx, rounds) {
     return {
       tool, rounds, requests: COUNT, complete_min: Math.min(...raw.filter((x) => x.tool === tool).map((x) => x.complete)),
       server_finished_min: Math.min(...raw.filter((x) => x.tool === tool).map((x) => x.server_finished)),
+      server_stream_p50_ms: round(med(tool, 'server_stream_p50_ms'), 0), server_stream_p99_ms: round(med(tool, 'server_stream_p99_ms'), 0),
       phase_s: round(med(tool, 'phase_s'), 2), wall_s: round(med(tool, 'wall_s'), 2), cpu_s: round(med(tool, 'cpu_s'), 2), user_s: round(med(tool, 'user_s'), 2), sys_s: round(med(tool, 'sys_s'), 2),
       startup_cpu_s: round(base[tool].cpu_s, 2), cpu_us_per_stream: round((med(tool, 'cpu_s') * 1e6) / COUNT, 0), marginal_cpu_us_per_stream: round(marginal, 0),
       peak_rss_mb: round(med(tool, 'peak_rss_mb'), 1), load1: round(med(tool, 'load1'), 2),
@@ -185,14 +190,16 @@ export async function benchStreams({ quick = false } = {}) {
   printMethod(
     `bench/servers/kb-server.mjs stamped (child process, 127.0.0.1): headers and the start frame at once, the first text chunk ${server.ready.firstMs} ms after the request ` +
       `arrived, then ${server.ready.chunks - 1} more ${server.ready.gapMs} ms apart on an absolute schedule (${server.ready.chunks} text deltas, finish, usage). The first delta reads ` +
-      '`t=<ns> r=<seq> `: process.hrtime.bigint() (CLOCK_MONOTONIC, one clock for every process here) just before that write, and the request\'s number; the server ' +
+      '`t=<ns> r=<seq> word0 `: process.hrtime.bigint() (CLOCK_MONOTONIC, one clock for every process here) just before that write, and the request\'s number; the server ' +
       'also logs each request\'s arrival time, its first-chunk time and whether its socket had served a request before (GET /log). ' +
       'kbbench = `node dist/cli/main.js run SUITE --base-url ... --concurrency N --retries 0 --timeout 60s --quiet --out TMP` (streaming, the default). ' +
       'bare undici = bench/clients/bare-undici.mjs in its own process: one Pool, N loops, each body read to its end, the first chunk holding "text-delta" timed. ' +
       `a. N = 2,000, 4,000 streams (100 cases x --repeat 40; cold connections for both), ${a.raw.length / 2} round(s), order alternating; complete = 20 text deltas and finish ` +
       '(kbbench: results.ndjson outcome ok, chunks 20, text ends with word19); CPU = user+sys of the process tree (GNU time), start-up and reports included; ' +
-      'startup = the same process for one request; marginal = (CPU - startup) / 4,000. ' +
-      `b. N = 500, 1,000 streams after 500 warm-up requests that the server answers at once (kbbench: 500 "warm-i" cases before the 1,000 measured ones in one suite; bare: 500 at once first), ` +
+      'startup = the same process for one request; marginal = (CPU - startup) / 4,000; server_stream = the server\'s own time from arrival to its last write ' +
+      '(1,450 ms when it keeps its schedule); phase = kbbench totals.duration_ms, the bare loop\'s own elapsed time. ' +
+      `b. N = 500, 1,000 streams after 500 warm-up requests that the server holds ${server.ready.warmMs} ms, so 500 connections open (kbbench: 500 "warm-i" cases before the 1,000 measured ones in one suite; ` +
+      `bare: 500 at once, then a 200 ms pause, and one event-loop turn between a loop's requests so the finished connection is reused), ` +
       `so the measured ones go out on open sockets; only requests the server saw on a reused socket count (on_warm). ${b.raw.length / 2} round(s), order alternating, medians of the rounds' p50/p99. ` +
       'TTFC error, paired = the client\'s TTFC (from just before it sends to the first text chunk it reads) - the server\'s own (first-chunk write - request arrival): the request\'s ' +
       'transit + the response\'s transit + the client\'s delay in reading and decoding it. One-way, anchored = the client\'s first-chunk time on the shared clock - the server\'s stamp, ' +
@@ -201,7 +208,7 @@ export async function benchStreams({ quick = false } = {}) {
       'request leg = arrival - (anchor + offset_ms): how long after the client timed its send the server saw the request (0 for the fastest, by construction); ' +
       'paired is about request leg + one-way. load1 = the 1-minute load average when the run began (the cores are shared). kbbench\'s offset_ms is taken just before its client is called, sentAt inside it.',
   );
-  printTable('streams a: 2,000 in flight, 4,000 streams, every answer complete?', ['tool', 'rounds', 'requests', 'complete_min', 'server_finished_min', 'phase_s', 'wall_s', 'cpu_s', 'user_s', 'sys_s', 'startup_cpu_s', 'cpu_us_per_stream', 'marginal_cpu_us_per_stream', 'peak_rss_mb', 'load1'], a.rows);
+  printTable('streams a: 2,000 in flight, 4,000 streams, every answer complete?', ['tool', 'rounds', 'requests', 'complete_min', 'server_finished_min', 'server_stream_p50_ms', 'server_stream_p99_ms', 'phase_s', 'wall_s', 'cpu_s', 'user_s', 'sys_s', 'startup_cpu_s', 'cpu_us_per_stream', 'marginal_cpu_us_per_stream', 'peak_rss_mb', 'load1'], a.rows);
   console.log(`  ratios kbbench / bare undici: CPU ${a.ratios.cpu}, marginal CPU per stream ${a.ratios.marginal_cpu}, peak RSS ${a.ratios.peak_rss}`);
   printTable('streams b: TTFC error on warm connections, 500 in flight, 1,000 streams (ms, medians of rounds)', ['tool', 'rounds', 'load1', 'on_warm', 'paired_p50', 'paired_p99', 'request_leg_p50', 'request_leg_p99', 'anchored_p50', 'anchored_p99', 'direct_p50', 'direct_p99', 'all_paired_p50', 'all_paired_p99', 'server_ttfc_p50', 'client_ttfc_p50', 'client_ttfc_p99'], b.rows);
   console.log(`  kbbench - bare undici (ms): paired p50 ${b.overhead.paired_p50}, paired p99 ${b.overhead.paired_p99}, anchored p50 ${b.overhead.anchored_p50}, anchored p99 ${b.overhead.anchored_p99}`);
