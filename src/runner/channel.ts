@@ -1,6 +1,8 @@
 // A push-to-pull bridge: producers push events as requests finish, one consumer iterates them.
 export class Channel<T> implements AsyncIterable<T> {
-  private readonly buffer: T[] = [];
+  /** A queue read from `head`: Array.shift() copies what is left, which made a burst quadratic. */
+  private buffer: (T | undefined)[] = [];
+  private head = 0;
   private waiting: ((result: IteratorResult<T>) => void) | null = null;
   private closed = false;
   private failure: unknown = null;
@@ -24,7 +26,7 @@ export class Channel<T> implements AsyncIterable<T> {
     this.closed = true;
     this.failure = error ?? null;
     if (error !== undefined) this.onFailure();
-    if (this.waiting && this.buffer.length === 0) {
+    if (this.waiting && this.size === 0) {
       const resolve = this.waiting;
       this.waiting = null;
       resolve({ value: undefined, done: true });
@@ -44,9 +46,29 @@ export class Channel<T> implements AsyncIterable<T> {
     }
   }
 
+  private get size(): number {
+    return this.buffer.length - this.head;
+  }
+
+  private take(): T | undefined {
+    if (this.head === this.buffer.length) return undefined;
+    const value = this.buffer[this.head];
+    this.buffer[this.head] = undefined;
+    this.head += 1;
+    // Reclaim the consumed front once it is most of the array, so memory follows what is queued.
+    if (this.head === this.buffer.length) {
+      this.buffer = [];
+      this.head = 0;
+    } else if (this.head > 1024 && this.head * 2 > this.buffer.length) {
+      this.buffer = this.buffer.slice(this.head);
+      this.head = 0;
+    }
+    return value;
+  }
+
   private async *drain(): AsyncGenerator<T> {
     for (;;) {
-      const next = this.buffer.shift();
+      const next = this.take();
       if (next !== undefined) {
         yield next;
         continue;

@@ -41,7 +41,7 @@ export class ResultsFile {
     const text = `${this.pending.join('\n')}\n`;
     this.lines += this.pending.length;
     this.pending = [];
-    writeAll(this.fd, Buffer.from(text, 'utf8'));
+    writeAll(this.fd, text);
     const callbacks = this.callbacks;
     this.callbacks = [];
     for (const callback of callbacks) callback();
@@ -58,9 +58,16 @@ export class ResultsFile {
   }
 }
 
-/** A write(2) may take part of a large buffer; the rest follows, so a line is never left half. */
-function writeAll(fd: number, bytes: Buffer): void {
-  for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);
+/**
+ * A write(2) may take part of a large buffer; the rest follows, so a line is never left half. The
+ * common case writes the string straight (no Buffer made first); only a short write converts.
+ */
+function writeAll(fd: number, text: string): void {
+  const written = writeSync(fd, text);
+  const bytes = Buffer.byteLength(text);
+  if (written === bytes) return;
+  const rest = Buffer.from(text, 'utf8');
+  for (let offset = written; offset < rest.length; ) offset += writeSync(fd, rest, offset);
 }
 
 /**
