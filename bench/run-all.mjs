@@ -1,6 +1,6 @@
 // Runs every benchmark in one process (servers and memory measurements in child processes), prints
 // each table with its method, and writes the figures to reports/bench-latest.json (git-ignored).
-//   node bench/run-all.mjs [--quick] [overhead|throughput|memory|decoder ...]
+//   node bench/run-all.mjs [--quick] [overhead|throughput|memory|decoder|memory-csv ...]
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -19,8 +19,9 @@ const { benchOverhead } = await import('./overhead.mjs');
 const { benchThroughput } = await import('./throughput.mjs');
 const { benchMemory } = await import('./memory.mjs');
 const { benchDecoder } = await import('./decoder.mjs');
+const { benchMemoryCsv } = await import('./memory-csv.mjs');
 
-const BENCHES = { overhead: benchOverhead, throughput: benchThroughput, memory: benchMemory, decoder: benchDecoder };
+const BENCHES = { overhead: benchOverhead, throughput: benchThroughput, memory: benchMemory, decoder: benchDecoder, 'memory-csv': benchMemoryCsv };
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const chosen = args.filter((a) => !a.startsWith('--'));
