@@ -63,6 +63,22 @@ export interface SuiteCase {
   location: SourceLocation;
 }
 
+/**
+ * The cases of a suite, read by position or in order. An array is one (YAML suites keep theirs);
+ * a large CSV suite gives a list that reads each case from the file's bytes when asked, so a
+ * million rows cost their bytes and a small index rather than a million objects. Each read may
+ * return a fresh object: treat a case as a value, not an identity.
+ */
+export interface CaseList extends Iterable<SuiteCase> {
+  readonly length: number;
+  at(index: number): SuiteCase | undefined;
+  /**
+   * False when the list knows no case has `models`, so a plan can skip reading every case to find
+   * the restricted ones (a million lazy reads). Absent (an array) means unknown: look.
+   */
+  readonly restrictsModels?: boolean;
+}
+
 export interface SuiteTurn {
   turn: number;
   prompt: string;
@@ -93,7 +109,7 @@ export interface Suite {
   /** Empty = the service's default model (no `model` parameter sent). */
   models: string[];
   defaults: RequestOptions;
-  cases: SuiteCase[];
+  cases: CaseList;
   threads: SuiteThread[];
   /** metric (optionally tag-scoped, `ttfc_ms{model:gpt-4o}`) → k6-style expressions. */
   thresholds: Record<string, string[]>;

@@ -77,7 +77,7 @@ describe('buildPlan', () => {
     const plain = buildPlan(suite);
     const refund = items(plain)[0] as CaseItem;
     expect(refund.request.options).toEqual({ streaming: false, method: 'post', user: 'suite' });
-    expect(refund.request.checks).toEqual(suite.cases[0]?.assert);
+    expect(refund.request.checks).toEqual(suite.cases.at(0)?.assert);
     const turn2 = (items(plain).find((i) => i.kind === 'thread') as ThreadItem).turns[1];
     expect(turn2?.options).toEqual({ streaming: true, method: 'get', user: 'suite' });
     const flagged = buildPlan(suite, { defaults: { streaming: true, method: 'post', include_usage: true } });

@@ -5,8 +5,9 @@ import type { RequestOptions, Suite, SuiteCase, SuiteThread } from '../domain/su
 import { isKnownModel } from '../protocol/models.js';
 import { caseId, formatItemId, threadKey, turnId, type ItemId } from './item-id.js';
 import { formatShard, shardOf } from './shard.js';
+import { label, modelsFor, type RunModels } from './run-models.js';
+import { countSlots, Slots } from './slots.js';
 import {
-  DEFAULT_MODEL_LABEL,
   type ExcludedElement,
   type ModelCounts,
   type Plan,
@@ -30,27 +31,11 @@ export function mergeOptions(...layers: readonly (RequestOptions | undefined)[])
   return merged as RequestOptions;
 }
 
-interface RunModels {
-  /** null = no model parameter (the service's default). */
-  models: (string | null)[];
-  /** The run names its models (suite or flag), so a case restriction is intersected with them. */
-  named: boolean;
-}
-
 function runModels(suite: Suite, flagModels: readonly string[] | undefined): RunModels {
   const fromFlag = [...new Set((flagModels ?? []).map((m) => m.trim()).filter((m) => m !== ''))];
   const models = fromFlag.length > 0 ? fromFlag : suite.models;
   return models.length > 0 ? { models: [...models], named: true } : { models: [null], named: false };
 }
-
-/** A case's own `models` restricts it to those; when the run names none, they are used as given. */
-function modelsFor(restriction: readonly string[] | undefined, run: RunModels): (string | null)[] {
-  if (!restriction) return run.models;
-  if (!run.named) return [...restriction];
-  return run.models.filter((model) => model !== null && restriction.includes(model));
-}
-
-const label = (model: string | null): string => model ?? DEFAULT_MODEL_LABEL;
 
 function validateRepeat(repeat: number): number {
   if (!Number.isInteger(repeat) || repeat < 1) throw new InputError(`--repeat ${repeat}: must be a whole number ≥ 1`, { field: '--repeat' });
@@ -69,36 +54,6 @@ function validateShard(shard: Shard | undefined): Shard | null {
 function excluded(kind: 'case' | 'thread', id: string, restriction: readonly string[], run: RunModels): ExcludedElement {
   const reason = `restricted to ${restriction.join(', ')}, none of which this run uses (${run.models.map(label).join(', ')})`;
   return { kind, id, reason };
-}
-
-/** The slots of one repeat: which suite entry (cases first, then threads) on which model. */
-interface Slots {
-  entry: Int32Array;
-  model: (string | null)[];
-  /** entry → its first slot; an entry's models follow each other. */
-  firstSlot: Int32Array;
-  /** entry → its models in slot order. */
-  entryModels: (string | null)[][];
-}
-
-function buildSlots(suite: Suite, run: RunModels): Slots {
-  const entryModels: (string | null)[][] = [];
-  for (const entry of suite.cases) entryModels.push(modelsFor(entry.models, run));
-  for (const entry of suite.threads) entryModels.push(modelsFor(entry.models, run));
-  const size = entryModels.reduce((a, list) => a + list.length, 0);
-  const entry = new Int32Array(size);
-  const model: (string | null)[] = new Array<string | null>(size);
-  const firstSlot = new Int32Array(entryModels.length);
-  let slot = 0;
-  entryModels.forEach((list, e) => {
-    firstSlot[e] = slot;
-    for (const m of list) {
-      entry[slot] = e;
-      model[slot] = m;
-      slot += 1;
-    }
-  });
-  return { entry, model, firstSlot, entryModels };
 }
 
 /** One bit per place in the index space: which places a shard holds. */
@@ -126,10 +81,9 @@ export function buildPlan(suite: Suite, options: PlanOptions = {}): Plan {
   const shard = validateShard(options.shard);
   const run = runModels(suite, options.models);
   const left: ExcludedElement[] = [];
-  for (const entry of suite.cases) if (entry.models && modelsFor(entry.models, run).length === 0) left.push(excluded('case', entry.id, entry.models, run));
+  const slots = Slots.of(suite, run, (id, restriction) => left.push(excluded('case', id, restriction, run)));
   for (const entry of suite.threads) if (entry.models && modelsFor(entry.models, run).length === 0) left.push(excluded('thread', entry.id, entry.models, run));
-  const slots = buildSlots(suite, run);
-  const perRepeat = slots.entry.length;
+  const perRepeat = slots.size;
   const space = perRepeat * repeat;
   const flags = options.defaults;
   const caseCount = suite.cases.length;
@@ -137,16 +91,16 @@ export function buildPlan(suite: Suite, options: PlanOptions = {}): Plan {
   const unitAtSpace = (index: number): PlanUnit => {
     const r = Math.floor(index / perRepeat) + 1;
     const slot = index - (r - 1) * perRepeat;
-    const e = slots.entry[slot]!;
-    const model = slots.model[slot]!;
+    const e = slots.entryAt(slot);
+    const model = slots.modelAt(slot);
     if (e < caseCount) return caseUnit(suite.cases.at(e)!, model, r, index, suite, flags);
     return threadUnit(suite.threads[e - caseCount]!, model, r, index, suite, flags);
   };
   const keyOf = (index: number): string => {
     const r = Math.floor(index / perRepeat) + 1;
     const slot = index - (r - 1) * perRepeat;
-    const e = slots.entry[slot]!;
-    const model = label(slots.model[slot]!);
+    const e = slots.entryAt(slot);
+    const model = label(slots.modelAt(slot));
     return formatItemId(e < caseCount ? caseId(suite.cases.at(e)!.id, model, r) : threadKey(suite.threads[e - caseCount]!.id, model, r));
   };
   // A shard is one hashing pass over the space, kept as bits: 1 bit per place, not an item list.
@@ -158,7 +112,7 @@ export function buildPlan(suite: Suite, options: PlanOptions = {}): Plan {
   const inPlan = (index: number): boolean => Number.isInteger(index) && index >= 0 && index < space && (members === null || members.has(index));
   const entryIndex = lazyEntryIndex(suite);
 
-  const all = [...new Set(slots.model.map(label))];
+  const all = slots.labels();
   // The suite's own unknown models are already in suite.warnings, with their line.
   const warnings = (options.models ?? [])
     .filter((model) => model.trim() !== '' && !isKnownModel(model.trim()))
@@ -169,22 +123,27 @@ export function buildPlan(suite: Suite, options: PlanOptions = {}): Plan {
     repeat,
     shard,
     space,
-    counts: members ? countUnits(iterate(space, inPlan, unitAtSpace)) : repeatCounts(countUnits(iterate(perRepeat, () => true, unitAtSpace)), repeat),
+    // Counted from the slots: no unit is built and no case read again.
+    counts: members ? countSlots(slots, suite, places(space, inPlan)) : repeatCounts(countSlots(slots, suite, places(perRepeat, () => true)), repeat),
     units: () => iterate(space, inPlan, unitAtSpace),
     unitAt: (index) => (inPlan(index) ? unitAtSpace(index) : null),
     indexOf: (id) => {
       if (id.kind === 'turn' || id.kind === 'create' || id.cycle !== 1 || id.repeat > repeat) return null;
       const e = id.kind === 'case' ? entryIndex().cases.get(id.case_id) : entryIndex().threads.get(id.thread_id);
       if (e === undefined) return null;
-      const position = slots.entryModels[e]!.findIndex((m) => label(m) === id.model);
+      const position = slots.modelsOf(e).findIndex((m) => label(m) === id.model);
       if (position < 0) return null;
-      const index = (id.repeat - 1) * perRepeat + slots.firstSlot[e]! + position;
+      const index = (id.repeat - 1) * perRepeat + slots.firstSlot(e) + position;
       return inPlan(index) ? index : null;
     },
     excluded: left,
     warnings,
   };
   return plan;
+}
+
+function* places(end: number, keep: (index: number) => boolean): IterableIterator<number> {
+  for (let i = 0; i < end; i += 1) if (keep(i)) yield i;
 }
 
 function* iterate(end: number, keep: (index: number) => boolean, at: (index: number) => PlanUnit): IterableIterator<PlanUnit> {

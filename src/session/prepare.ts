@@ -48,7 +48,8 @@ function checkLoadFlags(options: RunSessionOptions): void {
  */
 function allStreaming(suite: Suite, flags: RunSessionOptions['requestDefaults']): boolean {
   const streams = (options: Suite['defaults']) => mergeOptions(suite.defaults, options, flags).streaming !== false;
-  return suite.cases.every((c) => streams(c.options)) && suite.threads.every((t) => t.turns.every((turn) => streams(turn.options)));
+  for (const c of suite.cases) if (!streams(c.options)) return false;
+  return suite.threads.every((t) => t.turns.every((turn) => streams(turn.options)));
 }
 
 export async function prepareRun(options: RunSessionOptions): Promise<PreparedRun> {

@@ -1,6 +1,7 @@
-// Reads CSV records with the file line each starts on, and checks the header row.
+// Reads CSV records one at a time with the file line each starts on, and checks the header row.
 import { CsvError, parse } from 'csv-parse/sync';
 import { InputError } from '../domain/errors.js';
+import { CsvScanner, UnclosedQuote, type RecordDelimiter } from './csv-scan.js';
 import { REQUEST_OPTION_KEYS } from './primitives.js';
 import { didYouMean, SuiteError } from './suite-error.js';
 
@@ -12,41 +13,79 @@ export interface CsvRecord {
 
 const LF = 0x0a;
 const CR = 0x0d;
+const LOADER_OPTIONS = { bom: true, relax_quotes: true, relax_column_count: true, skip_empty_lines: true } as const;
 
-/**
- * csv-parse's own `info.lines` miscounts CRLF inside quoted fields, so lines are derived from
- * byte offsets instead: a record starts where the previous one ended (`info.bytes`, which
- * includes the BOM and the record delimiter), after any skipped empty lines.
- */
-function startLines(bytes: Uint8Array, ends: readonly number[]): number[] {
-  const lines: number[] = [];
-  let cursor = 0;
-  let line = 1;
-  let start = 0;
-  for (const end of ends) {
-    while (start < bytes.length && (bytes[start] === LF || bytes[start] === CR)) start += 1;
-    for (; cursor < start; cursor += 1) if (bytes[cursor] === LF) line += 1;
-    lines.push(line);
-    start = end;
-  }
-  return lines;
+/** The bytes records are read from (UTF-8), and the record delimiter the file settled on. */
+export interface CsvSource {
+  bytes: Buffer;
+  delimiter: RecordDelimiter | null;
 }
 
-export function readCsvRecords(bytes: Uint8Array, file: string): CsvRecord[] {
-  let parsed: { record: string[]; info: { bytes: number } }[];
+/**
+ * The input as UTF-8 and where its first record starts. csv-parse reads a UTF-16LE file (its
+ * BOM) as UTF-16; it is turned into UTF-8 here once, so one scanner reads every file.
+ */
+function utf8Input(input: Uint8Array): { bytes: Buffer; start: number } {
+  const bytes = Buffer.isBuffer(input) ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength);
+  if (bytes.length < 3) return { bytes, start: 0 };
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { bytes, start: 3 };
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return { bytes: Buffer.from(bytes.toString('utf16le', 2), 'utf8'), start: 0 };
+  return { bytes, start: 0 };
+}
+
+/** csv-parse's own message for a syntax error; records go nowhere, so memory stays flat. */
+function syntaxError(input: Uint8Array, file: string): SuiteError {
   try {
-    const options = { bom: true, info: true, relax_quotes: true, relax_column_count: true, skip_empty_lines: true };
-    // With `info: true` each record comes as { record, info }; the typings do not model that.
-    parsed = parse(bytes, options) as unknown as typeof parsed;
+    parse(input, { ...LOADER_OPTIONS, on_record: () => null });
   } catch (error) {
     if (!(error instanceof CsvError)) throw error;
     const line = (error as CsvError & { lines?: number }).lines;
-    throw new SuiteError([new InputError(`CSV syntax: ${error.message}`, { file, ...(line ? { line } : {}) })]);
+    return new SuiteError([new InputError(`CSV syntax: ${error.message}`, { file, ...(line ? { line } : {}) })]);
   }
-  const lines = startLines(bytes, parsed.map((entry) => entry.info.bytes));
-  return parsed
-    .map((entry, index) => ({ line: lines[index] ?? 1, cells: entry.record }))
-    .filter((record) => record.cells.some((cell) => cell.trim() !== ''));
+  return new SuiteError([new InputError('CSV syntax: a quoted field is not closed', { file })]);
+}
+
+/**
+ * Visits every record that has some content, in file order, with the 1-based line it starts on
+ * and `from`, the offset a CsvScanner restarts at to read it again. Nothing is kept per record.
+ *
+ * Lines come from byte offsets, as they always have (csv-parse's own count miscounts CRLF inside
+ * quoted fields): a record starts where the previous one ended, after any CR and LF bytes.
+ */
+export function scanCsvRecords(input: Uint8Array, file: string, visit: (record: CsvRecord, from: number) => void): CsvSource {
+  const { bytes, start } = utf8Input(input);
+  const scanner = new CsvScanner(bytes, start);
+  let line = 1;
+  // The next LF not yet counted, found by indexOf (native) rather than a loop over every byte.
+  let nextLf = bytes.indexOf(LF);
+  let previousEnd = 0;
+  for (;;) {
+    const from = scanner.position;
+    let cells: string[] | null;
+    try {
+      cells = scanner.next();
+    } catch (error) {
+      if (error instanceof UnclosedQuote) throw syntaxError(input, file);
+      throw error;
+    }
+    if (cells === null) break;
+    let begins = previousEnd;
+    while (begins < bytes.length && (bytes[begins] === LF || bytes[begins] === CR)) begins += 1;
+    while (nextLf !== -1 && nextLf < begins) {
+      line += 1;
+      nextLf = bytes.indexOf(LF, nextLf + 1);
+    }
+    previousEnd = scanner.position;
+    if (cells.some((cell) => cell.trim() !== '')) visit({ line, cells }, from);
+  }
+  return { bytes, delimiter: scanner.delimiter };
+}
+
+/** The cells of the record whose reading starts at `from` (an offset scanCsvRecords gave). */
+export function readCsvRecordAt(source: CsvSource, from: number): string[] {
+  const cells = new CsvScanner(source.bytes, from, source.delimiter).next();
+  if (cells === null) throw new Error(`no CSV record at byte ${from}`);
+  return cells;
 }
 
 export const CSV_COLUMNS = ['id', 'prompt', 'thread', 'turn', 'model', 'expected', ...REQUEST_OPTION_KEYS] as const;

@@ -24,18 +24,18 @@ describe('CSV suites', () => {
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]); // the fixture really has them
     expect(bytes.includes('\r\n')).toBe(true);
     const suite = parseSuite(bytes, 'bom-crlf.csv');
-    expect(suite.cases.map((c) => c.id)).toEqual(['refund', 'quote']);
-    expect(suite.cases[0]).toMatchObject({
+    expect([...suite.cases].map((c) => c.id)).toEqual(['refund', 'quote']);
+    expect(suite.cases.at(0)).toMatchObject({
       prompt: 'How long, in days, do I have\r\nto ask for a refund?',
       models: ['gpt-4o'],
       options: { streaming: true },
       location: { line: 2 },
     });
-    expect(suite.cases[0]?.assert.map((a) => [a.type, a.value])).toEqual([
+    expect(suite.cases.at(0)?.assert.map((a) => [a.type, a.value])).toEqual([
       ['contains', '30 days'],
       ['regex', '\\b30\\b'],
     ]);
-    expect(suite.cases[1]).toMatchObject({ prompt: 'He said "hi", then left', location: { line: 4 } });
+    expect(suite.cases.at(1)).toMatchObject({ prompt: 'He said "hi", then left', location: { line: 4 } });
   });
 
   it('gives the starting file line of a row after multi-line CRLF cells', () => {
@@ -45,7 +45,7 @@ describe('CSV suites', () => {
 
   it('orders a thread by turn whatever order its rows come in', () => {
     const suite = parseSuite(readFileSync(`${FIXTURES}valid/shuffled-thread.csv`), 'shuffled-thread.csv');
-    expect(suite.cases.map((c) => c.id)).toEqual(['hello']);
+    expect([...suite.cases].map((c) => c.id)).toEqual(['hello']);
     const [onboarding, other] = suite.threads;
     expect(onboarding?.turns.map((t) => [t.turn, t.prompt, t.location.line])).toEqual([
       [1, 'Which plans do you offer?', 4],
@@ -60,7 +60,7 @@ describe('CSV suites', () => {
 
   it('reads promptfoo __expected columns; an unprefixed cell means equals', () => {
     const suite = parseSuite(readFileSync(`${FIXTURES}valid/promptfoo-expected.csv`), 'promptfoo.csv');
-    const checks = suite.cases.map((c) => c.assert.map((a) => [a.type, a.value]));
+    const checks = [...suite.cases].map((c) => c.assert.map((a) => [a.type, a.value]));
     expect(checks).toEqual([
       [
         ['contains', '30 days'],
@@ -80,12 +80,12 @@ describe('CSV suites', () => {
       ],
       [],
     ]);
-    expect(suite.cases[0]?.assert[0]?.location).toEqual({ file: 'promptfoo.csv', line: 2 });
+    expect(suite.cases.at(0)?.assert[0]?.location).toEqual({ file: 'promptfoo.csv', line: 2 });
   });
 
   it('reads request option columns and accepts the usual boolean spellings', () => {
     const text = 'ID,Prompt,method,streaming,plaintext,include_usage,save_history,user,source,additional_context\n' + 'c1,Hi,GET,Yes,0,TRUE,no,ana,web,Pro plan\n';
-    expect(csv(text).cases[0]?.options).toEqual({
+    expect(csv(text).cases.at(0)?.options).toEqual({
       method: 'get',
       streaming: true,
       plaintext: false,
@@ -99,7 +99,7 @@ describe('CSV suites', () => {
 
   it('splits a comma-separated model cell and warns about unknown models', () => {
     const suite = csv('id,prompt,model\nc1,Hi,"gpt-4o, gpt-9"\n');
-    expect(suite.cases[0]?.models).toEqual(['gpt-4o', 'gpt-9']);
+    expect(suite.cases.at(0)?.models).toEqual(['gpt-4o', 'gpt-9']);
     expect(suite.warnings).toEqual([expect.stringMatching(/^inline\.csv:2 model: unknown model "gpt-9"/)]);
     expect(suite).toMatchObject({ models: [], thresholds: {}, target: {}, defaults: {} });
   });
@@ -141,7 +141,7 @@ describe('CSV suites', () => {
   });
 
   it('ignores unnamed header cells a spreadsheet left (trailing commas), unless a row puts a value under one', () => {
-    expect(csv('id,prompt,,\nc1,Hi,,\n').cases.map((c) => c.id)).toEqual(['c1']);
+    expect([...csv('id,prompt,,\nc1,Hi,,\n').cases].map((c) => c.id)).toEqual(['c1']);
     expect(issuesOf('id,prompt,\nc1,Hi,oops\n')).toEqual(['inline.csv:2 column 3: column 3 has a value but no name in the header; name the column or empty it']);
   });
 

@@ -26,15 +26,15 @@ describe('loadSuite: valid suites', () => {
     expect(suite.target).toEqual({ board_id: 'winter-frost-CJk4G', chat_id: 'chatNode-patient-star-4uIJt' });
     expect(suite.models).toEqual(['claude-sonnet-4-6', 'gpt-4o-mini']);
     expect(suite.defaults).toEqual({ streaming: true, method: 'post', plaintext: false });
-    expect(suite.cases.map((c) => c.id)).toEqual(['refund-window', 'plans']);
-    expect(suite.cases[0]?.options).toEqual({ additional_context: 'The customer bought a Pro plan.' });
-    expect(suite.cases[0]?.assert.map((a) => [a.type, a.value])).toEqual([
+    expect([...suite.cases].map((c) => c.id)).toEqual(['refund-window', 'plans']);
+    expect(suite.cases.at(0)?.options).toEqual({ additional_context: 'The customer bought a Pro plan.' });
+    expect(suite.cases.at(0)?.assert.map((a) => [a.type, a.value])).toEqual([
       ['contains', '30 days'],
       ['not-contains', "I don't know"],
       ['regex', '\\b30\\b'],
     ]);
-    expect(suite.cases[0]?.assert[2]?.location).toMatchObject({ line: 14, column: 9 });
-    expect(suite.cases[1]?.models).toEqual(['gpt-4o-mini']);
+    expect(suite.cases.at(0)?.assert[2]?.location).toMatchObject({ line: 14, column: 9 });
+    expect(suite.cases.at(1)?.models).toEqual(['gpt-4o-mini']);
     expect(suite.threads[0]).toMatchObject({ id: 'onboarding', name: 'Onboarding check', location: { line: 25 } });
     expect(suite.threads[0]?.turns.map((t) => [t.turn, t.options])).toEqual([
       [1, {}],

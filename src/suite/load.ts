@@ -26,6 +26,7 @@ export function suiteFormatOf(path: string): SuiteFormat {
 /**
  * Parses a suite from bytes already in memory. `file` is the path as the user wrote it: every
  * message and location names it that way. The YAML reader tolerates a UTF-8 BOM; so does CSV.
+ * A CSV suite keeps `bytes` and reads each case from them when asked: do not change them after.
  */
 export function parseSuite(bytes: Uint8Array, file: string, format: SuiteFormat = suiteFormatOf(file)): Suite {
   const parsed: ParsedSuite = format === 'csv' ? parseCsvSuite(bytes, file) : parseYamlSuite(Buffer.from(bytes).toString('utf8'), file);

@@ -21,13 +21,13 @@ describe('YAML suites', () => {
     const suite = yaml('cases:\n  - id: a\n    prompt: Hi\n');
     expect(suite).toMatchObject({ name: 'inline', target: {}, models: [], defaults: {}, threads: [], thresholds: {}, warnings: [] });
     expect(suite.workspace).toBeUndefined();
-    expect(suite.cases[0]).toEqual({ id: 'a', prompt: 'Hi', options: {}, assert: [], location: { file: 'dir/inline.yaml', line: 2, column: 5 } });
+    expect(suite.cases.at(0)).toEqual({ id: 'a', prompt: 'Hi', options: {}, assert: [], location: { file: 'dir/inline.yaml', line: 2, column: 5 } });
   });
 
   it('accepts a BOM, empty values as absent, numeric ids and a single model as a string', () => {
     const suite = yaml('\uFEFFmodels: gpt-4o\ndefaults:\ncases:\n  - id: 7\n    prompt: Hi\n    assert:\nthreads:\n');
     expect(suite.models).toEqual(['gpt-4o']);
-    expect(suite.cases[0]).toMatchObject({ id: '7', assert: [] });
+    expect(suite.cases.at(0)).toMatchObject({ id: '7', assert: [] });
   });
 
   it('resolves workspace against the suite file folder', () => {
