@@ -2,12 +2,15 @@
 // memory), kept verbatim as the reference that property tests hold the streaming loader to.
 import { CsvError, parse } from 'csv-parse/sync';
 import { InputError } from '../../domain/errors.js';
-import type { SuiteCase, SuiteThread, SuiteTurn } from '../../domain/suite.js';
+import type { SuiteCase } from '../../domain/suite.js';
 import { readCsvHeader, type CsvRecord } from '../csv-records.js';
 import { readCsvRow, type CsvRow } from '../csv-row.js';
 import type { ParsedSuite } from '../parsed-suite.js';
 import { findDuplicateIds, isUnknownModel, unknownModelWarning } from '../semantic.js';
 import { SuiteError } from '../suite-error.js';
+// Thread building is shared with the streaming loader (it was the same code): what the property test
+// holds apart is how rows are read, validated and kept.
+import { buildThread, rowsByThread } from '../csv-threads.js';
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -54,61 +57,6 @@ function at(file: string, row: CsvRow, field: string, message: string): InputErr
 }
 
 /** Orders a thread's rows by `turn`; turns must run 1..n with none skipped or repeated. */
-function orderTurns(threadId: string, rows: CsvRow[], file: string, issues: InputError[]): CsvRow[] {
-  const numbered = rows.filter((row) => row.turn !== undefined);
-  if (numbered.length === 0) return rows; // no numbers at all: the file order is the turn order
-  if (numbered.length < rows.length) {
-    for (const row of rows.filter((r) => r.turn === undefined)) {
-      issues.push(at(file, row, 'turn', `turn is empty, but other rows of thread "${threadId}" number their turns`));
-    }
-    return rows;
-  }
-  const sorted = [...rows].sort((a, b) => (a.turn ?? 0) - (b.turn ?? 0));
-  const found = sorted.map((row) => row.turn).join(', ');
-  for (const [index, row] of sorted.entries()) {
-    const previous = sorted[index - 1];
-    if (previous && previous.turn === row.turn) {
-      issues.push(at(file, row, 'turn', `turn ${row.turn} of thread "${threadId}" is repeated (also on line ${previous.line}); turns found: ${found}`));
-      return sorted;
-    }
-    if (row.turn !== index + 1) {
-      issues.push(at(file, row, 'turn', `thread "${threadId}" skips turn ${index + 1}: turns are numbered 1, 2, 3…; turns found: ${found}`));
-      return sorted;
-    }
-  }
-  return sorted;
-}
-
-/** A conversation runs whole on each of its models, so its rows must agree on `model`. */
-function threadModels(threadId: string, rows: CsvRow[], file: string, issues: InputError[]): string[] | undefined {
-  const withModels = rows.filter((row) => row.models !== undefined);
-  const first = withModels[0];
-  if (first === undefined) return undefined;
-  for (const row of withModels.slice(1)) {
-    if (row.models?.join(',') !== first.models?.join(',')) {
-      const message = `model "${row.models?.join(',')}" differs from "${first.models?.join(',')}" on line ${first.line}; all rows of thread "${threadId}" run on the same models`;
-      issues.push(at(file, row, 'model', message));
-    }
-  }
-  return first.models;
-}
-
-/** `checkOrder` is false for a thread with a row that could not be read: its gaps would be false. */
-function buildThread(id: string, rows: CsvRow[], file: string, issues: InputError[], checkOrder: boolean): SuiteThread {
-  const ordered = checkOrder ? orderTurns(id, rows, file, issues) : rows;
-  const turns: SuiteTurn[] = ordered.map((row, index) => ({
-    turn: index + 1,
-    prompt: row.prompt,
-    options: row.options,
-    assert: row.assert,
-    location: { file, line: row.line },
-  }));
-  const thread: SuiteThread = { id, turns, location: { file, line: rows[0]?.line ?? 1 } };
-  const models = threadModels(id, rows, file, issues);
-  if (models) thread.models = models;
-  return thread;
-}
-
 function buildCase(row: CsvRow, file: string): SuiteCase {
   const built: SuiteCase = { id: row.id, prompt: row.prompt, options: row.options, assert: row.assert, location: { file, line: row.line } };
   if (row.models) built.models = row.models;
@@ -130,19 +78,6 @@ function idIssues(rows: CsvRow[], file: string): InputError[] {
   return issues;
 }
 
-/** Appends in place: copying the list per row made a 40,000-turn thread take 14 s (quadratic). */
-function rowsByThread(rows: CsvRow[]): Map<string, CsvRow[]> {
-  const threads = new Map<string, CsvRow[]>();
-  for (const row of rows) {
-    if (row.thread === undefined) continue;
-    const list = threads.get(row.thread);
-    if (list) list.push(row);
-    else threads.set(row.thread, [row]);
-  }
-  return threads;
-}
-
-/** The loader as it was before it read cases lazily: the reference the lazy loader must equal. */
 export function parseCsvSuiteEager(bytes: Uint8Array, file: string): ParsedSuite {
   const [headerRecord, ...records] = readCsvRecords(bytes, file);
   const header = readCsvHeader(headerRecord, file);
