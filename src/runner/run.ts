@@ -47,7 +47,8 @@ export function startRun(source: UnitSource, options: RunnerOptions): RunHandle 
   const cancel = new AbortController();
   const stop = AbortSignal.any([options.stop, cancel.signal]);
   const abort = AbortSignal.any([options.abort, cancel.signal]);
-  // Every request in flight listens to the run's signals; hundreds at once is the design, not a leak.
+  // Waits (budget, backoff, judges) listen to the run's signals; hundreds at once is the design, not a leak.
+  // (The client's requests share one listener per signal: see client/request-guard.ts.)
   setMaxListeners(0, options.stop, options.abort, stop, abort);
   const ledger = options.ledger ?? new CreditLedger();
   const runStartMs = monotonicMs();
