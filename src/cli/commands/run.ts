@@ -38,7 +38,7 @@ export function runCommand(io: CliIo, setExit: (code: ExitCode) => void): Comman
         if (json) io.out(JSON.stringify(result.summary, null, 2));
         else if (!quiet) {
           io.out(renderConsoleSummary(result.summary, { suiteName: result.run.suite.name }));
-          io.out(`reports: ${result.runDir}/report.html (and summary.json, samples.csv, summary.csv, junit.xml)`);
+          io.out(`reports: ${result.runDir}/report.html (and summary.json, samples.csv, summary.csv, cases.csv, junit.xml)`);
           if (result.run.status !== 'completed') io.out(`stopped early (${result.run.status}); finish it with: kbbench run ${options.suitePath} --resume ${result.runDir}`);
         }
         setExit(exitFor(result, baselineFailed));
