@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { ensurePeer } from './lib/peers.mjs';
 import { measure } from './lib/proc.mjs';
 import { printMethod, printTable, round } from './lib/stats.mjs';
-import { API_KEY, ASK_PATH, getJson, load1, median, PROMPT, runKbbench, startKbServer, writeSuite } from './lib/whole.mjs';
+import { API_KEY, ASK_PATH, getJson, load1, median, PROMPT, rotated, runKbbench, startKbServer, writeSuite } from './lib/whole.mjs';
 
 const CONCURRENCY = 32;
 const CASES = 100;
@@ -86,9 +86,7 @@ export async function benchPeersPromptfoo({ quick = false } = {}) {
     for (const tool of Object.keys(tools)) await tools[tool]('warm');
     await getJson(`${server.origin}/stats?reset=1`);
     for (let r = 0; r < rounds; r++) {
-      const names = Object.keys(tools);
-      const order = names.map((_, i) => names[(i + r) % names.length]);
-      for (const tool of order) {
+      for (const tool of rotated(Object.keys(tools), r)) {
         const l = load1();
         const run = await tools[tool](r);
         const stats = await getJson(`${server.origin}/stats?reset=1`);

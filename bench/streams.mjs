@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { printMethod, printTable, round, summarise } from './lib/stats.mjs';
-import { getJson, load1, median, runBare, runKbbench, startKbServer, writeSuite } from './lib/whole.mjs';
+import { getJson, load1, median, rotated, runBare, runKbbench, startKbServer, writeSuite } from './lib/whole.mjs';
 
 const STAMP = /t=(\d+) r=(\d+) /;
 
@@ -93,8 +93,7 @@ async function partA(ctx, rounds) {
   await getJson(`${ctx.origin}/log`);
   const raw = [];
   for (let r = 0; r < rounds; r++) {
-    const order = r % 2 === 0 ? ['kbbench', 'bare undici'] : ['bare undici', 'kbbench'];
-    for (const tool of order) {
+    for (const tool of rotated(['kbbench', 'bare undici'], r)) {
       const l = load1();
       const run = await tools[tool](r);
       const log = await serverLog(ctx.origin);
@@ -149,8 +148,7 @@ async function partB(ctx, rounds) {
   await getJson(`${ctx.origin}/log`);
   const raw = [];
   for (let r = 0; r < rounds; r++) {
-    const order = r % 2 === 0 ? ['kbbench', 'bare undici'] : ['bare undici', 'kbbench'];
-    for (const tool of order) {
+    for (const tool of rotated(['kbbench', 'bare undici'], r)) {
       const l = load1();
       const records = await tools[tool](r);
       const p = pair(records, await serverLog(ctx.origin), 'm-');

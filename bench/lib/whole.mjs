@@ -70,6 +70,9 @@ export async function runBare(options, { timeoutMs = 180_000 } = {}) {
   return { proc, result: JSON.parse(proc.stdout.trim().split('\n').at(-1)) };
 }
 
+/** The tools of round `round` (0-based), rotated one place a round so drift hits each alike. */
+export const rotated = (names, round) => names.map((_, i) => names[(i + round) % names.length]);
+
 export function median(values) {
   const v = values.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
   if (v.length === 0) return Number.NaN;
