@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, ConnectionError, InputError } from '../domain/errors.js';
+import type { ServiceOptions } from '../server/index.js';
 import type { EmbeddedServiceOptions } from '../session/options.js';
 
 export interface EmbeddedService {
@@ -47,10 +48,34 @@ function readReadyLine(child: ChildProcess): Promise<{ url: string; keys: string
   });
 }
 
+/** The run options the child takes, one by one: its option schema is strict, and it needs nothing else. */
+const CHILD_OPTION_KEYS = [
+  'workspacePath',
+  'seed',
+  'latencyScale',
+  'dialect',
+  'faultRate',
+  'rateLimitRate',
+  'retryAfterS',
+  'stallMs',
+  'stallRate',
+  'cutRate',
+  'degradeQuality',
+  'pauseEveryMs',
+  'pauseForMs',
+] as const satisfies readonly (keyof EmbeddedServiceOptions & keyof ServiceOptions)[];
+
+/** The child's ServiceOptions: a loopback host, a free port, and the run options it knows (unset ones left to its defaults). */
+export function childServiceOptions(options: EmbeddedServiceOptions): ServiceOptions {
+  const child: Record<string, unknown> = { host: '127.0.0.1', port: 0 };
+  for (const key of CHILD_OPTION_KEYS) if (options[key] !== undefined) child[key] = options[key];
+  return child as ServiceOptions;
+}
+
 export async function startEmbeddedService(options: EmbeddedServiceOptions): Promise<EmbeddedService> {
   // Its own process group: a Ctrl-C in the terminal reaches the harness alone, which then lets
   // requests in flight finish before it stops the service (stdin closing stops it if we die).
-  const child = spawn(process.execPath, [SERVER_ENTRY, JSON.stringify({ host: '127.0.0.1', port: 0, ...options })], {
+  const child = spawn(process.execPath, [SERVER_ENTRY, JSON.stringify(childServiceOptions(options))], {
     stdio: ['pipe', 'pipe', 'pipe'],
     detached: true,
   });

@@ -110,6 +110,8 @@ export const STATUS = {
   payloadTooLarge: 413,
   rateLimited: 429,
   serverError: 500,
+  /** The reference service's overload answer when started with overloadStatus 503 (with Retry-After). */
+  serviceUnavailable: 503,
 } as const;
 
 export const CONVERSATION_DEFAULT_NAME_PREFIX = 'API Conversation - ';

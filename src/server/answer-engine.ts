@@ -5,7 +5,7 @@ import { buildQuery, contextPassages, historyPassages } from './follow-up.js';
 import { judgeAnswer } from './judge.js';
 import type { Passage } from './markdown.js';
 import type { ModelProfile } from './model-profiles.js';
-import type { KnowledgeIndex } from './retrieval.js';
+import type { KnowledgeIndex, WeightedTerm } from './retrieval.js';
 import type { WorkspaceChat } from './workspace.js';
 
 export interface AnswerRequest {
@@ -18,6 +18,8 @@ export interface AnswerRequest {
   history: readonly SavedTurn[];
   plaintext: boolean;
   seed: number;
+  /** Overload (degradeQuality): retrieval gets the DEGRADED_BUDGET, so answers miss facts. */
+  degraded?: boolean;
 }
 
 export interface EngineAnswer {
@@ -38,6 +40,21 @@ function historyChars(history: readonly SavedTurn[]): number {
   return history.reduce((sum, turn) => sum + turn.prompt.length + turn.answer.length, 0);
 }
 
+/**
+ * Retrieval's budget under overload, as a RAG service whose search times out: only the heaviest
+ * query terms are searched and one passage is quoted.
+ */
+export const DEGRADED_BUDGET = { queryTerms: 3, maxPassages: 1 } as const;
+
+/** The heaviest terms, first mention first among equals. */
+function heaviest(terms: readonly WeightedTerm[], count: number): WeightedTerm[] {
+  return terms
+    .map((term, at) => ({ term, at }))
+    .sort((a, b) => b.term.weight - a.term.weight || a.at - b.at)
+    .slice(0, count)
+    .map(({ term }) => term);
+}
+
 export function answerQuestion(request: AnswerRequest): EngineAnswer {
   const { prompt, additionalContext } = request;
   const history = request.history.slice(-CONTEXT_TURNS);
@@ -48,19 +65,21 @@ export function answerQuestion(request: AnswerRequest): EngineAnswer {
   }
   const query = buildQuery(prompt, history);
   const extra = [...contextPassages(additionalContext), ...historyPassages(history)];
-  const retrieved = request.index.search(query.terms, extra);
+  const searched = request.degraded ? heaviest(query.terms, DEGRADED_BUDGET.queryTerms) : query.terms;
+  const maxPassages = request.degraded ? Math.min(DEGRADED_BUDGET.maxPassages, request.profile.maxPassages) : request.profile.maxPassages;
+  const retrieved = request.index.search(searched, extra);
   const strongTerms = new Set(query.terms.filter((t) => t.weight >= STRONG_WEIGHT).map((t) => t.term));
   const composed = composeAnswer(
     {
       retrieved,
       strongTerms,
       style: request.profile.style,
-      maxPassages: request.profile.maxPassages,
+      maxPassages,
       plaintext: request.plaintext,
       variantKey: `${request.seed}\u0000${request.model}\u0000${prompt}`,
     },
     new Set(query.terms.map((t) => t.term)),
   );
-  const readChars = retrieved.slice(0, request.profile.maxPassages * 2).reduce((sum, r) => sum + r.passage.text.length, 0);
+  const readChars = retrieved.slice(0, maxPassages * 2).reduce((sum, r) => sum + r.passage.text.length, 0);
   return { text: composed.text, quoted: composed.quoted, focus: query.focus, inputChars: baseChars + readChars };
 }

@@ -1,17 +1,20 @@
-// Ask (4.1, 4.2) and continue (4.3, 4.4): answer, price and debit, then reply as JSON or as a timed stream.
+// Ask (4.1, 4.2) and continue (4.3, 4.4): a slot of the model, answer, price and debit, then reply as JSON or as a timed stream.
 import type { StreamDialect } from '../protocol/index.js';
 import { answerQuestion, type EngineAnswer } from './answer-engine.js';
 import { sleep } from './clock.js';
 import type { StoredConversation } from './conversations.js';
 import type { FaultPlan } from './faults.js';
-import { json, notFound, paymentRequired } from './http-responses.js';
+import type { Admitted } from './capacity.js';
+import { json, notFound, paymentRequired, rateLimited, serviceUnavailable } from './http-responses.js';
 import { findChat } from './lookup.js';
 import { drawChunkGapMs, drawTtfcMs, priceUnits, unitsToCredits, type ModelProfile } from './model-profiles.js';
 import type { AnswerParams } from './params.js';
+import { releasing } from './releasing.js';
+import type { KnowledgeIndex } from './retrieval.js';
 import type { ServiceContext, ServiceResponse } from './service-types.js';
 import { chunkAnswer, streamAnswer } from './stream-body.js';
 import { createEncoder } from './stream-dialects.js';
-import type { WorkspaceAccount } from './workspace.js';
+import type { WorkspaceAccount, WorkspaceChat } from './workspace.js';
 
 /** Per-request stream settings (service options, overridden by the test headers). */
 export interface StreamSettings {
@@ -37,6 +40,14 @@ interface Settled {
   creditsRemaining: number;
 }
 
+/** Where an answer comes from: the chat, its index, the model's profile and the thread if continuing. */
+interface Located {
+  chat: WorkspaceChat;
+  index: KnowledgeIndex;
+  profile: ModelProfile;
+  conversation?: StoredConversation;
+}
+
 function findConversation(ctx: ServiceContext, job: AnswerJob): StoredConversation | ServiceResponse | undefined {
   if (job.conversationId === undefined) return undefined;
   const conversation = ctx.conversations.get(job.conversationId);
@@ -47,26 +58,44 @@ function findConversation(ctx: ServiceContext, job: AnswerJob): StoredConversati
   return matches ? conversation : notFound(`Conversation ${job.conversationId} not found for chat ${job.params.chatId}.`);
 }
 
-/** Answers, prices and debits; the exchange is saved to the thread only once it is paid for. */
-function settle(ctx: ServiceContext, job: AnswerJob): Settled | ServiceResponse {
+/** Unknown chats and threads are answered before the request takes a place in the model's queue. */
+function locate(ctx: ServiceContext, job: AnswerJob): Located | ServiceResponse {
   const found = findChat(ctx, job.account, job.params.boardId, job.params.chatId);
   if (!found.ok) return found.response;
   const conversation = findConversation(ctx, job);
   if (conversation !== undefined && !('turns' in conversation)) return conversation;
-  const { params } = job;
-  const profile = ctx.profiles.get(params.model);
+  const profile = ctx.profiles.get(job.params.model);
   const index = ctx.indexes.get(found.value.chat.id);
-  if (!profile || !index) throw new Error(`no profile or index for ${params.model} / ${found.value.chat.id}`);
+  if (!profile || !index) throw new Error(`no profile or index for ${job.params.model} / ${found.value.chat.id}`);
+  return { chat: found.value.chat, index, profile, ...(conversation ? { conversation } : {}) };
+}
+
+/** A generation slot of the model, after waiting in its queue if need be; 429 or 503 when the queue is full. */
+async function admit(ctx: ServiceContext, job: AnswerJob): Promise<Admitted | ServiceResponse> {
+  const { model } = job.params;
+  const admission = await ctx.capacity.acquire(model, job.signal);
+  if (admission.ok) return admission;
+  const load = ctx.capacity.load(model);
+  const reason = `${model} is at capacity (${load.active} answers generating, ${load.queued} waiting).`;
+  const retryAfterS = ctx.options.retryAfterS;
+  return ctx.options.overloadStatus === 503 ? serviceUnavailable(retryAfterS, reason) : rateLimited(retryAfterS, reason);
+}
+
+/** Answers, prices and debits; the exchange is saved to the thread only once it is paid for. */
+function settle(ctx: ServiceContext, job: AnswerJob, located: Located, degraded: boolean): Settled | ServiceResponse {
+  const { params } = job;
+  const { chat, index, profile, conversation } = located;
   const answer = answerQuestion({
-    chat: found.value.chat,
+    chat,
     index,
     model: params.model,
     profile,
     prompt: params.prompt,
     additionalContext: params.additionalContext,
     history: conversation?.turns ?? [],
-    plaintext: params.plaintext || found.value.chat.kind === 'judge',
+    plaintext: params.plaintext || chat.kind === 'judge',
     seed: ctx.options.seed,
+    degraded,
   });
   const units = priceUnits(profile, answer.inputChars, answer.text.length);
   const debit = ctx.accounts.debit(job.account.id, units);
@@ -91,7 +120,7 @@ function timing(ctx: ServiceContext, settled: Settled): { deltas: string[]; ttfc
   return { deltas, ttfcMs, gapsMs };
 }
 
-function streamed(ctx: ServiceContext, job: AnswerJob, settled: Settled): ServiceResponse {
+function streamed(ctx: ServiceContext, job: AnswerJob, settled: Settled): ServiceResponse & { stream: AsyncIterable<Uint8Array> } {
   const { deltas, ttfcMs, gapsMs } = timing(ctx, settled);
   const encoder = createEncoder(job.stream.dialect, job.stream.crlf);
   const stream = streamAnswer({
@@ -104,19 +133,37 @@ function streamed(ctx: ServiceContext, job: AnswerJob, settled: Settled): Servic
     usageCredits: job.params.includeUsage ? settled.creditsUsed : undefined,
     pingIntervalMs: ctx.options.pingIntervalMs,
     splitRandom: job.stream.splitWrites ? ctx.random.split : undefined,
+    ...(ctx.pause.enabled ? { hold: (signal?: AbortSignal) => ctx.pause.wait(signal) } : {}),
     signal: job.signal,
   });
   return { status: 200, headers: { 'content-type': encoder.contentType, ...encoder.extraHeaders }, stream };
 }
 
-/** Handles ask and continue once the key is known to be good and faults have been decided. */
+/**
+ * Handles ask and continue once the key is known to be good and faults have been decided. The
+ * answer holds a slot of its model from admission until its last byte (a stream's end), so time to
+ * first chunk grows with the queue in front of it.
+ */
 export async function handleAnswer(ctx: ServiceContext, job: AnswerJob): Promise<ServiceResponse> {
-  const settled = settle(ctx, job);
-  if ('status' in settled) return settled;
-  if (job.params.streaming) return streamed(ctx, job, settled);
-  const { ttfcMs, gapsMs } = timing(ctx, settled);
-  // A JSON answer arrives only once the whole answer has been "generated".
-  await sleep(job.faults.stallMs + ttfcMs + gapsMs.reduce((sum, gap) => sum + gap, 0), job.signal);
-  const response = json(200, { text: settled.answer.text, credits_used: settled.creditsUsed, credits_remaining: settled.creditsRemaining });
-  return job.faults.cut ? { ...response, cutAfterBytes: Math.floor((response.body?.length ?? 0) / 2) } : response;
+  const located = locate(ctx, job);
+  if ('status' in located) return located;
+  const slot = await admit(ctx, job);
+  if ('status' in slot) return slot;
+  let handedOver = false;
+  try {
+    const settled = settle(ctx, job, located, ctx.options.degradeQuality && slot.queued);
+    if ('status' in settled) return settled;
+    if (job.params.streaming) {
+      const response = streamed(ctx, job, settled);
+      handedOver = true;
+      return { ...response, stream: releasing(response.stream, slot.release) };
+    }
+    const { ttfcMs, gapsMs } = timing(ctx, settled);
+    // A JSON answer arrives only once the whole answer has been "generated".
+    await sleep(job.faults.stallMs + ttfcMs + gapsMs.reduce((sum, gap) => sum + gap, 0), job.signal);
+    const response = json(200, { text: settled.answer.text, credits_used: settled.creditsUsed, credits_remaining: settled.creditsRemaining });
+    return job.faults.cut ? { ...response, cutAfterBytes: Math.floor((response.body?.length ?? 0) / 2) } : response;
+  } finally {
+    if (!handedOver) slot.release();
+  }
 }

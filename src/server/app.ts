@@ -7,10 +7,13 @@ import { CreditAccounts } from './credit-accounts.js';
 import { drawFaults, FAULT_HEADER, FAULT_KINDS, NO_FAULTS, parseFaultHeader, type FaultPlan } from './faults.js';
 import { badGatewayHtml, methodNotAllowed, notFound, paymentRequired, payloadTooLarge, rateLimited, serverError, unauthorized, validationFailed } from './http-responses.js';
 import { createConversation, listBoards, listChats } from './listing-handlers.js';
+import { CapacityModel, type CapacityLimits } from './capacity.js';
 import { resolveModelProfiles } from './model-profiles.js';
 import type { ResolvedServiceOptions } from './options.js';
 import { parseAnswerParams, queryInput } from './params.js';
 import { deriveRandom } from './random.js';
+import { PauseFault } from './pause.js';
+import { releasing } from './releasing.js';
 import { KnowledgeIndex } from './retrieval.js';
 import type { ServiceContext, ServiceRequest, ServiceResponse } from './service-types.js';
 import type { Workspace, WorkspaceAccount } from './workspace.js';
@@ -160,12 +163,13 @@ export interface ReferenceApp {
 function createContext(workspace: Workspace, options: ResolvedServiceOptions): ServiceContext {
   const indexes = new Map<string, KnowledgeIndex>();
   for (const board of workspace.boards) for (const chat of board.chats) indexes.set(chat.id, new KnowledgeIndex(chat.passages));
+  const profiles = resolveModelProfiles(workspace.models);
   return {
     options,
     workspace,
     accounts: new CreditAccounts(workspace.accounts),
     conversations: new ConversationStore(),
-    profiles: resolveModelProfiles(workspace.models),
+    profiles,
     indexes,
     random: {
       latency: deriveRandom(options.seed, 'latency'),
@@ -173,36 +177,14 @@ function createContext(workspace: Workspace, options: ResolvedServiceOptions): S
       split: deriveRandom(options.seed, 'split'),
     },
     inFlight: { answers: 0 },
+    capacity: new CapacityModel((model) => capacityLimits(options, profiles.get(model)), options.latencyScale > 0),
+    pause: new PauseFault({ everyMs: options.pauseEveryMs, forMs: options.pauseForMs }),
   };
 }
 
-/**
- * Counts an answer as in flight until its stream has ended, however it ends: read to the end,
- * failed, or given up with return() (which, unlike a generator's finally, works before the first read).
- */
-function releasing(stream: AsyncIterable<Uint8Array>, release: () => void): AsyncIterable<Uint8Array> {
-  return {
-    [Symbol.asyncIterator]: () => {
-      const inner = stream[Symbol.asyncIterator]();
-      return {
-        next: async () => {
-          try {
-            const result = await inner.next();
-            if (result.done) release();
-            return result;
-          } catch (error) {
-            release();
-            throw error;
-          }
-        },
-        return: async () => {
-          release();
-          await inner.return?.();
-          return { done: true, value: undefined };
-        },
-      };
-    },
-  };
+/** A model's slots and queue: the service flags when given, else the model's profile. */
+function capacityLimits(options: ResolvedServiceOptions, profile: { slots: number; queueLimit: number } | undefined): CapacityLimits {
+  return { slots: options.slots ?? profile?.slots ?? 0, queueLimit: options.queueLimit ?? profile?.queueLimit ?? 0 };
 }
 
 function toIncoming(request: ServiceRequest, url: URL): Incoming {
@@ -228,8 +210,11 @@ export function createReferenceApp(workspace: Workspace, options: ResolvedServic
       released = true;
     };
     try {
+      // A pause holds arrivals and finished-but-unsent answers alike; streams wait between writes.
+      await ctx.pause.wait(request.signal);
       const response = await route(ctx, toIncoming(request, url), url.pathname);
       if (response.stream) return { ...response, stream: releasing(response.stream, release) };
+      await ctx.pause.wait(request.signal);
       release();
       return response;
     } catch (error) {

@@ -44,10 +44,19 @@ export function payloadTooLarge(limitBytes: number): ServiceResponse {
   return error(STATUS.payloadTooLarge, { error: 'Payload Too Large', message: `Request body exceeds ${limitBytes} bytes.` });
 }
 
-export function rateLimited(retryAfterS: number): ServiceResponse {
+export function rateLimited(retryAfterS: number, reason = 'Rate limit exceeded.'): ServiceResponse {
   return error(
     STATUS.rateLimited,
-    { error: 'Too Many Requests', message: `Rate limit exceeded. Retry after ${retryAfterS} s.` },
+    { error: 'Too Many Requests', message: `${reason} Retry after ${retryAfterS} s.` },
+    { 'retry-after': String(retryAfterS) },
+  );
+}
+
+/** An overloaded service that says when to come back, as a load balancer in front of it would. */
+export function serviceUnavailable(retryAfterS: number, reason: string): ServiceResponse {
+  return error(
+    STATUS.serviceUnavailable,
+    { error: 'Service Unavailable', message: `${reason} Retry after ${retryAfterS} s.` },
     { 'retry-after': String(retryAfterS) },
   );
 }

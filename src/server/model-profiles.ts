@@ -21,6 +21,10 @@ export const ModelProfileSchema = z.object({
   /** How many retrieved passages an answer quotes at most. */
   maxPassages: z.number().int().positive(),
   style: z.enum(ANSWER_STYLES),
+  /** Answers generated at once (when latencyScale > 0); more wait in a queue. 0 = unlimited. */
+  slots: z.number().int().nonnegative(),
+  /** Answers that may wait for a slot; beyond it the service is overloaded (429 or 503). */
+  queueLimit: z.number().int().nonnegative(),
 });
 export type ModelProfile = z.infer<typeof ModelProfileSchema>;
 
@@ -28,7 +32,12 @@ export type ModelProfile = z.infer<typeof ModelProfileSchema>;
 export const ModelProfileOverrideSchema = ModelProfileSchema.partial().strict();
 export type ModelProfileOverride = z.infer<typeof ModelProfileOverrideSchema>;
 
-const base = { wordsPerChunkMin: 1, wordsPerChunkMax: 4, minCredits: 0.0001 };
+/**
+ * Capacity: a few slots per model, so a ramp against the demo meets its knee at a handful of answers
+ * per second (each holds its slot for a second or two), far below what the harness or these
+ * machines can drive; the queue lets latency grow first, then refusals start.
+ */
+const base = { wordsPerChunkMin: 1, wordsPerChunkMax: 4, minCredits: 0.0001, slots: 4, queueLimit: 8 };
 
 /** Defaults shaped after public impressions of each model family: big models slower and dearer. */
 export const DEFAULT_MODEL_PROFILES: Record<KnownModel, ModelProfile> = {

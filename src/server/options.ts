@@ -30,8 +30,23 @@ export const ServiceOptionsSchema = z
     stallRate: rate.default(0),
     cutRate: rate.default(0),
     html502Rate: rate.default(0),
+    /** Generation slots per model, replacing every model profile's `slots`; 0 = unlimited. */
+    slots: z.number().int().min(0).optional(),
+    /** Requests waiting per model, replacing every model profile's `queueLimit`. */
+    queueLimit: z.number().int().min(0).optional(),
+    /** The status a request finding its model's queue full gets (both with Retry-After). */
+    overloadStatus: z.union([z.literal(429), z.literal(503)]).default(429),
+    /** Requests that had to queue answer from a smaller retrieval budget (fewer passages). */
+    degradeQuality: z.boolean().default(false),
+    /** Service-wide pause fault: every pauseEveryMs, everything waits pauseForMs (0 = off). Not scaled. */
+    pauseEveryMs: z.number().min(0).default(0),
+    pauseForMs: z.number().min(0).default(0),
   })
-  .strict();
+  .strict()
+  .refine((o) => o.pauseForMs === 0 || o.pauseForMs < o.pauseEveryMs, {
+    message: 'must be shorter than pauseEveryMs (and pauseEveryMs set), or the service never answers',
+    path: ['pauseForMs'],
+  });
 
 /** Options as callers write them (every field optional). */
 export type ServiceOptions = z.input<typeof ServiceOptionsSchema>;

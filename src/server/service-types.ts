@@ -1,8 +1,10 @@
 // The socket-free request and response of the reference service's core (see app.ts), and its shared state.
+import type { CapacityModel } from './capacity.js';
 import type { ConversationStore } from './conversations.js';
 import type { CreditAccounts } from './credit-accounts.js';
 import type { ModelProfile } from './model-profiles.js';
 import type { ResolvedServiceOptions } from './options.js';
+import type { PauseFault } from './pause.js';
 import type { Random } from './random.js';
 import type { KnowledgeIndex } from './retrieval.js';
 import type { Workspace } from './workspace.js';
@@ -39,4 +41,8 @@ export interface ServiceContext {
   indexes: Map<string, KnowledgeIndex>;
   random: { latency: Random; faults: Random; split: Random };
   inFlight: { answers: number };
+  /** Per-model generation slots and queues. */
+  capacity: CapacityModel;
+  /** The service-wide pause fault (never paused unless configured). */
+  pause: PauseFault;
 }

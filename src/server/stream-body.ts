@@ -29,6 +29,8 @@ export interface StreamPlan {
   pingIntervalMs: number;
   /** Present when writes should be split into ragged byte pieces. */
   splitRandom?: Random;
+  /** Present under the pause fault: every write first waits until the service is not paused. */
+  hold?: (signal?: AbortSignal) => Promise<void>;
   signal?: AbortSignal;
 }
 
@@ -38,6 +40,7 @@ const encoder = new TextEncoder();
 async function* emit(frames: readonly string[], plan: StreamPlan): AsyncGenerator<Uint8Array> {
   const text = frames.join('');
   if (text === '') return;
+  if (plan.hold) await plan.hold(plan.signal);
   const bytes = encoder.encode(text);
   if (!plan.splitRandom) {
     yield bytes;

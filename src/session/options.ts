@@ -14,6 +14,11 @@ export interface EmbeddedServiceOptions {
   stallMs?: number;
   stallRate?: number;
   cutRate?: number;
+  /** Answers that had to queue for a model slot miss facts (a smaller retrieval budget). */
+  degradeQuality?: boolean;
+  /** Service-wide pause fault: every pauseEveryMs the service stops for pauseForMs. */
+  pauseEveryMs?: number;
+  pauseForMs?: number;
 }
 
 export interface RunSessionOptions {

@@ -2,6 +2,7 @@
 import type { Argv } from 'yargs';
 import { STREAM_DIALECTS, type StreamDialect } from '../../protocol/index.js';
 import { parseShard } from '../../plan/index.js';
+import { InputError } from '../../domain/errors.js';
 import type { RequestOptions } from '../../domain/suite.js';
 import type { RunSessionOptions } from '../../session/options.js';
 import { parseDurationMs, parseList, positive } from '../parse.js';
@@ -46,7 +47,10 @@ export function runFlags<T>(y: Argv<T>) {
     .option('quiet', { type: 'boolean', default: false, describe: 'no progress, no table', group: 'Output:' })
     .option('json', { type: 'boolean', default: false, describe: 'print summary.json on stdout', group: 'Output:' })
     .option('seed', { type: 'number', describe: 'embedded service: random seed', group: 'Embedded service:' })
-    .option('latency-scale', { type: 'number', describe: 'embedded service: multiply model latencies (0 answers at once)', group: 'Embedded service:' });
+    .option('latency-scale', { type: 'number', describe: 'embedded service: multiply model latencies (0 answers at once, no capacity limit)', group: 'Embedded service:' })
+    .option('degrade-quality', { type: 'boolean', describe: 'embedded service: answers that queued for a model slot miss facts', group: 'Embedded service:' })
+    .option('pause-every', { type: 'string', describe: 'embedded service: pause it whole this often (e.g. 10s, with --pause-for)', group: 'Embedded service:' })
+    .option('pause-for', { type: 'string', describe: 'embedded service: length of each pause (e.g. 1s)', group: 'Embedded service:' });
 }
 
 
@@ -65,6 +69,17 @@ function requestDefaults(a: Record<string, unknown>): RequestOptions {
 
 const opt = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } =>
   (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+
+/** `--pause-every` with `--pause-for`, the pause shorter than the period (else nothing would ever answer). */
+function pauseFlags(a: Record<string, unknown>): { pauseEveryMs?: number; pauseForMs?: number } {
+  if (a.pauseEvery === undefined && a.pauseFor === undefined) return {};
+  const everyMs = a.pauseEvery === undefined ? 0 : parseDurationMs(a.pauseEvery as string, 'pause-every');
+  const forMs = a.pauseFor === undefined ? 0 : parseDurationMs(a.pauseFor as string, 'pause-for');
+  if (forMs <= 0 || forMs >= everyMs) {
+    throw new InputError('a pause needs --pause-every and a shorter --pause-for (e.g. --pause-every 10s --pause-for 1s)', { field: '--pause-for' });
+  }
+  return { pauseEveryMs: everyMs, pauseForMs: forMs };
+}
 
 export function toSessionOptions(a: Record<string, unknown>, env: NodeJS.ProcessEnv, cwd: string): RunSessionOptions {
   const baseUrl = (a.baseUrl as string | undefined) ?? env.KBBENCH_BASE_URL;
@@ -96,6 +111,8 @@ export function toSessionOptions(a: Record<string, unknown>, env: NodeJS.Process
       ...opt('workspacePath', a.workspace as string | undefined),
       ...opt('seed', a.seed as number | undefined),
       ...opt('latencyScale', positive(a.latencyScale as number | undefined, 'latency-scale', { allowZero: true })),
+      ...opt('degradeQuality', a.degradeQuality as boolean | undefined),
+      ...pauseFlags(a),
     },
     ...opt('dialect', a.dialect as StreamDialect | undefined),
     toolVersion: TOOL_VERSION,

@@ -4,6 +4,7 @@ import { InputError } from '../../domain/errors.js';
 import { STREAM_DIALECTS } from '../../protocol/index.js';
 import { describeService, ServiceOptionsError, startReferenceService, WorkspaceError, type ServiceOptions } from '../../server/index.js';
 import { EXIT, type ExitCode } from '../exit.js';
+import { parseDurationMs } from '../parse.js';
 import type { CliIo } from '../io.js';
 
 function serviceOptions(a: Record<string, unknown>): ServiceOptions {
@@ -25,12 +26,24 @@ function serviceOptions(a: Record<string, unknown>): ServiceOptions {
     ...pick('stallRate', 'stallRate'),
     ...pick('cutRate', 'cutRate'),
     ...pick('html502Rate', 'html502Rate'),
+    ...pick('slots', 'slots'),
+    ...pick('queueLimit', 'queueLimit'),
+    ...pick('overloadStatus', 'overloadStatus'),
+    ...pick('degradeQuality', 'degradeQuality'),
+    ...(a.pauseEvery === undefined ? {} : { pauseEveryMs: parseDurationMs(a.pauseEvery as string, 'pause-every') }),
+    ...(a.pauseFor === undefined ? {} : { pauseForMs: parseDurationMs(a.pauseFor as string, 'pause-for') }),
   };
+}
+
+/** The flag of a service option: `pauseForMs` → `--pause-for`, `workspacePath` → `--workspace`. */
+function flagOf(field: string): string {
+  const name = field.replace(/Path$|Ms$|S$/, '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+  return `--${name}`;
 }
 
 function asInputError(error: unknown): unknown {
   if (error instanceof WorkspaceError) return new InputError(error.reason, { file: error.file, ...(error.line !== undefined ? { line: error.line } : {}), field: error.field });
-  if (error instanceof ServiceOptionsError) return new InputError(error.reason, { field: `--${error.field}` });
+  if (error instanceof ServiceOptionsError) return new InputError(error.reason, { field: flagOf(error.field) });
   return error;
 }
 
@@ -43,12 +56,18 @@ export function serveCommand(io: CliIo, setExit: (code: ExitCode) => void): Comm
         .option('port', { type: 'number', default: 8787, describe: '0 picks a free port' })
         .option('host', { type: 'string', default: '127.0.0.1' })
         .option('workspace', { type: 'string', describe: 'workspace file (default: suites/demo/workspace.yaml)' })
-        .option('seed', { type: 'number', describe: 'random seed (answers and latencies repeat for a seed)' })
+        .option('seed', { type: 'number', describe: 'random seed: every random choice of the service (latencies, chunking, faults) repeats for a seed' })
         .option('dialect', { choices: STREAM_DIALECTS, describe: 'stream format (default ui-sse: AI SDK UI-message SSE)' })
-        .option('latency-scale', { type: 'number', describe: 'multiply model latencies; 0 answers at once' })
+        .option('latency-scale', { type: 'number', describe: 'multiply model latencies; 0 answers at once, with no capacity limit' })
         .option('crlf', { type: 'boolean', describe: 'end stream lines with CRLF' })
         .option('split-writes', { type: 'boolean', describe: 'write streams in ragged byte pieces' })
         .option('max-in-flight', { type: 'number', describe: 'answers at once before 429 (0: no limit)' })
+        .option('slots', { type: 'number', group: 'Load:', describe: 'answers each model generates at once, for every model (default: the model profile\'s, 4; 0: unlimited)' })
+        .option('queue-limit', { type: 'number', group: 'Load:', describe: 'answers each model lets wait for a slot before refusing (default: the profile\'s, 8)' })
+        .option('overload-status', { choices: [429, 503] as const, group: 'Load:', describe: 'status when a model\'s queue is full, with Retry-After (default 429)' })
+        .option('degrade-quality', { type: 'boolean', group: 'Load:', describe: 'answers that had to queue search less and quote one passage' })
+        .option('pause-every', { type: 'string', group: 'Faults:', describe: 'pause the whole service this often (e.g. 10s), as a GC pause' })
+        .option('pause-for', { type: 'string', group: 'Faults:', describe: 'length of each pause (e.g. 1s); nothing answers meanwhile' })
         .option('fault-rate', { type: 'number', group: 'Faults:', describe: 'share of requests answered 500' })
         .option('rate-limit-rate', { type: 'number', group: 'Faults:', describe: 'share answered 429 with Retry-After' })
         .option('retry-after', { type: 'number', group: 'Faults:', describe: 'Retry-After seconds of injected 429s' })
@@ -58,7 +77,9 @@ export function serveCommand(io: CliIo, setExit: (code: ExitCode) => void): Comm
         .option('html502-rate', { type: 'number', group: 'Faults:', describe: 'share answered by an HTML 502 proxy page' })
         .example('$0 serve', 'listen on 127.0.0.1:8787 with the demo workspace')
         .example('$0 serve --port 0 --latency-scale 0', 'a free port, answers at once (tests)')
-        .example('$0 serve --rate-limit-rate 0.2 --fault-rate 0.05', 'inject 429s and 500s'),
+        .example('$0 serve --rate-limit-rate 0.2 --fault-rate 0.05', 'inject 429s and 500s')
+        .example('$0 serve --slots 2 --queue-limit 4 --overload-status 503', 'a smaller service that answers 503 when overloaded')
+        .example('$0 serve --pause-every 10s --pause-for 1s', 'a service-wide 1 s pause every 10 s'),
     handler: async (argv) => {
       let running;
       try {
