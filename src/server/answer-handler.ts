@@ -76,7 +76,7 @@ async function admit(ctx: ServiceContext, job: AnswerJob): Promise<Admitted | Se
   const admission = await ctx.capacity.acquire(model, job.signal);
   if (admission.ok) return admission;
   const load = ctx.capacity.load(model);
-  const reason = `${model} is at capacity (${load.active} answers generating, ${load.queued} waiting).`;
+  const reason = `${model} is at capacity (${load.active} answering, ${load.queued} waiting).`;
   const retryAfterS = ctx.options.retryAfterS;
   return ctx.options.overloadStatus === 503 ? serviceUnavailable(retryAfterS, reason) : rateLimited(retryAfterS, reason);
 }

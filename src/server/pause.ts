@@ -22,7 +22,8 @@ export class PauseFault {
   }
 
   get enabled(): boolean {
-    return this.schedule.everyMs > 0 && this.schedule.forMs > 0;
+    // A pause as long as its period would never end: the options refuse it, and so does this.
+    return this.schedule.forMs > 0 && this.schedule.forMs < this.schedule.everyMs;
   }
 
   /** How much longer the current pause lasts; 0 outside a pause. */
