@@ -18,8 +18,9 @@ let client: KbClient;
 const units = (credits: number | null): number => Math.round((credits ?? Number.NaN) * 100_000);
 
 beforeAll(async () => {
-  // Scaled latencies: answers overlap for tens of milliseconds, in a different order each time.
-  service = await startReferenceService({ latencyScale: 0.02, seed: 5 });
+  // Scaled latencies: answers overlap for tens of milliseconds, in a different order each time;
+  // no per-model slot limit, so all of them are in flight at once rather than queued or refused.
+  service = await startReferenceService({ latencyScale: 0.02, seed: 5, slots: 0 });
   client = createClient({ baseUrl: service.url, apiKey: service.keys[0] ?? '' });
 });
 afterAll(async () => {
