@@ -44,7 +44,7 @@ export const ServiceOptionsSchema = z
   })
   .strict()
   .refine((o) => o.pauseForMs === 0 || o.pauseForMs < o.pauseEveryMs, {
-    message: 'must be shorter than pauseEveryMs (and pauseEveryMs set), or the service never answers',
+    message: 'a pause must be shorter than its period (--pause-every), or the service would never answer',
     path: ['pauseForMs'],
   });
 
