@@ -167,6 +167,7 @@ describe('the service over HTTP', () => {
     const lines = describeService(service);
     expect(lines[0]).toBe(`kbbench reference service listening on ${service.url}`);
     expect(lines).toContain(`API key: ${DEMO.key}`);
+    expect(lines[2]).toMatch(/^capacity/);
     expect(lines.join('\n')).toContain(`curl -s -H 'x-api-key: ${DEMO.key}' '${service.url}/api/conversation?board_id=${DEMO.boardId}`);
     expect(lines.join('\n')).not.toContain(DEMO.otherBoardId);
   });

@@ -78,9 +78,23 @@ export async function startReferenceService(options: ServiceOptions = {}, preloa
   };
 }
 
+/** One line on how the service behaves under load, so a user knows where its knee will be. */
+function loadLine(app: ReferenceApp): string {
+  const { options, profiles } = app.context;
+  if (options.latencyScale === 0) return 'capacity: unlimited (latency scale 0 answers at once)';
+  const pairs = new Set([...profiles.values()].map((p) => `${options.slots ?? p.slots}/${options.queueLimit ?? p.queueLimit}`));
+  const [slots, queue] = pairs.size === 1 ? ([...pairs][0] ?? '').split('/') : [];
+  const limits = slots === undefined ? 'slots and queue as each model profile sets' : slots === '0' ? 'unlimited' : `${slots} answering at once, ${queue} waiting`;
+  const extras = [
+    ...(options.degradeQuality ? ['queued answers degraded'] : []),
+    ...(options.pauseEveryMs > 0 && options.pauseForMs > 0 ? [`paused ${options.pauseForMs} ms every ${options.pauseEveryMs} ms`] : []),
+  ];
+  return `capacity per model: ${limits}, then ${options.overloadStatus}${extras.length > 0 ? `; ${extras.join('; ')}` : ''}`;
+}
+
 /** What `kbbench serve` prints: where it listens, the key, the boards and a request to try. */
 export function describeService(running: RunningService): string[] {
-  const lines = [`kbbench reference service listening on ${running.url}`, `workspace: ${running.workspaceFile}`];
+  const lines = [`kbbench reference service listening on ${running.url}`, `workspace: ${running.workspaceFile}`, loadLine(running.app)];
   const first = running.boards.find((board) => board.chats.some((chat) => chat.kind === 'answer'));
   if (running.keys[0] !== undefined) lines.push(`API key: ${running.keys[0]}`);
   for (const board of running.boards.filter((b) => b.key === running.keys[0])) {
