@@ -71,6 +71,19 @@ describe('capacity', () => {
     expect(app.context.capacity.load(MODEL)).toEqual({ active: 0, queued: 0 });
   });
 
+  it('takes each model’s slots and queue from its profile (4 and 8 by default) unless the options set them', async () => {
+    const app = await demoApp({ latencyScale: 0.01 });
+    const held = await Promise.all(Array.from({ length: 4 }, () => app.handle(request('GET', streamAsk()))));
+    const queued = Array.from({ length: 8 }, () => app.handle(request('GET', streamAsk())));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(app.context.capacity.load(MODEL)).toEqual({ active: 4, queued: 8 });
+    expect((await app.handle(request('GET', streamAsk()))).status).toBe(429);
+    for (const response of held) await bodyText(response);
+    // In order: each one read frees the slot the next one waits for.
+    for (const response of queued) await bodyText(await response);
+    expect(app.context.capacity.load(MODEL)).toEqual({ active: 0, queued: 0 });
+  });
+
   it('is off at latencyScale 0: everything answers at once', async () => {
     const app = await demoApp({ latencyScale: 0, slots: 1, queueLimit: 0 });
     const responses = await Promise.all(Array.from({ length: 5 }, () => app.handle(request('GET', streamAsk()))));
