@@ -3,10 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { caseId, formatItemId, withCycle } from '../plan/item-id.js';
 import type { PlanUnit, Shard } from '../plan/types.js';
 import { constantOffsets, segmentRequests, segmentSize, segmentStarts, unitsByStart } from './segment.js';
-import type { UnitSource } from './unit.js';
 
 /** A plan of `size` units; unit u is a thread of (u % 3) + 1 turns when `threads`, else a case. */
-function planOf(size: number, threads = false): UnitSource {
+function planOf(size: number, threads = false): { units(): IterableIterator<PlanUnit> } {
   const unit = (u: number): PlanUnit => {
     const request = { id: caseId(`c${u}`, 'm', 1), case_id: `c${u}`, thread_id: null, turn: null, model: 'm', request_model: null, repeat: 1, prompt: 'q', options: {}, checks: [] };
     if (!threads) return { kind: 'case', index: u, request };
