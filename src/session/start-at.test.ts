@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../domain/errors.js';
-import { parseStartAt, START_AT_TOLERANCE_MS, waitForStartAt } from './start-at.js';
+import { parseStartAt, START_AT_TOLERANCE_MS, waitForStartAt, wallClockMs } from './start-at.js';
 
 const NOW = Date.parse('2026-11-23T02:00:00.000Z');
 
@@ -39,9 +39,9 @@ describe('parseStartAt', () => {
 
 describe('waitForStartAt', () => {
   it('returns once the wall clock has reached the instant', async () => {
-    const at = new Date(Date.now() + 30).toISOString();
+    const at = new Date(wallClockMs() + 30).toISOString();
     await waitForStartAt(at);
-    expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(at));
+    expect(wallClockMs()).toBeGreaterThanOrEqual(Date.parse(at));
   });
 
   it('re-reads the wall clock after each sleep (it may have been stepped meanwhile)', async () => {
@@ -54,7 +54,7 @@ describe('waitForStartAt', () => {
   it('ends at once on a stop, and throws for an instant already too far past', async () => {
     const stop = new AbortController();
     stop.abort();
-    await waitForStartAt(new Date(Date.now() + 3_600_000).toISOString(), { signal: stop.signal });
-    await expect(waitForStartAt(new Date(Date.now() - 5000).toISOString())).rejects.toThrow(InputError);
+    await waitForStartAt(new Date(wallClockMs() + 3_600_000).toISOString(), { signal: stop.signal });
+    await expect(waitForStartAt(new Date(wallClockMs() - 5000).toISOString())).rejects.toThrow(InputError);
   });
 });

@@ -13,6 +13,13 @@ export const START_AT_TOLERANCE_MS = 1000;
 /** Further ahead than this is a typo (a wrong day) more likely than a plan. */
 export const START_AT_MAX_AHEAD_MS = 24 * 3_600_000;
 
+/**
+ * The wall clock, read only to find a --start-at instant (an agreement between machines, which only
+ * the wall clock can express); never for a duration.
+ */
+// eslint-disable-next-line no-restricted-properties -- the one reading of the wall clock, see above
+export const wallClockMs = (): number => Date.now();
+
 /** A full date and time with its zone: an instant every machine reads the same, whatever its TZ. */
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/i;
 
@@ -54,7 +61,7 @@ export interface StartAtWait {
  * Waits until the instant, re-reading the wall clock after each sleep (it may be stepped meanwhile).
  * Throws the InputError of a past instant when the shard got here too late (it sent nothing yet).
  */
-export async function waitForStartAt(text: string, { wallNowMs = Date.now, signal }: StartAtWait = {}): Promise<void> {
+export async function waitForStartAt(text: string, { wallNowMs = wallClockMs, signal }: StartAtWait = {}): Promise<void> {
   const atMs = parseStartAt(text, wallNowMs());
   for (let leftMs = atMs - wallNowMs(); leftMs > 0; leftMs = atMs - wallNowMs()) {
     if (!(await sleep(Math.min(leftMs, 60_000), signal))) return;

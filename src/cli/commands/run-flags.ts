@@ -2,7 +2,7 @@
 import type { Argv } from 'yargs';
 import { STREAM_DIALECTS, type StreamDialect } from '../../protocol/index.js';
 import { parseShard } from '../../plan/index.js';
-import { parseStartAt } from '../../session/start-at.js';
+import { parseStartAt, wallClockMs } from '../../session/start-at.js';
 import type { RequestOptions } from '../../domain/suite.js';
 import type { RunSessionOptions } from '../../session/options.js';
 import { parseDurationMs, parseList, positive } from '../parse.js';
@@ -70,7 +70,7 @@ const opt = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V 
 
 /** Checked now (before any service starts), kept as the normalised ISO instant; the session waits for it. */
 function startAtFlag(value: unknown): string {
-  return new Date(parseStartAt(String(value), Date.now())).toISOString();
+  return new Date(parseStartAt(String(value), wallClockMs())).toISOString();
 }
 
 export function toSessionOptions(a: Record<string, unknown>, env: NodeJS.ProcessEnv, cwd: string): RunSessionOptions {
