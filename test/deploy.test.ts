@@ -123,3 +123,19 @@ describe('deploy/github workflow', () => {
     expect(workflow.jobs.merge.needs).toBe('shard');
   });
 });
+
+describe('README "Many machines"', () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Many machines'), readme.indexOf('\n## ', readme.indexOf('## Many machines') + 3));
+
+  it("shows the workflow's shard and merge steps verbatim (the commands test/many-machines.e2e.test.ts runs)", () => {
+    const workflow = loadWorkflow();
+    expect(section).toContain(`\n${stepRun(workflow, 'shard', 'run this shard')}\n`);
+    expect(section).toContain(`\n${stepRun(workflow, 'merge', 'merge the shards')}\n`);
+  });
+
+  it("names the pods' command as job.yaml has it", () => {
+    const args = (containerOf(load).args as string[]).slice(0, -1).join(' ');
+    expect(section.replace(/\s+/g, ' ')).toContain(`kbbench ${args}`);
+  });
+});
