@@ -1,5 +1,12 @@
 // Reading deploy/: the Kubernetes manifests (validated against the API's schemas by kubernetes-models,
 // offline), the GitHub Actions workflow, and a container's args expanded as the kubelet expands them.
+// kubernetes-models 4.5.x (pinned by package-lock.json; MIT, tommy351/kubernetes-models-ts) ships the
+// stable APIs' OpenAPI schemas compiled to ajv validators: its batch/v1 JobSpec has successPolicy and
+// managedBy, so Kubernetes 1.30 or later (its README badge still says 1.27). Those schemas check types,
+// required fields and enums but, like the API's own OpenAPI, allow unknown fields; the tests below
+// therefore also check by name every field the shards rely on (completionMode, auto/N, the volume…).
+// Strict schemas (yannh/kubernetes-json-schema's *-standalone-strict) could not be vendored here: that
+// repository is too large to fetch, and kubeconform is a Go binary, not an npm package.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Job } from 'kubernetes-models/batch/v1';
