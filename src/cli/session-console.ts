@@ -26,6 +26,9 @@ export async function withSessionConsole<T>(io: CliIo, view: SessionConsole, bod
     launchEmbedded: (embedded) => startEmbeddedService(embedded),
     stop: signals.stop,
     abort: signals.abort,
+    onWaitStart: ({ startAt }) => {
+      if (!view.quiet) io.err(`${view.label} ready; waiting until ${startAt} (--start-at) to start`);
+    },
     onStart: (info) => {
       for (const w of info.warnings) io.err(`warning: ${w}`);
       const target = info.embedded ? `the embedded reference service (${info.baseUrl})` : info.baseUrl;

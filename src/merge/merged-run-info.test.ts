@@ -33,6 +33,12 @@ describe('merged run.json', () => {
     expect(startShiftsMs(runs.map((r) => r.run))).toEqual([5000, 0]);
   });
 
+  it('keeps the one plan of open-loop segments (--rate with --shard) rather than adding it up', () => {
+    const segment = (index: number): RunInfo => ({ ...shard(index, 3), options: { shard: { index, count: 3 }, rate: 30, durationMs: 2000 } });
+    const runs = [1, 2, 3].map((i) => ({ dir: `/s${i}`, run: segment(i), lines: 20 }));
+    expect(mergedRunInfo(runs, '1.2.3', '2025-11-22T02:00:00.000Z').plan).toEqual(runs[0]!.run.plan);
+  });
+
   it('warns about a missing shard, mixed splits and non-shard runs', () => {
     expect(shardWarnings([shard(1, 3), shard(3, 3)])).toEqual(['shard 2/3 missing: the merged run covers part of the plan']);
     expect(shardWarnings([shard(1, 2), shard(2, 2)])).toEqual([]);

@@ -68,6 +68,20 @@ function stopReason(shards: readonly ShardRun[]): string | undefined {
   return reasons.length ? reasons.join('; ') : undefined;
 }
 
+/** Open-loop shards are segments of the starts over one whole plan (runner/segment.ts): each holds that plan. */
+const isSegment = (run: RunInfo): boolean => run.options.rate !== undefined && shardLabel(run) !== null;
+
+/** Item shards hold disjoint parts of the plan, which add up; open-loop segments share the whole plan. */
+function mergedPlan(runs: readonly RunInfo[]): RunInfo['plan'] {
+  if (runs.every(isSegment)) return { ...runs[0]!.plan, models: union(runs.map((r) => r.plan.models)) };
+  return {
+    items: runs.reduce((a, r) => a + r.plan.items, 0),
+    requests: runs.reduce((a, r) => a + r.plan.requests, 0),
+    threads: runs.reduce((a, r) => a + r.plan.threads, 0),
+    models: union(runs.map((r) => r.plan.models)),
+  };
+}
+
 export function mergedRunInfo(shards: readonly ShardRun[], toolVersion: string, nowIso: string): MergedRunInfo {
   const runs = shards.map((s) => s.run);
   const first = runs[0]!;
@@ -78,12 +92,7 @@ export function mergedRunInfo(shards: readonly ShardRun[], toolVersion: string, 
     run_id: randomUUID(),
     tool: { name: 'kbbench', version: toolVersion },
     suite: first.suite,
-    plan: {
-      items: runs.reduce((a, r) => a + r.plan.items, 0),
-      requests: runs.reduce((a, r) => a + r.plan.requests, 0),
-      threads: runs.reduce((a, r) => a + r.plan.threads, 0),
-      models: union(runs.map((r) => r.plan.models)),
-    },
+    plan: mergedPlan(runs),
     options: { ...options, merged_from: shards.map((s) => s.dir) },
     target: first.target,
     thresholds: mergedThresholds(runs),

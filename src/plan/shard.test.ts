@@ -16,6 +16,25 @@ describe('parseShard', () => {
   });
 });
 
+describe('parseShard auto/N (a Kubernetes Indexed Job, a CI matrix)', () => {
+  it('takes i from JOB_COMPLETION_INDEX, 0-based, plus one', () => {
+    expect(parseShard('auto/3', '0')).toEqual({ index: 1, count: 3 });
+    expect(parseShard(' auto / 3 ', '2')).toEqual({ index: 3, count: 3 });
+  });
+
+  it.each([[undefined, /JOB_COMPLETION_INDEX \(0-based\), which is not set/], ['', /not set/], ['3', /"3" is not a whole number from 0 to 2/], ['-1', /from 0 to 2/], ['x', /from 0 to 2/], ['1.0', /from 0 to 2/]])(
+    'refuses JOB_COMPLETION_INDEX=%j with an InputError naming it',
+    (env, message) => {
+      expect(() => parseShard('auto/3', env)).toThrow(InputError);
+      expect(() => parseShard('auto/3', env)).toThrow(message);
+    },
+  );
+
+  it('refuses auto/0', () => {
+    expect(() => parseShard('auto/0', '0')).toThrow(/N must be at least 1/);
+  });
+});
+
 describe('shardOf', () => {
   it('is deterministic and in range', () => {
     for (const key of ['case:a|model:gpt-4o|r1', 'thread:t|model:default|r2', '']) {

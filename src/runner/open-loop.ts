@@ -5,8 +5,9 @@ import type { Sample } from '../domain/sample.js';
 import type { Channel } from './channel.js';
 import { monotonicMs } from './clock.js';
 import { withCycle } from '../plan/item-id.js';
-import type { PlanRequest, PlanUnit } from '../plan/types.js';
+import type { PlanRequest, PlanUnit, Shard } from '../plan/types.js';
 import type { StartGate } from './gate.js';
+import { constantOffsets, segmentStarts, unitsByStart } from './segment.js';
 import type { SendDeps } from './send.js';
 import { runUnit, type RunEvent, type UnitSource } from './unit.js';
 
@@ -15,6 +16,8 @@ export interface OpenLoopOptions {
   durationMs: number;
   /** Outstanding starts beyond this wait (and are sent late); those still waiting at the end are dropped. */
   maxInFlight: number;
+  /** `--shard i/N`: run only this segment of the whole run's starts (see segment.ts). */
+  segment?: Shard | null;
 }
 
 /** A start: the unit with its pass's item ids (a later pass is its own item), stamped with its intended time. */
@@ -24,29 +27,12 @@ export function stampStart(unit: PlanUnit, cycle: number, intendedAtMs: number):
   return { ...unit, key: cycle > 1 ? withCycle(unit.key, cycle) : unit.key, turns: unit.turns.map((t, i) => stamp(t, i === 0)) };
 }
 
-/** The plan's units in turn, pass after pass, drawn one start at a time (never materialised). */
-export function cyclingStarts(source: UnitSource): (intendedAtMs: number) => PlanUnit | null {
-  let units = source.units();
-  let cycle = 1;
-  return (intendedAtMs) => {
-    let next = units.next();
-    if (next.done) {
-      units = source.units();
-      cycle += 1;
-      next = units.next();
-      if (next.done) return null;
-    }
-    return stampStart(next.value, cycle, intendedAtMs);
-  };
-}
-
 export function runOpenLoop(source: UnitSource, options: OpenLoopOptions, deps: SendDeps, gate: StartGate, channel: Channel<RunEvent>, stop: AbortSignal): void {
-  const intervalMs = 1000 / options.ratePerS;
-  const draw = cyclingStarts(source);
-  let totalStarts = Math.floor((options.ratePerS * options.durationMs) / 1000);
+  const starts = segmentStarts(constantOffsets(options.ratePerS, options.durationMs), options.segment ?? null);
+  const draw = unitsByStart(source);
+  let due = starts.next();
   const t0 = monotonicMs();
   const waiting: PlanUnit[] = [];
-  let next = 0;
   let inFlight = 0;
   let scheduling = true;
   let failed = false;
@@ -94,24 +80,24 @@ export function runOpenLoop(source: UnitSource, options: OpenLoopOptions, deps: 
   const tick = (): void => {
     if (failed || gate.stopped) return endSchedule();
     const now = monotonicMs();
-    while (next < totalStarts && t0 + next * intervalMs <= now) {
-      const unit = draw(t0 + next * intervalMs);
-      if (unit === null) {
-        totalStarts = next; // an empty plan: nothing to start
+    while (!due.done && t0 + due.value.offsetMs <= now) {
+      const drawn = draw(due.value.k);
+      if (drawn === null) {
+        due = { done: true, value: undefined }; // an empty plan: nothing to start
         break;
       }
-      waiting.push(unit);
-      next += 1;
+      waiting.push(stampStart(drawn.unit, drawn.cycle, t0 + due.value.offsetMs));
+      due = starts.next();
     }
     pump();
     const endAt = t0 + options.durationMs;
-    if (next >= totalStarts || now >= endAt) {
+    if (due.done || now >= endAt) {
       timer = setTimeout(endSchedule, Math.max(0, endAt - now));
       return;
     }
-    timer = setTimeout(tick, Math.max(0, t0 + next * intervalMs - now));
+    timer = setTimeout(tick, Math.max(0, t0 + due.value.offsetMs - now));
   };
   stop.addEventListener('abort', endSchedule, { once: true });
-  if (totalStarts === 0) return endSchedule();
+  if (due.done) return endSchedule();
   tick();
 }

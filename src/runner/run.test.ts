@@ -152,6 +152,25 @@ describe('startRun', () => {
     for (const s of late) expect(s.corrected_latency_ms!).toBeGreaterThanOrEqual(s.latency_ms! + s.scheduled_delay_ms! - 0.01);
   });
 
+  it('open loop with a segment: shard i of N sends starts k ≡ i − 1 (mod N), the shards together the whole run', async () => {
+    const client = scriptedClient(async () => answer('x'));
+    const units = Array.from({ length: 3 }, (_, i): RunUnit => ({ kind: 'case', index: i, request: spec(`q${i}`) }));
+    const idsOf = async (segment: { index: number; count: number } | null): Promise<string[]> => {
+      const handle = startRun(source(units), {
+        client, target: { boardId: 'b', chatId: 'c' }, concurrency: 1, open: { ratePerS: 200, durationMs: 50, maxInFlight: 50, segment },
+        timeoutMs: 1000, retries: 0, check: async () => [], stop: new AbortController().signal, abort: new AbortController().signal,
+      });
+      const ids: string[] = [];
+      for await (const e of handle.events) if (e.type === 'sample') ids.push(e.sample.item_id);
+      return ids.sort();
+    };
+    const whole = await idsOf(null);
+    expect(new Set(whole).size).toBe(10); // three passes over 3 units: |c2, |c3, |c4 ids
+    const parts = await Promise.all([1, 2].map((index) => idsOf({ index, count: 2 })));
+    expect(parts.map((p) => p.length)).toEqual([5, 5]);
+    expect(parts.flat().sort()).toEqual(whole);
+  });
+
   it('stops sending when a unit fails unexpectedly: no request goes on unrecorded', async () => {
     let calls = 0;
     const client = scriptedClient(async (req) => {

@@ -46,7 +46,12 @@ export interface DriveCounts {
 
 function openLoopOf(options: RunSessionOptions) {
   if (options.rate === undefined || options.durationMs === undefined) return {};
-  return { open: { ratePerS: options.rate, durationMs: options.durationMs, maxInFlight: options.maxInFlight ?? Math.max(options.concurrency, 64) } };
+  return {
+    open: {
+      ratePerS: options.rate, durationMs: options.durationMs, maxInFlight: options.maxInFlight ?? Math.max(options.concurrency, 64),
+      segment: options.shard ?? null,
+    },
+  };
 }
 
 export async function drive(

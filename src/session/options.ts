@@ -42,7 +42,10 @@ export interface RunSessionOptions {
   retries: number;
   maxCredits?: number;
   minRemaining?: number;
+  /** `--shard i/N`: a closed loop runs its part of the plan's items; an open loop its segment of the starts. */
   shard?: Shard;
+  /** `--start-at`: the ISO instant (with its zone) at which every shard starts its run. */
+  startAt?: string;
   resumeDir?: string;
   outDir?: string;
   /** Where `reports/<suite>-<time>` goes when --out is not given. */

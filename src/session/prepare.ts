@@ -58,7 +58,8 @@ export async function prepareRun(options: RunSessionOptions): Promise<PreparedRu
   const plan = buildPlan(suite, {
     ...(options.models?.length ? { models: options.models } : {}),
     repeat: options.repeat,
-    ...(options.shard ? { shard: options.shard } : {}),
+    // An open loop's shard is a segment of the starts over the whole plan (runner/segment.ts), not part of the items.
+    ...(options.shard && options.rate === undefined ? { shard: options.shard } : {}),
     defaults: options.requestDefaults,
   });
   const thresholds = mergeThresholds(suite.thresholds, options.thresholdFlags);

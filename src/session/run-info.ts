@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { RunInfo } from '../domain/run.js';
 import { requestsOf } from '../plan/index.js';
 import { isoNow } from '../runner/index.js';
+import { segmentRequests } from '../runner/segment.js';
 import { recordableOptions, type RunSessionOptions } from './options.js';
 import type { PreparedRun } from './prepare.js';
 import type { ResolvedTarget } from './target.js';
@@ -34,6 +35,7 @@ export function plannedTotal(options: RunSessionOptions, prepared: PreparedRun):
   if (options.rate === undefined || options.durationMs === undefined) return counts.requests;
   if (counts.items === 0) return 0;
   const starts = Math.floor((options.rate * options.durationMs) / 1000);
+  if (options.shard) return segmentRequests(prepared.plan.units(), counts.items, requestsOf, starts, options.shard);
   let total = Math.floor(starts / counts.items) * counts.requests;
   let rest = starts % counts.items;
   for (const unit of prepared.plan.units()) {

@@ -19,6 +19,7 @@ import { preflight } from './preflight.js';
 import { narrowPrepared, prepareRun, type PreparedRun } from './prepare.js';
 import { resumeOptions } from './resume-options.js';
 import { initialRunInfo, plannedTotal } from './run-info.js';
+import { waitForStartAt } from './start-at.js';
 import { resolveTarget, type EmbeddedLauncher } from './target.js';
 
 export type { ProgressInfo } from './drive.js';
@@ -29,6 +30,8 @@ export interface SessionHooks {
   stop: AbortSignal;
   /** Hard stop (grace over, or a second Ctrl-C): in-flight requests are cancelled. */
   abort: AbortSignal;
+  /** `--start-at`: the run is ready and waits for the instant (nothing sent yet). */
+  onWaitStart?(info: { startAt: string }): void;
   onStart?(info: { runDir: string; total: number; done: number; baseUrl: string; embedded: boolean; warnings: string[] }): void;
   onProgress?(progress: ProgressInfo, sample: Sample): void;
   onStopping?(reason: StopReason, detail: string): void;
@@ -63,7 +66,13 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
   const client = createClient({ baseUrl: target.baseUrl, apiKey: target.apiKey, auth: options.auth, ...(options.dialect ? { dialect: options.dialect } : {}) });
   try {
     await preflight(client, target, hooks.abort);
-    const info = { ...initialRunInfo(prepared, options, target, previous, overrides.purpose), started_at: startedAt };
+    if (options.startAt !== undefined) {
+      hooks.onWaitStart?.({ startAt: options.startAt });
+      await waitForStartAt(options.startAt, { signal: hooks.stop });
+    }
+    // Shards that waited for one instant label their start with it (merge lines them up by started_at).
+    const startLabel = previous ? startedAt : options.startAt !== undefined ? isoNow() : startedAt;
+    const info = { ...initialRunInfo(prepared, options, target, previous, overrides.purpose), started_at: startLabel };
     ensureRunDir(runDir);
     writeRunInfo(runDir, info);
     const t0 = monotonicMs();

@@ -3,6 +3,7 @@ import type { Argv } from 'yargs';
 import { STREAM_DIALECTS, type StreamDialect } from '../../protocol/index.js';
 import { parseShard } from '../../plan/index.js';
 import { InputError } from '../../domain/errors.js';
+import { parseStartAt, wallClockMs } from '../../session/start-at.js';
 import type { RequestOptions } from '../../domain/suite.js';
 import type { RunSessionOptions } from '../../session/options.js';
 import { parseDurationMs, parseList, positive } from '../parse.js';
@@ -21,7 +22,8 @@ export function runFlags<T>(y: Argv<T>) {
     .option('workspace', { type: 'string', describe: 'embedded service workspace file (default: the suite\'s, else the demo)', group: 'Target:' })
     .option('models', { type: 'string', describe: 'comma-separated models (replaces the suite\'s)', group: 'Plan:' })
     .option('repeat', { type: 'number', default: 1, describe: 'run every case and thread K times', group: 'Plan:' })
-    .option('shard', { type: 'string', describe: 'run shard i of N (e.g. 2/4); merge the shards later', group: 'Plan:' })
+    .option('shard', { type: 'string', describe: 'run shard i of N (e.g. 2/4; auto/N: i from JOB_COMPLETION_INDEX + 1); with --rate, its segment of the total rate; merge the shards later', group: 'Plan:' })
+    .option('start-at', { type: 'string', describe: 'start at this ISO instant (e.g. 2026-11-23T02:00:00Z), so shards start together; past by over 1s: exit 2', group: 'Load:' })
     .option('concurrency', { type: 'number', default: 4, describe: 'closed loop: cases/threads in flight at once', group: 'Load:' })
     .option('rate', { type: 'number', describe: 'open loop: request starts per second (with --duration)', group: 'Load:' })
     .option('duration', { type: 'string', describe: 'open loop: how long to keep the rate (e.g. 60s)', group: 'Load:' })
@@ -81,6 +83,11 @@ function pauseFlags(a: Record<string, unknown>): { pauseEveryMs?: number; pauseF
   return { pauseEveryMs: everyMs, pauseForMs: forMs };
 }
 
+/** Checked now (before any service starts), kept as the normalised ISO instant; the session waits for it. */
+function startAtFlag(value: unknown): string {
+  return new Date(parseStartAt(String(value), wallClockMs())).toISOString();
+}
+
 export function toSessionOptions(a: Record<string, unknown>, env: NodeJS.ProcessEnv, cwd: string): RunSessionOptions {
   const baseUrl = (a.baseUrl as string | undefined) ?? env.KBBENCH_BASE_URL;
   const apiKey = readApiKey(env, a.apiKeyFile as string | undefined);
@@ -102,7 +109,8 @@ export function toSessionOptions(a: Record<string, unknown>, env: NodeJS.Process
     retries: positive(a.retries as number, 'retries', { integer: true, allowZero: true }) ?? 2,
     ...opt('maxCredits', positive(a.maxCredits as number | undefined, 'max-credits', { allowZero: true })),
     ...opt('minRemaining', positive(a.minRemaining as number | undefined, 'min-remaining', { allowZero: true })),
-    ...opt('shard', a.shard === undefined ? undefined : parseShard(a.shard as string)),
+    ...opt('shard', a.shard === undefined ? undefined : parseShard(a.shard as string, env.JOB_COMPLETION_INDEX)),
+    ...opt('startAt', a.startAt === undefined ? undefined : startAtFlag(a.startAt)),
     ...opt('resumeDir', a.resume as string | undefined),
     ...opt('outDir', a.out as string | undefined),
     reportsRoot: `${cwd}/reports`,

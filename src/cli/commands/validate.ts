@@ -37,7 +37,7 @@ export function validateCommand(io: CliIo, setExit: (code: ExitCode) => void): C
         .positional('suite', { type: 'string', demandOption: true })
         .option('models', { type: 'string', describe: 'comma-separated models (replaces the suite\'s)' })
         .option('repeat', { type: 'number', default: 1 })
-        .option('shard', { type: 'string', describe: 'i/N' })
+        .option('shard', { type: 'string', describe: 'i/N (auto/N: i from JOB_COMPLETION_INDEX + 1)' })
         .option('threshold', { type: 'string', array: true, describe: 'extra thresholds to check' })
         .option('json', { type: 'boolean', default: false, describe: 'print the plan as JSON' })
         .example('$0 validate suites/demo.yaml', 'what the demo would send')
@@ -46,7 +46,7 @@ export function validateCommand(io: CliIo, setExit: (code: ExitCode) => void): C
       const prepared = await prepareRun({
         suitePath: argv.suite as string, auth: 'header', models: parseList(argv.models as string | undefined), repeat: argv.repeat as number,
         concurrency: 1, requestDefaults: {}, timeoutMs: 1, retries: 0, reportsRoot: '', thresholdFlags: (argv.threshold as string[] | undefined) ?? [],
-        embedded: {}, toolVersion: TOOL_VERSION, ...(argv.shard ? { shard: parseShard(argv.shard as string) } : {}),
+        embedded: {}, toolVersion: TOOL_VERSION, ...(argv.shard ? { shard: parseShard(argv.shard as string, io.env.JOB_COMPLETION_INDEX) } : {}),
       });
       for (const w of prepared.warnings) io.err(`warning: ${w}`);
       const description = describePlan(prepared.plan);

@@ -1,0 +1,99 @@
+// `--shard i/N` of an open loop: this process's segment of the whole run's arrivals (k6's execution
+// segments). The whole schedule is one list of global starts k = 0, 1, 2…; shard i takes every start
+// with k mod N = i - 1, so N equal segments interleave exactly (none bursts: a shard's starts are N
+// global intervals apart) and their union is the whole schedule. Start k draws plan unit k mod U
+// (U units in the plan) in pass floor(k / U) + 1, so the shards' union also sends the same item ids
+// as one unsharded run of the same plan.
+import type { PlanUnit, Shard } from '../plan/types.js';
+import type { UnitSource } from './unit.js';
+
+/** One start of the whole run: its place in the global schedule and when it is due (ms after t0). */
+export interface GlobalStart {
+  k: number;
+  offsetMs: number;
+}
+
+/**
+ * The constant-rate schedule, as an iterator of global start offsets: start k at k / rate seconds,
+ * floor(rate × duration) starts. (The arrivals module's schedules, ramps and Poisson, are iterators
+ * of the same kind and go through `segmentStarts` the same way.)
+ */
+export function* constantOffsets(ratePerS: number, durationMs: number): Generator<number> {
+  const total = Math.floor((ratePerS * durationMs) / 1000);
+  const intervalMs = 1000 / ratePerS;
+  for (let k = 0; k < total; k += 1) yield k * intervalMs;
+}
+
+/** The starts of one segment of a global schedule; no segment (null) is the whole schedule. */
+export function* segmentStarts(offsets: Iterable<number>, segment: Shard | null): Generator<GlobalStart> {
+  const count = segment?.count ?? 1;
+  const mine = (segment?.index ?? 1) - 1;
+  let k = 0;
+  for (const offsetMs of offsets) {
+    if (k % count === mine) yield { k, offsetMs };
+    k += 1;
+  }
+}
+
+/** How many starts of `total` global ones a segment holds: ⌈(total − (i − 1)) / N⌉. */
+export function segmentSize(total: number, segment: Shard | null): number {
+  if (segment === null) return total;
+  return Math.max(0, Math.ceil((total - (segment.index - 1)) / segment.count));
+}
+
+export interface DrawnUnit {
+  unit: PlanUnit;
+  /** 1-based pass through the plan: a later pass is its own item (`|c<cycle>` in its ids). */
+  cycle: number;
+}
+
+/**
+ * Draws the unit of global start k (k only grows): plan unit k mod U in pass floor(k / U) + 1, walking
+ * the plan's iterator (units between two of a segment's starts are skipped, never kept), so memory
+ * stays what one unit takes. Null when the plan has no unit at all.
+ */
+export function unitsByStart(source: UnitSource): (k: number) => DrawnUnit | null {
+  let units = source.units();
+  let cycle = 1;
+  let position = 0; // global index of the unit `units` yields next
+  let empty = false;
+  const nextUnit = (): PlanUnit | null => {
+    let next = units.next();
+    if (next.done) {
+      units = source.units();
+      cycle += 1;
+      next = units.next();
+      if (next.done) {
+        empty = true;
+        return null;
+      }
+    }
+    position += 1;
+    return next.value;
+  };
+  return (k) => {
+    if (empty || k < position) return null;
+    let unit = nextUnit();
+    while (unit !== null && position <= k) unit = nextUnit();
+    return unit === null ? null : { unit, cycle };
+  };
+}
+
+/**
+ * Requests a segment means to send: the requests of plan unit k mod U summed over the segment's
+ * starts k < total. Walks the plan once and, per unit, its passes: arithmetic, no unit kept.
+ */
+export function segmentRequests(units: Iterable<PlanUnit>, unitCount: number, requestsOf: (unit: PlanUnit) => number, total: number, segment: Shard | null): number {
+  const count = segment?.count ?? 1;
+  const mine = (segment?.index ?? 1) - 1;
+  let sum = 0;
+  let p = 0;
+  for (const unit of units) {
+    if (p >= total) break;
+    let hits = 0;
+    for (let k = p; k < total; k += unitCount) if (k % count === mine) hits += 1;
+    sum += hits * requestsOf(unit);
+    p += 1;
+  }
+  return sum;
+}
