@@ -30,6 +30,8 @@ export const ServiceOptionsSchema = z
     stallRate: rate.default(0),
     cutRate: rate.default(0),
     html502Rate: rate.default(0),
+    /** Add credits_remaining to the usage chunk of streamed answers (the documented chunk has credits_used alone). */
+    usageRemaining: z.boolean().default(false),
   })
   .strict();
 

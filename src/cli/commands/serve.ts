@@ -22,6 +22,7 @@ function serviceOptions(a: Record<string, unknown>): ServiceOptions {
     ...pick('rateLimitRate', 'rateLimitRate'),
     ...pick('retryAfter', 'retryAfterS'),
     ...pick('stallMs', 'stallMs'),
+    ...pick('usageRemaining', 'usageRemaining'),
     ...pick('stallRate', 'stallRate'),
     ...pick('cutRate', 'cutRate'),
     ...pick('html502Rate', 'html502Rate'),
@@ -49,6 +50,7 @@ export function serveCommand(io: CliIo, setExit: (code: ExitCode) => void): Comm
         .option('crlf', { type: 'boolean', describe: 'end stream lines with CRLF' })
         .option('split-writes', { type: 'boolean', describe: 'write streams in ragged byte pieces' })
         .option('max-in-flight', { type: 'number', describe: 'answers at once before 429 (0: no limit)' })
+        .option('usage-remaining', { type: 'boolean', describe: 'add credits_remaining to the usage chunk of streamed answers (default: the documented chunk, credits_used alone)' })
         .option('fault-rate', { type: 'number', group: 'Faults:', describe: 'share of requests answered 500' })
         .option('rate-limit-rate', { type: 'number', group: 'Faults:', describe: 'share answered 429 with Retry-After' })
         .option('retry-after', { type: 'number', group: 'Faults:', describe: 'Retry-After seconds of injected 429s' })
