@@ -66,6 +66,19 @@ describe('credit reconciliation against kbbench serve', () => {
     for (const gap of c.reconciliation.gaps) expect(gap.from_remaining - gap.to_remaining - gap.expected).toBeCloseTo(gap.amount, 5);
     expect(readFileSync(join(out, 'report.html'), 'utf8')).toMatch(/credits unexplained/);
   });
+
+  it('reconciles parallel shards on one account over the merged samples: each alone sees the other as outside spend', async () => {
+    const root = tempDir();
+    const shards = [join(root, 's1'), join(root, 's2')];
+    const results = await Promise.all(shards.map((out, i) =>
+      runCli(['run', DEMO, '--base-url', serve.url, '--no-stream', '--concurrency', '1', '--models', 'gpt-4o,gpt-4o-mini', '--shard', `${i + 1}/2`, '--quiet', '--out', out], { env: { KBBENCH_API_KEY: serve.key } })));
+    for (const r of results) expect(r.code).toBe(0);
+    const alone = shards.map((dir) => creditsOf(dir).reconciliation.unexplained);
+    expect(Math.max(...alone)).toBeGreaterThan(0);
+    const merged = join(root, 'merged');
+    expect((await runCli(['merge', ...shards, '--out', merged, '--quiet'])).code).toBe(0);
+    expect(creditsOf(merged).reconciliation).toMatchObject({ answers: 30, unexplained: 0, gaps: [] });
+  });
 });
 
 describe('credits_remaining in streamed runs', () => {
