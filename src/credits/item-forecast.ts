@@ -129,18 +129,29 @@ function fitModel(model: string, items: PopulationItem[], costs: Map<string, Obs
   return { model, items, seen: new Map(observedItems.map((i) => [i.key, costs.get(i.key)!])), fit, terms, relVar, df, withinVar, withinDf, meanCost };
 }
 
+/**
+ * A few items understate a skewed cost distribution's spread (a t-interval on them under-covers): the
+ * observed relative variance is combined with a weak prior — a coefficient of variation of 0.7, worth
+ * PRIOR_DF items — as with a conjugate scaled-inverse-χ² prior. It fades as the sample grows.
+ */
+export const PRIOR_REL_VAR = 0.49;
+export const PRIOR_DF = 2;
+
 /** A relative spread pooled over the models (costs differ between models in scale more than in shape). */
 function pooled(fits: readonly ModelFit[], own: ModelFit): { relVar: number; df: number } {
-  if (own.relVar !== null && own.df >= 5) return { relVar: own.relVar, df: own.df };
   let sum = 0;
   let df = 0;
-  for (const f of fits) {
-    if (f.relVar === null) continue;
-    sum += f.df * f.relVar;
-    df += f.df;
+  if (own.relVar !== null && own.df >= 5) {
+    sum = own.df * own.relVar;
+    df = own.df;
+  } else {
+    for (const f of fits) {
+      if (f.relVar === null) continue;
+      sum += f.df * f.relVar;
+      df += f.df;
+    }
   }
-  // Nothing to borrow from: a spread as large as the mean, on one degree of freedom (very wide, by design).
-  return df > 0 ? { relVar: sum / df, df } : { relVar: 1, df: 1 };
+  return { relVar: (sum + PRIOR_DF * PRIOR_REL_VAR) / (df + PRIOR_DF), df: df + PRIOR_DF };
 }
 
 interface ModelPrediction {
@@ -196,9 +207,16 @@ function predictModel(f: ModelFit, spread: { relVar: number; df: number }): Mode
   };
 }
 
+/**
+ * Costs are skewed to the right (a few dear answers), so a total estimated from few items is more
+ * likely too low than too high: the interval is symmetric on the log scale (a log-normal with the
+ * estimate's mean and standard error), which reaches further up than down.
+ */
 function interval(credits: number, se: number, df: number, level: number): CreditInterval {
   const t = studentTQuantile((1 + level) / 2, df);
-  return { credits: roundCredits(credits), low: roundCredits(Math.max(0, credits - t * se)), high: roundCredits(credits + t * se) };
+  if (!(credits > 0) || se === 0) return { credits: roundCredits(credits), low: roundCredits(Math.max(0, credits - t * se)), high: roundCredits(credits + t * se) };
+  const sigma = Math.sqrt(Math.log(1 + (se / credits) ** 2));
+  return { credits: roundCredits(credits), low: roundCredits(credits * Math.exp(-t * sigma)), high: roundCredits(credits * Math.exp(t * sigma)) };
 }
 
 /** A volume of V fresh requests at a model's mean per request: the mean's uncertainty times V, plus their own spread. */
