@@ -37,18 +37,22 @@ describe('credit reconciliation against kbbench serve', () => {
   });
   afterAll(async () => serve.stop());
 
-  const run = (out: string) =>
-    runCli(['run', DEMO, '--base-url', serve.url, '--no-stream', '--concurrency', '1', '--models', 'gpt-4o,gpt-4o-mini', '--quiet', '--out', out], { env: { KBBENCH_API_KEY: serve.key } });
+  const run = (out: string, extra: string[] = []) =>
+    runCli(['run', DEMO, '--base-url', serve.url, '--no-stream', '--concurrency', '1', '--models', 'gpt-4o,gpt-4o-mini', '--quiet', '--out', out, ...extra], { env: { KBBENCH_API_KEY: serve.key } });
 
-  it('reports no unexplained spend on a clean run', async () => {
+  it('reports no unexplained spend on a clean run, and the spend in money with --credit-price', async () => {
     const out = join(tempDir(), 'clean');
-    expect((await run(out)).code).toBe(0);
+    expect((await run(out, ['--credit-price', '0.5', '--currency', 'EUR'])).code).toBe(0);
     const c = creditsOf(out);
+    const total = c.models['gpt-4o']!.sum + c.models['gpt-4o-mini']!.sum;
+    expect(c.money).toMatchObject({ credit_price: 0.5, currency: 'EUR' });
+    expect(c.money!.total).toBeCloseTo(total * 0.5, 6);
     expect(c.reconciliation.answers).toBe(30);
     expect(c.reconciliation).toMatchObject({ unexplained: 0, gaps: [], gaps_left_out: 0 });
     expect(c.remaining.source).toBe('reported');
     const html = readFileSync(join(out, 'report.html'), 'utf8');
     expect(html).toContain('No unexplained spend');
+    expect(html).toMatch(/In money at 0\.5 EUR a credit/);
   });
 
   it('finds a second client\'s spend on the same account during the run, to 1e-5', async () => {

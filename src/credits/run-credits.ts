@@ -41,6 +41,17 @@ export interface CreditsSummary {
   /** The balance as answers reported it, in time order (at most MAX_TRACE points, evenly thinned). */
   remaining_over_run: { offset_ms: number; credits: number }[];
   reconciliation: ReconciliationFindings;
+  /** With --credit-price: the spend in money (null otherwise). */
+  money: CreditsMoney | null;
+}
+
+export interface CreditsMoney {
+  credit_price: number;
+  currency: string | null;
+  total: number;
+  models: Record<string, number>;
+  per_passed: number | null;
+  remaining: number | null;
 }
 
 export const MAX_TRACE = 200;
@@ -131,7 +142,7 @@ export class RunCredits {
     };
   }
 
-  finish(order: readonly string[]): CreditsSummary {
+  finish(order: readonly string[], price?: { price: number; currency: string | null }): CreditsSummary {
     const models: Record<string, ModelCredits> = Object.create(null) as Record<string, ModelCredits>;
     const names = [...order.filter((m) => this.models.has(m)), ...[...this.models.keys()].filter((m) => !order.includes(m)).sort()];
     for (const name of names) {
@@ -142,10 +153,21 @@ export class RunCredits {
     const turns: Record<string, CreditStats> = Object.create(null) as Record<string, CreditStats>;
     const positions = [...this.turns.keys()].sort((a, b) => (a === 'case' ? -1 : b === 'case' ? 1 : Number(a) - Number(b)));
     for (const p of positions) turns[p] = this.turns.get(p)!.stats();
+    const perPassed = this.passed > 0 ? roundCredits(fromUnits(this.totalUnits) / this.passed) : null;
+    const remaining = this.remaining();
+    const inMoney = (credits: number): number => Math.round(credits * (price?.price ?? 0) * 1e6) / 1e6;
+    const money: CreditsMoney | null = price
+      ? {
+          credit_price: price.price, currency: price.currency, total: inMoney(fromUnits(this.totalUnits)),
+          models: Object.fromEntries(Object.entries(models).map(([m, s]) => [m, inMoney(s.sum)])),
+          per_passed: perPassed === null ? null : inMoney(perPassed), remaining: remaining.credits === null ? null : inMoney(remaining.credits),
+        }
+      : null;
     return {
       models, turns,
-      per_passed: this.passed > 0 ? roundCredits(fromUnits(this.totalUnits) / this.passed) : null,
-      remaining: this.remaining(),
+      per_passed: perPassed,
+      money,
+      remaining,
       remaining_over_run: [...this.trace].sort((a, b) => a.offset_ms - b.offset_ms),
       reconciliation: this.steps.reconcile(),
     };

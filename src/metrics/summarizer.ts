@@ -33,6 +33,8 @@ export interface SummaryContext {
   duration_ms?: number | null;
   /** Models in the order the report should list them (the plan's); others follow alphabetically. */
   model_order?: readonly string[];
+  /** run.json's --credit-price and --currency: money beside credits. */
+  credit_price?: { price: number; currency: string | null };
 }
 
 export interface SummarizerResult {
@@ -101,7 +103,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       cases: caseResult.cases,
       cases_truncated: caseResult.truncated,
       thresholds,
-      credits: credits.finish(order),
+      credits: credits.finish(order, context.credit_price),
     };
     const set: HistogramSet = new Map(order.map((name) => [name, models.get(name)!.histograms]));
     return { summary, histograms: encodeHistogramSet(set), details: buildDetails(order, set, timeline.toTimeline(order)), cases: caseResult.table };

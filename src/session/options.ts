@@ -37,6 +37,9 @@ export interface RunSessionOptions {
   retries: number;
   maxCredits?: number;
   minRemaining?: number;
+  /** `--credit-price X [--currency EUR]`: money beside credits in summary.json and report.html. */
+  creditPrice?: number;
+  currency?: string;
   shard?: Shard;
   resumeDir?: string;
   outDir?: string;

@@ -60,8 +60,14 @@ export function renderCreditsSection(summary: Summary): string {
   const models = Object.entries(c.models).map(([m, s]) => [m, formatCredits(s.sum), formatCount(s.requests), formatCredits(s.mean), formatCredits(s.sd), formatCredits(s.per_passed)]);
   const turns = Object.entries(c.turns).map(([t, s]) => [t === 'case' ? 'one-time cases' : `thread turn ${t}`, formatCredits(s.sum), formatCount(s.requests), formatCredits(s.mean), formatCredits(s.sd)]);
   const remaining = `<p>Credits remaining at the end: <strong>${esc(formatCredits(c.remaining.credits))}</strong> (${esc(c.remaining.source)}: ${esc(c.remaining.detail)}). Cost per passed answer: <strong>${esc(formatCredits(c.per_passed))}</strong>.</p>`;
+  const m = c.money;
+  const cur = m?.currency ? ` ${m.currency}` : '';
+  const money = m
+    ? `<p>In money at ${esc(m.credit_price)}${esc(cur)} a credit: <strong>${esc(m.total)}${esc(cur)}</strong> spent (${Object.entries(m.models).map(([model, v]) => `${esc(model)} ${esc(v)}${esc(cur)}`).join(', ')}); ${esc(m.per_passed ?? '–')}${esc(cur)} per passed answer${m.remaining !== null ? `; ${esc(m.remaining)}${esc(cur)} of credits remain` : ''}.</p>`
+    : '';
   return [
     remaining,
+    money,
     table(['model', 'credits', 'requests', 'mean', 'sd', 'per passed'], models, 'Spend by model'),
     table(['position', 'credits', 'requests', 'mean', 'sd'], turns, 'Spend by turn position (history grows with the turn)'),
     table(['case', 'credits', 'requests', 'mean', 'per passed'], dearestCases(summary), `Spend by case (the ${MAX_CREDIT_CASES} dearest)`),
