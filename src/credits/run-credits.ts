@@ -34,7 +34,7 @@ export interface RemainingReadout {
 
 export interface CreditsSummary {
   models: Record<string, ModelCredits>;
-  /** `case` for one-time cases, `1`, `2`… for thread turn positions (history grows with the turn). */
+  /** `case` for one-time cases, `turn 1`, `turn 2`… for thread turn positions (history grows with the turn). */
   turns: Record<string, CreditStats>;
   per_passed: number | null;
   remaining: RemainingReadout;
@@ -101,7 +101,7 @@ export class RunCredits {
     if (!known) return;
     this.totalUnits += units;
     model.moments.add(units);
-    const position = sample.turn === null || sample.case_id !== null ? 'case' : String(sample.turn);
+    const position = sample.turn === null || sample.case_id !== null ? 'case' : `turn ${sample.turn}`;
     const turn = this.turns.get(position) ?? new Moments();
     turn.add(units);
     this.turns.set(position, turn);
@@ -151,7 +151,8 @@ export class RunCredits {
       models[name] = { ...stats, passed: m.passed, per_passed: m.passed > 0 ? roundCredits(stats.sum / m.passed) : null };
     }
     const turns: Record<string, CreditStats> = Object.create(null) as Record<string, CreditStats>;
-    const positions = [...this.turns.keys()].sort((a, b) => (a === 'case' ? -1 : b === 'case' ? 1 : Number(a) - Number(b)));
+    const rank = (p: string): number => (p === 'case' ? 0 : Number(p.slice(5)));
+    const positions = [...this.turns.keys()].sort((a, b) => rank(a) - rank(b));
     for (const p of positions) turns[p] = this.turns.get(p)!.stats();
     const perPassed = this.passed > 0 ? roundCredits(fromUnits(this.totalUnits) / this.passed) : null;
     const remaining = this.remaining();

@@ -58,7 +58,7 @@ export function renderCreditsSection(summary: Summary): string {
   const c = summary.credits;
   if (!c) return '<p>This run\'s summary has no credits section (written by an older kbbench).</p>';
   const models = Object.entries(c.models).map(([m, s]) => [m, formatCredits(s.sum), formatCount(s.requests), formatCredits(s.mean), formatCredits(s.sd), formatCredits(s.per_passed)]);
-  const turns = Object.entries(c.turns).map(([t, s]) => [t === 'case' ? 'one-time cases' : `thread turn ${t}`, formatCredits(s.sum), formatCount(s.requests), formatCredits(s.mean), formatCredits(s.sd)]);
+  const turns = Object.entries(c.turns).map(([t, s]) => [t === 'case' ? 'one-time cases' : `thread ${t}`, formatCredits(s.sum), formatCount(s.requests), formatCredits(s.mean), formatCredits(s.sd)]);
   const remaining = `<p>Credits remaining at the end: <strong>${esc(formatCredits(c.remaining.credits))}</strong> (${esc(c.remaining.source)}: ${esc(c.remaining.detail)}). Cost per passed answer: <strong>${esc(formatCredits(c.per_passed))}</strong>.</p>`;
   const m = c.money;
   const cur = m?.currency ? ` ${m.currency}` : '';
