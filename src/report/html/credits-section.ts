@@ -10,7 +10,7 @@ export const MAX_CREDIT_CASES = 20;
 
 function table(head: string[], rows: string[][], caption: string): string {
   const th = head.map((h) => `<th scope="col">${esc(h)}</th>`).join('');
-  const body = rows.map((r) => `<tr>${r.map((c, i) => (i === 0 ? `<th scope="row">${esc(c)}</th>` : `<td class="num">${esc(c)}</td>`)).join('')}</tr>`).join('');
+  const body = rows.map((r) => `<tr>${r.map((c, i) => (i === 0 ? `<th scope="row" class="label">${esc(c)}</th>` : `<td class="num">${esc(c)}</td>`)).join('')}</tr>`).join('');
   return `<table class="credits"><caption>${esc(caption)}</caption><thead><tr>${th}</tr></thead><tbody>${body}</tbody></table>`;
 }
 
