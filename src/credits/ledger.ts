@@ -107,6 +107,11 @@ export class CreditLedger {
     return answer === undefined ? null : answer + (this.maxExtraByModel.get(model) ?? 0);
   }
 
+  /**
+   * The live, bounded check: the total drift between the first balance and the last. Which steps make
+   * it up (the answers around each gap, and the amounts) is found from results.ndjson by
+   * credits/reconcile.ts, for summary.json `credits.reconciliation`, merged shards included.
+   */
   reconcile(): Reconciliation {
     const drift =
       this.startUnits === null || this.lowestUnits === null ? null : fromUnits(this.startUnits - this.spentUnits - this.lowestUnits);

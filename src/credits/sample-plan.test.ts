@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildPlan, countUnits as countPlan, unitKeyOf, unitModel, unitRepeat } from '../plan/index.js';
 import type { PlanThread as ThreadItem, PlanUnit as WorkItem } from '../plan/types.js';
 import { parseSuite } from '../suite/load.js';
-import { plannedWork, selectSample, spreadIndices } from './sample-plan.js';
+import { sampleCap, selectSample, spreadIndices } from './sample-plan.js';
 
 function suiteText(cases: number, threads: number[]): string {
   const lines = ['name: sample-test', 'models: [gpt-4o, gpt-4o-mini]', 'cases:'];
@@ -36,24 +36,25 @@ describe('selectSample', () => {
     expect(requestsOf(sample, 'gpt-4o')).toBe(5);
   });
 
-  it('caps each model, spreads cases over the suite, and keeps at least two turns of a conversation', () => {
+  it('caps each model, spreads cases over the suite (each model from its own offset), and keeps at least two turns of a conversation', () => {
     const plan = planOf(10, [3, 2]);
     const sample = selectSample(plan, 5);
-    for (const model of ['gpt-4o', 'gpt-4o-mini']) {
+    const expected: Record<string, { cases: string[]; thread: string }> = { 'gpt-4o': { cases: ['c0', 'c4', 'c7'], thread: 't0' }, 'gpt-4o-mini': { cases: ['c2', 'c5', 'c9'], thread: 't1' } };
+    for (const [model, want] of Object.entries(expected)) {
       const own = sample.filter((i) => unitModel(i) === model);
       expect(requestsOf(sample, model)).toBe(5);
-      expect(own.filter((i) => i.kind === 'case').map((i) => i.kind === 'case' && i.request.case_id)).toEqual(['c1', 'c5', 'c8']);
+      expect(own.filter((i) => i.kind === 'case').map((i) => i.kind === 'case' && i.request.case_id)).toEqual(want.cases);
       const threads = own.filter((i): i is ThreadItem => i.kind === 'thread');
-      expect(threads.map((t) => t.turns.map((x) => x.turn))).toEqual([[1, 2]]);
+      expect(threads.map((t) => [t.thread_id, t.turns.map((x) => x.turn)])).toEqual([[want.thread, [1, 2]]]);
     }
     expect(selectSample(plan, 5)).toEqual(sample);
   });
 
   it('cuts conversations to their first turns when the budget is smaller, several when there are no cases', () => {
     const turnsOf = (items: WorkItem[]) => items.filter((i): i is ThreadItem => i.kind === 'thread' && i.model === 'gpt-4o').map((t) => [t.thread_id, t.turns.length]);
-    expect(turnsOf(selectSample(planOf(0, [6, 6, 6]), 4))).toEqual([['t0', 2], ['t2', 2]]);
+    expect(turnsOf(selectSample(planOf(0, [6, 6, 6]), 4))).toEqual([['t0', 2], ['t1', 2]]);
     expect(turnsOf(selectSample(planOf(0, [6, 6]), 5))).toEqual([['t0', 3], ['t1', 2]]);
-    expect(turnsOf(selectSample(planOf(20, [6, 6]), 5))).toEqual([['t1', 2]]);
+    expect(turnsOf(selectSample(planOf(20, [6, 6]), 5))).toEqual([['t0', 2]]);
   });
 
   it('never passes the cap per model and sends each item at most once (property)', () => {
@@ -72,11 +73,13 @@ describe('selectSample', () => {
   });
 });
 
-describe('plannedWork', () => {
-  it('counts cases and conversation lengths per model, repeats included', () => {
-    expect(plannedWork(planOf(2, [3, 1], 2))).toEqual({
-      'gpt-4o': { cases: 4, threadTurns: [3, 1, 3, 1] },
-      'gpt-4o-mini': { cases: 4, threadTurns: [3, 1, 3, 1] },
-    });
+describe('sampleCap', () => {
+  it('takes a share of the distinct items, at least two, at most all', () => {
+    expect(sampleCap({ percent: 10 }, 15)).toBe(2);
+    expect(sampleCap({ percent: 10 }, 50)).toBe(5);
+    expect(sampleCap({ percent: 10 }, 51)).toBe(6);
+    expect(sampleCap({ percent: 100 }, 15)).toBe(15);
+    expect(sampleCap({ percent: 50 }, 1)).toBe(1);
+    expect(sampleCap({ perModel: 7 }, 3)).toBe(7);
   });
 });

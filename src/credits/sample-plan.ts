@@ -2,12 +2,11 @@
 // planned proportions, picked evenly across the suite (deterministic: the same sample every time).
 import { unitKeyOf, unitModel, unitRepeat } from '../plan/build.js';
 import type { PlanCase as CaseItem, Plan, PlanThread as ThreadItem, PlanUnit as WorkItem } from '../plan/types.js';
-import type { PlannedWork } from './forecast.js';
 
 /** k indices of 0…count-1, one from the middle of each of k equal stretches: spread over the whole suite. */
-export function spreadIndices(count: number, k: number): number[] {
+export function spreadIndices(count: number, k: number, offset = 0.5): number[] {
   const picks = Math.max(0, Math.min(count, k));
-  return Array.from({ length: picks }, (_, i) => Math.floor(((i + 0.5) * count) / picks));
+  return Array.from({ length: picks }, (_, i) => Math.floor(((i + offset) * count) / picks));
 }
 
 /** How many of a model's sampled requests go to thread turns: their planned share, at least two when threads exist. */
@@ -26,11 +25,11 @@ function turnBudget(cases: number, threads: readonly ThreadItem[], cap: number):
  * (a thread's prefix is a valid conversation); threads left over take what budget remains. A suite
  * of threads alone wants several of them: each is one draw, and one draw shows no spread.
  */
-function pickThreads(threads: readonly ThreadItem[], budget: number, minThreads: number): ThreadItem[] {
+function pickThreads(threads: readonly ThreadItem[], budget: number, minThreads: number, offset: number): ThreadItem[] {
   if (budget <= 0 || threads.length === 0) return [];
   const meanLength = threads.reduce((a, t) => a + t.turns.length, 0) / threads.length;
   const k = Math.min(threads.length, Math.max(1, minThreads, Math.round(budget / meanLength)));
-  const first = spreadIndices(threads.length, k);
+  const first = spreadIndices(threads.length, k, offset);
   const rest = threads.map((_, i) => i).filter((i) => !first.includes(i));
   const taken = new Map<number, number>();
   let left = budget;
@@ -52,21 +51,33 @@ function pickThreads(threads: readonly ThreadItem[], budget: number, minThreads:
   });
 }
 
-function sampleOfModel(items: readonly WorkItem[], cap: number): WorkItem[] {
+function sampleOfModel(items: readonly WorkItem[], cap: number, offset: number): WorkItem[] {
   const cases = items.filter((i): i is CaseItem => i.kind === 'case');
   const threads = items.filter((i): i is ThreadItem => i.kind === 'thread');
   const requests = cases.length + threads.reduce((a, t) => a + t.turns.length, 0);
   if (requests <= cap) return [...items];
   const turns = turnBudget(cases.length, threads, cap);
-  const chosenCases = spreadIndices(cases.length, cap - turns).map((i) => cases[i]!);
-  return [...chosenCases, ...pickThreads(threads, turns, cases.length === 0 ? Math.floor(turns / 2) : 1)];
+  const chosenCases = spreadIndices(cases.length, cap - turns, offset).map((i) => cases[i]!);
+  return [...chosenCases, ...pickThreads(threads, turns, cases.length === 0 ? Math.floor(turns / 2) : 1, offset)];
+}
+
+/** `--sample N`: requests per model; `--sample P%`: a share of each model's distinct items (repeats not counted), at least two. */
+export type SampleSize = { perModel: number } | { percent: number };
+
+/** The requests a model's sample may send, from its distinct items (cases and thread turns of one repeat). */
+export function sampleCap(size: SampleSize, distinctRequests: number): number {
+  if ('perModel' in size) return size.perModel;
+  return Math.min(distinctRequests, Math.max(2, Math.ceil((size.percent / 100) * distinctRequests - 1e-9)));
 }
 
 /**
  * The sample of a plan (one repeat, no shard): every case and thread once per model while that
- * fits in `maxPerModel` requests, else an even spread of cases and conversations, in plan order.
+ * fits in its cap, else an even spread of cases and conversations, in plan order. Each model's spread
+ * starts at its own offset, so the models sample different items: together they see more of the
+ * suite, and their errors are independent (strata sampled apart).
  */
-export function selectSample(plan: Plan, maxPerModel: number): WorkItem[] {
+export function selectSample(plan: Plan, size: SampleSize | number): WorkItem[] {
+  const wanted: SampleSize = typeof size === 'number' ? { perModel: size } : size;
   // An estimate asks of the first repeat only, which is a suite's size, not a plan's.
   const firstRepeat: WorkItem[] = [];
   for (const unit of plan.units()) {
@@ -74,23 +85,14 @@ export function selectSample(plan: Plan, maxPerModel: number): WorkItem[] {
     firstRepeat.push(unit);
   }
   const chosen = new Map<string, WorkItem>();
-  for (const model of plan.models) {
-    for (const item of sampleOfModel(firstRepeat.filter((i) => unitModel(i) === model), maxPerModel)) chosen.set(unitKeyOf(item), item);
-  }
+  plan.models.forEach((model, index) => {
+    const items = firstRepeat.filter((i) => unitModel(i) === model);
+    const distinct = items.reduce((a, i) => a + (i.kind === 'case' ? 1 : i.turns.length), 0);
+    const offset = (index + 0.5) / plan.models.length;
+    for (const item of sampleOfModel(items, sampleCap(wanted, distinct), offset)) chosen.set(unitKeyOf(item), item);
+  });
   return firstRepeat.flatMap((item) => {
     const picked = chosen.get(unitKeyOf(item));
     return picked ? [picked] : [];
   });
-}
-
-/** What a forecast is for, per model: the plan's cases and the length of each conversation (repeats included). */
-export function plannedWork(plan: Plan): Record<string, PlannedWork> {
-  const work: Record<string, PlannedWork> = {};
-  for (const model of plan.models) work[model] = { cases: 0, threadTurns: [] };
-  for (const item of plan.units()) {
-    const entry = (work[unitModel(item)] ??= { cases: 0, threadTurns: [] });
-    if (item.kind === 'case') entry.cases += 1;
-    else entry.threadTurns.push(item.turns.length);
-  }
-  return work;
 }

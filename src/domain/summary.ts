@@ -1,4 +1,5 @@
 // summary.json and histograms.json: what a run's statistics look like (CONTRACT.md, "summary.json").
+import type { CreditsSummary } from '../credits/run-credits.js';
 import type { RunStatus, ThresholdResult } from './run.js';
 
 export type Verdict = 'pass' | 'fail';
@@ -123,6 +124,8 @@ export interface Summary {
   /** null when `cases` lists every case. */
   cases_truncated: CasesTruncated | null;
   thresholds: ThresholdResult[];
+  /** Spend per model and turn position, per passed answer, the balance and the ledger's reconciliation (credits/run-credits.ts). */
+  credits?: CreditsSummary;
 }
 
 /** histograms.json: model → metric → hdr-histogram-js compressed base64 (µs values). */

@@ -1,4 +1,5 @@
 // The streaming accumulator: Samples in one at a time; a Summary with its thresholds judged (plus histograms, chart data, case table) out.
+import { RunCredits } from '../credits/run-credits.js';
 import { createThresholdSinks, type ThresholdSinks } from '../checks/thresholds-sinks.js';
 import type { RunStatus, ThresholdResult } from '../domain/run.js';
 import type { Sample } from '../domain/sample.js';
@@ -32,6 +33,8 @@ export interface SummaryContext {
   duration_ms?: number | null;
   /** Models in the order the report should list them (the plan's); others follow alphabetically. */
   model_order?: readonly string[];
+  /** run.json's --credit-price and --currency: money beside credits. */
+  credit_price?: { price: number; currency: string | null };
 }
 
 export interface SummarizerResult {
@@ -56,6 +59,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
   const models = new Map<string, RequestStatsAccumulator>();
   const cases = createCaseStats(options.cases);
   const timeline = createTimeline();
+  const credits = new RunCredits();
   // Unscoped and model-only thresholds read `total` and `models` themselves (k6: one set of aggregates).
   const sinks: ThresholdSinks = createThresholdSinks(options.thresholds ?? {}, { total, model: (name) => models.get(name) });
   let lastEndMs = 0;
@@ -71,6 +75,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
     sinks.add(sample);
     cases.add(sample);
     timeline.add(sample);
+    credits.add(sample);
     lastEndMs = Math.max(lastEndMs, sample.offset_ms + (sample.latency_ms ?? 0));
   };
 
@@ -98,6 +103,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       cases: caseResult.cases,
       cases_truncated: caseResult.truncated,
       thresholds,
+      credits: credits.finish(order, context.credit_price),
     };
     const set: HistogramSet = new Map(order.map((name) => [name, models.get(name)!.histograms]));
     return { summary, histograms: encodeHistogramSet(set), details: buildDetails(order, set, timeline.toTimeline(order)), cases: caseResult.table };

@@ -30,6 +30,13 @@ export interface BuildReportsResult {
   read: ResultsReadStats;
 }
 
+/** The price a run was given (run.json options), for money beside credits. */
+function creditPriceOf(options: Record<string, unknown>): { credit_price?: { price: number; currency: string | null } } {
+  const price = options.creditPrice;
+  if (typeof price !== 'number' || !Number.isFinite(price) || price < 0) return {};
+  return { credit_price: { price, currency: typeof options.currency === 'string' ? options.currency : null } };
+}
+
 export async function buildReports(options: BuildReportsOptions): Promise<BuildReportsResult> {
   const { runDir, run } = options;
   const results = readResults(runDir);
@@ -52,6 +59,7 @@ export async function buildReports(options: BuildReportsOptions): Promise<BuildR
     unreadable_lines: results.stats.torn_lines + results.stats.invalid_lines,
     duration_ms: run.duration_ms,
     model_order: run.plan.models,
+    ...creditPriceOf(run.options),
   });
   try {
     const { summary } = finished;

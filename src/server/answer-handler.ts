@@ -131,6 +131,7 @@ function streamed(ctx: ServiceContext, job: AnswerJob, settled: Settled): Servic
     stallMs: job.faults.stallMs,
     cutAfterDeltas: job.faults.cut ? Math.max(1, Math.floor(deltas.length / 2)) : undefined,
     usageCredits: job.params.includeUsage ? settled.creditsUsed : undefined,
+    usageRemaining: job.params.includeUsage && ctx.options.usageRemaining ? settled.creditsRemaining : undefined,
     pingIntervalMs: ctx.options.pingIntervalMs,
     splitRandom: job.stream.splitWrites ? ctx.random.split : undefined,
     ...(ctx.pause.enabled ? { hold: (signal?: AbortSignal) => ctx.pause.wait(signal) } : {}),

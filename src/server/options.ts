@@ -41,6 +41,8 @@ export const ServiceOptionsSchema = z
     /** Service-wide pause fault: every pauseEveryMs, everything waits pauseForMs (0 = off). Not scaled. */
     pauseEveryMs: z.number().min(0).default(0),
     pauseForMs: z.number().min(0).default(0),
+    /** Add credits_remaining to the usage chunk of streamed answers (the documented chunk has credits_used alone). */
+    usageRemaining: z.boolean().default(false),
   })
   .strict()
   .refine((o) => o.pauseForMs === 0 || o.pauseForMs < o.pauseEveryMs, {

@@ -26,6 +26,8 @@ export interface StreamPlan {
   cutAfterDeltas?: number;
   /** Present when include_usage is on. */
   usageCredits?: number;
+  /** Added to the usage chunk (option usageRemaining); left out by default, as interface.md documents. */
+  usageRemaining?: number;
   pingIntervalMs: number;
   /** Present when writes should be split into ragged byte pieces. */
   splitRandom?: Random;
@@ -78,7 +80,7 @@ export async function* streamAnswer(plan: StreamPlan): AsyncGenerator<Uint8Array
     yield* emit(i === 0 ? [...dialect.textStart(), dialect.delta(delta)] : [dialect.delta(delta)], plan);
     if (plan.cutAfterDeltas !== undefined && i + 1 >= plan.cutAfterDeltas) throw new StreamCutError();
   }
-  const usage = plan.usageCredits === undefined ? null : dialect.usage(plan.usageCredits);
+  const usage = plan.usageCredits === undefined ? null : dialect.usage(plan.usageCredits, plan.usageRemaining);
   yield* emit([...dialect.finish(), ...(usage === null ? [] : [usage]), ...dialect.close()], plan);
 }
 

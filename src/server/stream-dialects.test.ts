@@ -46,4 +46,11 @@ describe('stream dialects', () => {
     expect(render('ui-sse', true).replace(/\r\n/g, '')).not.toContain('\n');
     expect(render('data-stream', true)).toContain('d:{"finishReason":"stop"}\r\n');
   });
+
+  it('adds credits_remaining to the usage chunk only when given it (option usageRemaining)', () => {
+    for (const dialect of ['ui-sse', 'ndjson', 'data-stream', 'openai-sse'] as const) {
+      expect(createEncoder(dialect, false).usage(0.1, 99.9), dialect).toContain('"credits_used":0.1,"credits_remaining":99.9');
+      expect(createEncoder(dialect, false).usage(0.1), dialect).not.toContain('credits_remaining');
+    }
+  });
 });

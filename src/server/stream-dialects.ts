@@ -13,11 +13,17 @@ export interface StreamEncoder {
   textStart(): string[];
   delta(text: string): string;
   finish(): string[];
-  usage(creditsUsed: number): string | null;
+  /** The usage chunk; `creditsRemaining` only when the service is told to add it (option usageRemaining). */
+  usage(creditsUsed: number, creditsRemaining?: number): string | null;
   close(): string[];
 }
 
 const TEXT_ID = 'text-0';
+
+/** The documented usage chunk, with credits_remaining beside credits_used only when asked for. */
+function usageChunk(credits_used: number, credits_remaining: number | undefined): Record<string, unknown> {
+  return credits_remaining === undefined ? { type: 'usage', credits_used } : { type: 'usage', credits_used, credits_remaining };
+}
 
 function sse(eol: string): (payload: unknown) => string {
   return (payload) => `data: ${typeof payload === 'string' ? payload : JSON.stringify(payload)}${eol}${eol}`;
@@ -33,7 +39,7 @@ function uiSse(eol: string): StreamEncoder {
     textStart: () => [frame({ type: 'text-start', id: TEXT_ID })],
     delta: (delta) => frame({ type: 'text-delta', id: TEXT_ID, delta }),
     finish: () => [frame({ type: 'text-end', id: TEXT_ID }), frame({ type: 'finish' })],
-    usage: (credits_used) => frame({ type: 'usage', credits_used }),
+    usage: (credits_used, credits_remaining) => frame(usageChunk(credits_used, credits_remaining)),
     close: () => [frame(SSE_DONE)],
   };
 }
@@ -48,7 +54,7 @@ function ndjson(eol: string): StreamEncoder {
     textStart: () => [line({ type: 'text-start', id: TEXT_ID })],
     delta: (delta) => line({ type: 'text-delta', id: TEXT_ID, delta }),
     finish: () => [line({ type: 'text-end', id: TEXT_ID }), line({ type: 'finish' })],
-    usage: (credits_used) => line({ type: 'usage', credits_used }),
+    usage: (credits_used, credits_remaining) => line(usageChunk(credits_used, credits_remaining)),
     close: () => [],
   };
 }
@@ -62,7 +68,7 @@ function dataStream(eol: string): StreamEncoder {
     textStart: () => [],
     delta: (delta) => `0:${JSON.stringify(delta)}${eol}`,
     finish: () => [`d:${JSON.stringify({ finishReason: 'stop' })}${eol}`],
-    usage: (credits_used) => `2:${JSON.stringify([{ type: 'usage', credits_used }])}${eol}`,
+    usage: (credits_used, credits_remaining) => `2:${JSON.stringify([usageChunk(credits_used, credits_remaining)])}${eol}`,
     close: () => [],
   };
 }
@@ -77,7 +83,7 @@ function openAiSse(eol: string): StreamEncoder {
     textStart: () => [],
     delta: (content) => frame({ choices: [{ index: 0, delta: { content } }] }),
     finish: () => [frame({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })],
-    usage: (credits_used) => frame({ type: 'usage', credits_used }),
+    usage: (credits_used, credits_remaining) => frame(usageChunk(credits_used, credits_remaining)),
     close: () => [frame(SSE_DONE)],
   };
 }

@@ -1,54 +1,60 @@
-// `kbbench estimate`: send a small deterministic sample of a suite, then forecast what the whole
-// plan (or a volume of traffic like it) will cost, with an interval; the sample's run dir is kept.
+// `kbbench estimate`: forecast what the whole plan (or a volume of traffic like it) will cost, with an
+// interval, from a small deterministic sample it sends (kept as a run dir) or from runs already made.
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { forecastCredits, type CostObservation, type Forecast } from '../credits/forecast.js';
-import { plannedWork, selectSample } from '../credits/sample-plan.js';
+import { forecastItems, type ItemForecast } from '../credits/item-forecast.js';
+import { ItemCostTally, populationOf } from '../credits/items.js';
+import { moneyOf, runwayOf, type Money, type Runway } from '../credits/money.js';
+import { selectSample, type SampleSize } from '../credits/sample-plan.js';
 import { InputError } from '../domain/errors.js';
-import type { Sample } from '../domain/sample.js';
-import { readResults } from '../store/results-reader.js';
 import { countUnits, formatShard } from '../plan/index.js';
-import { fromUnits, sampleCreditUnits } from '../credits/units.js';
+import type { Plan } from '../plan/types.js';
 import { isoNow } from '../runner/clock.js';
+import { readResults } from '../store/results-reader.js';
 import { defaultRunDir, RUN_FILES, writeJsonAtomic } from '../store/run-dir.js';
+import { fromUnits, sampleCreditUnits } from '../credits/units.js';
 import type { RunSessionOptions } from './options.js';
 import { prepareRun } from './prepare.js';
 import { runSession, type SessionHooks } from './run-session.js';
 
 export const ESTIMATE_FILE = 'estimate.json';
 export const ESTIMATE_METHOD =
-  'per model: mean cost of a fresh question over the sampled cases and conversations (a thread is one draw; its turns are ' +
-  'deflated by how turn k costs more than turn 1 as history grows), times the planned work in fresh-question equivalents; ' +
-  'Student-t interval on that mean, scaled by the same work; total paired over shared cases when every model saw the same ones';
+  'per model, over the plan\'s distinct items (a case or a thread turn): observed items at their observed mean cost, ' +
+  'unobserved ones predicted by least squares on what is known before sending (input size: prompt, additional_context and earlier turns; turn position) ' +
+  'or by the observed mean when the sample is too small for a slope; times each item\'s repeats. Student-t interval from two levels: ' +
+  'the unobserved items\' residual spread (finite-population correction: observed items add none) and the spread of repeats within an item';
 
 export interface EstimateRequest {
   /** The run's options as `run` would take them: models, repeat, shard, target, budget (for the sample). */
   options: RunSessionOptions;
-  samplePerModel: number;
+  sample: SampleSize;
   level: number;
-  /** Forecast this many requests of traffic like the suite, instead of one run of its plan. */
+  /** Forecast this many requests of traffic like the suite (each model taking all of it), instead of one run of its plan. */
   requests?: number;
-  /** The period `requests` are counted in ("day"), only echoed. */
+  /** The period `requests` are counted in ("month"), only echoed. */
   per?: string;
+  /** Forecast from these run directories, sending nothing. */
+  from?: string[];
+  /** Price of one credit, in `currency`. */
+  creditPrice?: number;
+  currency?: string;
+  /** The account's remaining credits, when not observed (or to override what was). */
+  balance?: number;
   hooks: SessionHooks;
 }
 
-export interface Estimate extends Forecast {
+export interface Estimate extends ItemForecast {
   suite: { name: string; path: string; sha256: string };
-  forecast_for: { requests: number; repeat: number; shard: string | null; volume: { requests: number; per: string | null } | null };
+  forecast_for: { requests: number; repeat: number; shard: string | null; volume: { requests: number; per: string | null; each_model: true } | null };
+  /** Credits the forecast's own sample spent (0 when forecast from runs already made). */
   sample_credits_used: number;
-  /** `requests` (and `per_model`): sent by the sample; `planned_requests`: what it meant to send. */
-  sample: { run_dir: string; status: string; requests: number; planned_requests: number; max_per_model: number; per_model: Record<string, number> };
+  /** `requests` (and `per_model`): sent by the sample; `planned_requests`: what it meant to send. Null with --from. */
+  sample: { run_dir: string; status: string; requests: number; planned_requests: number; size: string; per_model: Record<string, number> } | null;
+  /** With --from: the runs read and how many of the plan's items they had seen. */
+  from: { run_dirs: string[]; requests: number; items_matched: number; items_planned: number } | null;
+  money: Money | null;
+  runway: Runway | null;
   method: string;
-}
-
-/** The forecast's data: answers with known credits, each with what its judges cost. */
-export function costObservations(samples: readonly Sample[]): CostObservation[] {
-  return samples.flatMap((s): CostObservation[] => {
-    if (s.outcome !== 'ok' || s.credits_used === null || s.endpoint === 'create') return [];
-    const unit = s.case_id !== null ? `case:${s.case_id}` : `thread:${s.thread_id ?? s.item_id}`;
-    return [{ model: s.model, unit, turn: s.case_id !== null ? null : s.turn, credits: fromUnits(sampleCreditUnits(s)) }];
-  });
 }
 
 function volumeOf(request: EstimateRequest): number | undefined {
@@ -59,60 +65,106 @@ function volumeOf(request: EstimateRequest): number | undefined {
   return undefined;
 }
 
+const sizeLabel = (size: SampleSize): string => ('percent' in size ? `${size.percent}% of the distinct items` : `${size.perModel} requests per model`);
+
 function checkRequest(request: EstimateRequest): void {
   if (request.options.resumeDir) throw new InputError('estimate sends a fresh sample; --resume belongs to run', { field: '--resume' });
-  if (!Number.isInteger(request.samplePerModel) || request.samplePerModel < 1) {
-    throw new InputError(`--sample ${request.samplePerModel}: expected a whole number ≥ 1 of requests per model`, { field: '--sample' });
+  const { sample } = request;
+  if ('perModel' in sample && (!Number.isInteger(sample.perModel) || sample.perModel < 1)) {
+    throw new InputError(`--sample ${sample.perModel}: expected a whole number ≥ 1 of requests per model, or a share such as 10%`, { field: '--sample' });
+  }
+  if ('percent' in sample && !(sample.percent > 0 && sample.percent <= 100)) {
+    throw new InputError(`--sample ${sample.percent}%: expected a share above 0% and at most 100%`, { field: '--sample' });
   }
   if (!(request.level > 0 && request.level < 1)) throw new InputError(`--level ${request.level}: expected a level between 0 and 1, e.g. 0.95`, { field: '--level' });
+  for (const dir of request.from ?? []) {
+    if (!existsSync(join(dir, RUN_FILES.results))) throw new InputError(`--from ${dir}: no ${RUN_FILES.results} there (a run directory of kbbench run)`, { file: dir, field: '--from' });
+  }
 }
 
-async function readSamples(runDir: string): Promise<Sample[]> {
-  const samples: Sample[] = [];
-  for await (const s of readResults(runDir)) samples.push(s);
-  return samples;
+interface Tallied {
+  tally: ItemCostTally;
+  requests: number;
+  credits: number;
+  /** The lowest credits_remaining any answer reported: the latest balance seen. */
+  remaining: number | null;
+  perModel: Record<string, number>;
+}
+
+async function tallyRuns(dirs: readonly string[]): Promise<Tallied> {
+  const tally = new ItemCostTally();
+  let requests = 0;
+  let units = 0;
+  let remaining: number | null = null;
+  const perModel: Record<string, number> = Object.create(null) as Record<string, number>;
+  for (const dir of dirs) {
+    for await (const s of readResults(dir)) {
+      tally.add(s);
+      if (s.endpoint === 'create') continue;
+      requests += 1;
+      perModel[s.model] = (perModel[s.model] ?? 0) + 1;
+      units += sampleCreditUnits(s);
+      if (s.credits_remaining !== null) remaining = remaining === null ? s.credits_remaining : Math.min(remaining, s.credits_remaining);
+    }
+  }
+  return { tally, requests, credits: fromUnits(units), remaining, perModel };
+}
+
+function forecastFor(plan: Plan, volume: number | undefined): Estimate['forecast_for'] {
+  return {
+    requests: volume ?? plan.counts.requests, repeat: plan.repeat, shard: plan.shard ? formatShard(plan.shard) : null,
+    volume: volume !== undefined ? { requests: volume, per: null, each_model: true } : null,
+  };
 }
 
 export async function estimateSuite(request: EstimateRequest): Promise<Estimate> {
   checkRequest(request);
   const { options } = request;
   const target = await prepareRun(options);
-  const runDir = resolve(options.outDir ?? defaultRunDir(options.reportsRoot, `${target.suite.name}-estimate`, isoNow()));
-  if (existsSync(join(runDir, RUN_FILES.results))) {
-    throw new InputError('the sample directory already holds a run; name a new one with --out', { file: runDir, field: '--out' });
-  }
-  // The sample is an ordinary run (same target, preflight, results and reports) of part of one repeat.
-  let items: ReturnType<typeof selectSample> = [];
-  let models: string[] = [];
-  const sampleOptions = { ...options, repeat: 1, shard: undefined, rate: undefined, durationMs: undefined, outDir: runDir, thresholdFlags: [] };
-  const result = await runSession(sampleOptions, request.hooks, {
-    purpose: 'estimate-sample',
-    select: (prepared) => {
-      models = prepared.plan.models;
-      items = selectSample(prepared.plan, request.samplePerModel);
-      return items;
-    },
-  });
   const volume = volumeOf(request);
-  const samples = await readSamples(runDir);
-  const forecast = forecastCredits(plannedWork(target.plan), costObservations(samples), {
-    level: request.level, ...(volume !== undefined ? { volume } : {}),
-  });
-  const counts = countUnits(items);
+  const population = populationOf(target.plan);
+  let tallied: Tallied;
+  let sample: Estimate['sample'] = null;
+  let runDir: string | null = null;
+  if (request.from?.length) {
+    tallied = await tallyRuns(request.from.map((d) => resolve(d)));
+  } else {
+    runDir = resolve(options.outDir ?? defaultRunDir(options.reportsRoot, `${target.suite.name}-estimate`, isoNow()));
+    if (existsSync(join(runDir, RUN_FILES.results))) {
+      throw new InputError('the sample directory already holds a run; name a new one with --out', { file: runDir, field: '--out' });
+    }
+    // The sample is an ordinary run (same target, preflight, results and reports) of part of one repeat.
+    let items: ReturnType<typeof selectSample> = [];
+    const sampleOptions = { ...options, repeat: 1, shard: undefined, rate: undefined, durationMs: undefined, outDir: runDir, thresholdFlags: [] };
+    const result = await runSession(sampleOptions, request.hooks, {
+      purpose: 'estimate-sample',
+      select: (prepared) => (items = selectSample(prepared.plan, request.sample)),
+    });
+    tallied = await tallyRuns([runDir]);
+    sample = {
+      run_dir: runDir, status: result.run.status, requests: tallied.requests, planned_requests: countUnits(items).requests, size: sizeLabel(request.sample),
+      per_model: Object.fromEntries(target.plan.models.map((m) => [m, tallied.perModel[m] ?? 0])),
+    };
+  }
+  const observed = tallied.tally.entries();
+  const forecast = forecastItems(population, observed, { level: request.level, ...(volume !== undefined ? { volume } : {}) });
+  const planned = new Set(population.map((i) => `${i.model}\u0000${i.key}`));
+  const forecastForPlan = forecastFor(target.plan, volume);
+  if (forecastForPlan.volume) forecastForPlan.volume.per = request.per ?? null;
+  const balance = request.balance !== undefined ? { credits: request.balance, source: '--balance' as const } : tallied.remaining !== null ? { credits: tallied.remaining, source: 'observed' as const } : null;
   const estimate: Estimate = {
     suite: target.plan.suite,
-    forecast_for: {
-      requests: volume ?? target.plan.counts.requests, repeat: target.plan.repeat, shard: target.plan.shard ? formatShard(target.plan.shard) : null,
-      volume: volume !== undefined ? { requests: volume, per: request.per ?? null } : null,
-    },
+    forecast_for: forecastForPlan,
     ...forecast,
-    sample_credits_used: result.summary.totals.credits_used,
-    sample: {
-      run_dir: runDir, status: result.run.status, requests: samples.filter((x) => x.endpoint !== 'create').length, planned_requests: counts.requests, max_per_model: request.samplePerModel,
-      per_model: Object.fromEntries(models.map((m) => [m, samples.filter((x) => x.model === m && x.endpoint !== 'create').length])),
-    },
+    sample_credits_used: sample ? tallied.credits : 0,
+    sample,
+    from: request.from?.length
+      ? { run_dirs: request.from.map((d) => resolve(d)), requests: tallied.requests, items_matched: observed.filter((o) => planned.has(`${o.model}\u0000${o.key}`)).length, items_planned: population.length }
+      : null,
+    money: request.creditPrice !== undefined ? moneyOf(forecast, request.creditPrice, request.currency ?? null) : null,
+    runway: balance ? runwayOf(forecast, balance, volume !== undefined ? (request.per ?? null) : null, request.creditPrice) : null,
     method: ESTIMATE_METHOD,
   };
-  writeJsonAtomic(join(runDir, ESTIMATE_FILE), estimate);
+  if (runDir) writeJsonAtomic(join(runDir, ESTIMATE_FILE), estimate);
   return estimate;
 }

@@ -43,6 +43,9 @@ export interface RunSessionOptions {
   maxCredits?: number;
   minRemaining?: number;
   /** `--shard i/N`: a closed loop runs its part of the plan's items; an open loop its segment of the starts. */
+  /** `--credit-price X [--currency EUR]`: money beside credits in summary.json and report.html. */
+  creditPrice?: number;
+  currency?: string;
   shard?: Shard;
   /** `--start-at`: the ISO instant (with its zone) at which every shard starts its run. */
   startAt?: string;

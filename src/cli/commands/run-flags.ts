@@ -40,6 +40,8 @@ export function runFlags<T>(y: Argv<T>) {
     .option('source', { type: 'string', describe: 'source identifier sent with thread turns', group: 'Request:' })
     .option('dialect', { choices: STREAM_DIALECTS, describe: 'force a stream decoder instead of detecting the format', group: 'Request:' })
     .option('max-credits', { type: 'number', describe: 'stop before spending more than this (exit 3)', group: 'Credits:' })
+    .option('credit-price', { type: 'number', describe: 'price of one credit: summary.json and report.html show money too', group: 'Credits:' })
+    .option('currency', { type: 'string', describe: 'the currency of --credit-price (e.g. EUR), only echoed', group: 'Credits:' })
     .option('min-remaining', { type: 'number', describe: 'stop before the account could fall below this (exit 3)', group: 'Credits:' })
     .option('threshold', { type: 'string', array: true, describe: "extra threshold, e.g. 'ttfc_ms=p(95)<2000' (repeatable)", group: 'Checks:' })
     .option('baseline', { type: 'string', describe: 'compare with an earlier run directory; exit 1 on regression', group: 'Checks:' })
@@ -111,6 +113,8 @@ export function toSessionOptions(a: Record<string, unknown>, env: NodeJS.Process
     ...opt('minRemaining', positive(a.minRemaining as number | undefined, 'min-remaining', { allowZero: true })),
     ...opt('shard', a.shard === undefined ? undefined : parseShard(a.shard as string, env.JOB_COMPLETION_INDEX)),
     ...opt('startAt', a.startAt === undefined ? undefined : startAtFlag(a.startAt)),
+    ...opt('creditPrice', positive(a.creditPrice as number | undefined, 'credit-price', { allowZero: true })),
+    ...opt('currency', typeof a.currency === 'string' ? a.currency : undefined),
     ...opt('resumeDir', a.resume as string | undefined),
     ...opt('outDir', a.out as string | undefined),
     reportsRoot: `${cwd}/reports`,

@@ -23,6 +23,7 @@ function serviceOptions(a: Record<string, unknown>): ServiceOptions {
     ...pick('rateLimitRate', 'rateLimitRate'),
     ...pick('retryAfter', 'retryAfterS'),
     ...pick('stallMs', 'stallMs'),
+    ...pick('usageRemaining', 'usageRemaining'),
     ...pick('stallRate', 'stallRate'),
     ...pick('cutRate', 'cutRate'),
     ...pick('html502Rate', 'html502Rate'),
@@ -68,6 +69,7 @@ export function serveCommand(io: CliIo, setExit: (code: ExitCode) => void): Comm
         .option('degrade-quality', { type: 'boolean', group: 'Load:', describe: 'answers that had to queue search less and quote one passage' })
         .option('pause-every', { type: 'string', group: 'Faults:', describe: 'pause the whole service this often (e.g. 10s), as a GC pause' })
         .option('pause-for', { type: 'string', group: 'Faults:', describe: 'length of each pause (e.g. 1s); nothing answers meanwhile' })
+        .option('usage-remaining', { type: 'boolean', describe: 'add credits_remaining to the usage chunk of streamed answers (default: the documented chunk, credits_used alone)' })
         .option('fault-rate', { type: 'number', group: 'Faults:', describe: 'share of requests answered 500' })
         .option('rate-limit-rate', { type: 'number', group: 'Faults:', describe: 'share answered 429 with Retry-After' })
         .option('retry-after', { type: 'number', group: 'Faults:', describe: 'Retry-After seconds of injected 429s' })

@@ -23,13 +23,22 @@ export function preview(raw: string, maxChars = 80): string {
   return flat.length > maxChars ? `${flat.slice(0, maxChars)}…` : flat;
 }
 
+/**
+ * The balance a usage object (or a finish chunk's messageMetadata) reports beside credits_used, when it
+ * does: the documented usage chunk carries credits_used alone, some services add the balance.
+ */
+export function remainingFrom(value: Json): number | undefined {
+  const remaining = value.credits_remaining;
+  return typeof remaining === 'number' ? remaining : undefined;
+}
+
 /** A usage object carries credits when `credits_used` is a finite number. */
 export function usageFrom(value: unknown): DecodedEvent | null {
   if (!isObject(value)) return null;
   const used = value.credits_used;
   if (typeof used !== 'number' || !Number.isFinite(used)) return null;
-  const remaining = value.credits_remaining;
-  return typeof remaining === 'number'
+  const remaining = remainingFrom(value);
+  return remaining !== undefined
     ? { kind: 'usage', creditsUsed: used, creditsRemaining: remaining }
     : { kind: 'usage', creditsUsed: used };
 }
@@ -69,9 +78,13 @@ function interpretUiChunk(chunk: Json, out: DecodedEvent[]): void {
       if (delta !== '') out.push({ kind: 'text', text: delta });
       return;
     }
-    case 'finish':
+    case 'finish': {
       out.push(typeof chunk.finishReason === 'string' ? { kind: 'finish', finishReason: chunk.finishReason } : { kind: 'finish' });
+      // Credits may ride on the finish chunk's message metadata instead of a usage chunk.
+      const usage = usageFrom(chunk.messageMetadata);
+      if (usage) out.push(usage);
       return;
+    }
     case 'usage': {
       const usage = usageFrom(chunk);
       if (usage) out.push(usage);

@@ -7,6 +7,7 @@ import type { Evidence } from '../evidence.js';
 import { EVIDENCE_LIMITS } from '../evidence.js';
 import { formatCount } from '../format.js';
 import { creditsByCaseChart, creditsByModelChart } from './bar-charts.js';
+import { renderCreditsSection } from './credits-section.js';
 import { esc } from './escape.js';
 import { pageHead } from './page-head.js';
 import { renderHeader } from './header.js';
@@ -29,6 +30,7 @@ const SECTIONS = [
   ['models', 'Models'],
   ['charts', 'Charts'],
   ['matrix-section', 'Cases × models'],
+  ['credits', 'Credits'],
   ['errors', 'Errors'],
   ['thresholds', 'Thresholds'],
 ] as const;
@@ -64,6 +66,7 @@ export function renderHtmlReport({ run, summary, details, evidence }: HtmlReport
     section('models', 'Models', renderModelTable(summary)),
     section('charts', 'Charts', charts(details, summary)),
     section('matrix-section', 'Cases × models', renderMatrix(summary, evidence)),
+    section('credits', 'Credits', renderCreditsSection(summary)),
     section('errors', 'Errors', renderErrors(evidence.errors)),
     section('thresholds', 'Thresholds', renderThresholds(summary.thresholds)),
   ].join('\n');

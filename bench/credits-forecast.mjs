@@ -1,0 +1,99 @@
+// Bench: does the credit forecast's 95% interval hold the truth? 200 simulated suites (compute only,
+// nothing is sent): per suite, items with a cost that depends partly on what is known beforehand (input
+// size, turn position), models that differ in scale and a little in shape, and repeats that scatter.
+// A stratified sample of the distinct items (one repeat each) — or a whole earlier run, for `--from` —
+// goes to the same forecastItems() the CLI uses; the truth is one more draw of the full run.
+import { forecastItems } from '../dist/credits/item-forecast.js';
+import { printMethod, printTable, round } from './lib/stats.mjs';
+import { seeded } from './lib/synthetic.mjs';
+
+const SUITES = 200;
+
+function normal(random) {
+  const u = Math.max(1e-12, random());
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random());
+}
+
+/** One simulated suite: its plan's distinct items per model and each item's expected cost. */
+function simulateSuite(random) {
+  const models = Array.from({ length: 1 + Math.floor(random() * 3) }, (_, m) => ({ name: `m${m}`, scale: Math.exp(normal(random) * 1.5) }));
+  const spread = 0.3 + random() * 0.5;
+  const sizeEffect = random() * 0.8;
+  const repeats = [1, 2, 4][Math.floor(random() * 3)];
+  const repeatCv = [0, 0.05, 0.15][Math.floor(random() * 3)];
+  const base = [];
+  const cases = 8 + Math.floor(random() * 52);
+  for (let i = 0; i < cases; i++) base.push({ key: `case:${i}`, turn: null, inputChars: 20 + Math.floor(random() * 180), cost: Math.exp(normal(random) * spread) });
+  const threads = Math.floor(random() * 5);
+  for (let t = 0; t < threads; t++) {
+    const topic = Math.exp(normal(random) * spread);
+    let history = 0;
+    for (let k = 1, turns = 2 + Math.floor(random() * 4); k <= turns; k++) {
+      history += 20 + Math.floor(random() * 80);
+      base.push({ key: `turn:t${t}#${k}`, turn: k, inputChars: history, cost: topic * (1 + 0.3 * (k - 1)) });
+    }
+  }
+  const items = [];
+  for (const model of models) {
+    for (const b of base) {
+      // Cost: the item's own, the model's scale, a little model-specific shape, and the known input size.
+      const mean = b.cost * model.scale * Math.exp(normal(random) * 0.15) * (1 + (sizeEffect * b.inputChars) / 100) * 0.01;
+      items.push({ model: model.name, key: b.key, inputChars: b.inputChars, turn: b.turn, repeats, mean });
+    }
+  }
+  return { items, repeats, repeatCv };
+}
+
+const draw = (random, item, cv) => Math.round(item.mean * Math.exp(normal(random) * cv - (cv * cv) / 2) * 1e5) / 1e5;
+
+function tally(model, key, costs) {
+  const mean = costs.reduce((a, b) => a + b, 0) / costs.length;
+  return { model, key, count: costs.length, mean, ss: costs.reduce((a, c) => a + (c - mean) ** 2, 0) };
+}
+
+/** A stratified sample: per model, a share of its distinct items (at least two), one repeat each. */
+function sampleItems(random, suite, percent) {
+  const byModel = new Map();
+  for (const item of suite.items) byModel.set(item.model, [...(byModel.get(item.model) ?? []), item]);
+  const observed = [];
+  for (const items of byModel.values()) {
+    const n = Math.min(items.length, Math.max(2, Math.ceil((percent / 100) * items.length)));
+    const shuffled = [...items].sort(() => random() - 0.5).slice(0, n);
+    for (const item of shuffled) observed.push(tally(item.model, item.key, [draw(random, item, suite.repeatCv)]));
+  }
+  return observed;
+}
+
+/** An earlier full run: every item, every repeat. */
+const fullRun = (random, suite) => suite.items.map((item) => tally(item.model, item.key, Array.from({ length: item.repeats }, () => draw(random, item, suite.repeatCv))));
+
+const truthOf = (random, suite) => suite.items.reduce((a, item) => a + Array.from({ length: item.repeats }, () => draw(random, item, suite.repeatCv)).reduce((x, y) => x + y, 0), 0);
+
+function scenario(name, observe) {
+  const random = seeded(20261123);
+  let covered = 0;
+  const halfWidths = [];
+  const errors = [];
+  for (let s = 0; s < SUITES; s++) {
+    const suite = simulateSuite(random);
+    const f = forecastItems(suite.items, observe(random, suite), { level: 0.95 });
+    const truth = truthOf(random, suite);
+    if (truth >= f.total.low - 1e-9 && truth <= f.total.high + 1e-9) covered++;
+    halfWidths.push((f.total.high - f.total.low) / 2 / truth);
+    errors.push(Math.abs(f.total.credits / truth - 1));
+  }
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  return { scenario: name, suites: SUITES, coverage: round(covered / SUITES, 3), median_half_width_pct: round(100 * median(halfWidths), 1), median_error_pct: round(100 * median(errors), 1) };
+}
+
+export async function benchCreditsForecast() {
+  printMethod('forecastItems() on 200 simulated suites per scenario; coverage = share of suites whose 95% interval holds the simulated run\'s spend; half-width and error relative to that spend');
+  const rows = [
+    scenario('--sample 10%', (r, s) => sampleItems(r, s, 10)),
+    scenario('--sample 20%', (r, s) => sampleItems(r, s, 20)),
+    scenario('--sample 30%', (r, s) => sampleItems(r, s, 30)),
+    scenario('--from a full earlier run', fullRun),
+  ];
+  printTable('credit forecast: 95% interval coverage over simulated suites', ['scenario', 'suites', 'coverage', 'median_half_width_pct', 'median_error_pct'], rows);
+  return { rows };
+}
