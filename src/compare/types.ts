@@ -1,9 +1,11 @@
 // The shape of a comparison of two runs: what compare.json holds and every compare report reads.
 import type { Verdict } from '../domain/summary.js';
 
-/** What may fail a comparison (`--fail-on`); `missing` is an extra beyond the issue's list. */
-export const FAIL_ON_KINDS = ['regressions', 'latency', 'credits', 'changed', 'missing'] as const;
-export type FailOnKind = (typeof FAIL_ON_KINDS)[number];
+import type { Gate } from '../checks/gates.js';
+
+/** What may fail a comparison (`--fail-on`): the one gate vocabulary; compare judges the comparison's gates of it. */
+export { GATES as FAIL_ON_KINDS } from '../checks/gates.js';
+export type FailOnKind = Gate;
 
 export interface CompareOptions {
   /** A latency rise counts only when the median rose by more than this fraction (0.1 = 10%). */
