@@ -140,12 +140,16 @@ export interface Comparison {
   base: RunRef;
   head: RunRef;
   options: { latency_tolerance: number; credits_tolerance: number; alpha: number; fail_on: FailOnKind[] };
-  counts: { matched: number; regressions: number; fixes: number; changed: number; missing: number; added: number };
+  counts: { matched: number; regressions: number; fixes: number; changed: number; missing: number; added: number; not_compared: number };
   regressions: ItemChange[];
   fixes: ItemChange[];
   changed: ItemChange[];
+  /** Base items the head planned (or whose case/thread its suite dropped) with no result: the `missing` gate. */
   missing: ItemOnly[];
+  /** Never a failure. */
   added: ItemOnly[];
+  /** Base items outside what the head planned (a --models subset, another shard): listed, never a failure. */
+  not_compared: ItemOnly[];
   models: Record<string, ModelChange>;
   /** Notes on what the numbers can and cannot say (partial runs, models on one side only). */
   warnings: string[];

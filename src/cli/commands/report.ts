@@ -2,7 +2,8 @@
 import type { CommandModule } from 'yargs';
 import { renderConsoleSummary } from '../../report/index.js';
 import { DEFAULT_GATES, parseFailOn } from '../../checks/gates.js';
-import { finishReports, planOfRun } from '../../session/finish.js';
+import { planOfRun } from '../../plan/of-run.js';
+import { finishReports } from '../../session/finish.js';
 import { readRunInfo } from '../../store/run-dir.js';
 import { exitForVerdict, type ExitCode } from '../exit.js';
 import type { CliIo } from '../io.js';
@@ -21,7 +22,7 @@ export function reportCommand(io: CliIo, setExit: (code: ExitCode) => void): Com
       const dir = argv.runDir as string;
       const failOn = parseFailOn(argv.failOn as string | undefined);
       const run = readRunInfo(dir);
-      const summary = await finishReports(dir, run, { plan: await planOfRun(run), ...(failOn ? { failOn } : {}) });
+      const summary = await finishReports(dir, run, { plan: run.status === 'completed' ? null : await planOfRun(run), ...(failOn ? { failOn } : {}) });
       if (argv.json) io.out(JSON.stringify(summary, null, 2));
       else {
         io.out(renderConsoleSummary(summary, { suiteName: run.suite.name }));
