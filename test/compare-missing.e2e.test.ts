@@ -43,7 +43,7 @@ describe('compare: missing and not compared', () => {
 
   it('items whose cases are gone from the head\'s suite fail as missing by default; added items never fail', async () => {
     const base = await runOf(suite, '--models', 'gpt-4o-mini');
-    const fewer = suiteFile((t) => t.replace(/  - id: soc2[\s\S]*?(?=  - id: encryption)/, '').replace('  - id: encryption', '  - id: encryption-at-rest'));
+    const fewer = suiteFile((t) => t.replace(/ {2}- id: soc2[\s\S]*?(?= {2}- id: encryption)/, '').replace('  - id: encryption', '  - id: encryption-at-rest'));
     const head = await runOf(fewer, '--models', 'gpt-4o-mini');
     const r = await compare(base, head);
     expect(r.code).toBe(1);

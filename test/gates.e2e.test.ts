@@ -78,6 +78,23 @@ describe('gates', () => {
     expect(lines.filter((s) => s.case_id === 'unknown-fact').every((s) => s.expected_failure === 'the demo knows no swallows (ticket 12)' && !s.pass)).toBe(true);
   });
 
+  it('expect_fail in a CSV suite: a column, on a case row or any row of a thread', async () => {
+    const path = join(tempDir(), 'known.csv');
+    writeFileSync(path, [
+      'id,prompt,thread,turn,expected,expect_fail',
+      'refund-window,How long do customers have to ask for a refund?,,,30 days,',
+      'swallow,What is the airspeed velocity of an unladen swallow?,,,42 furlongs,no such fact in the docs',
+      't1,Which plans do you offer?,plans,1,furlongs,',
+      't2,How much is the second one?,plans,2,,the thread is known to fail',
+    ].join('\n'));
+    const r = await run(path, '--board', 'winter-frost-CJk4G', '--chat', 'chatNode-patient-star-4uIJt', '--models', 'gpt-4o-mini');
+    expect(r.code).toBe(0);
+    expect(r.summary.gates.checks).toMatchObject({ failed: 0, expected_failures: 2 });
+    const lines = readNdjson<Sample>(join(r.out, 'results.ndjson'));
+    expect(lines.find((s) => s.case_id === 'swallow')?.expected_failure).toBe('no such fact in the docs');
+    expect(lines.filter((s) => s.thread_id === 'plans').every((s) => s.expected_failure === 'the thread is known to fail')).toBe(true);
+  });
+
   it('--fail-on picks the gates, for run and report alike', async () => {
     const onlyThresholds = await run(suite(), '--fail-on', 'thresholds');
     expect(onlyThresholds.code).toBe(0);
