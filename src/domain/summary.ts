@@ -45,8 +45,10 @@ export interface RequestStats {
   credits_used: number;
   /** The part of credits_used spent by checks. */
   check_credits_used: number;
-  /** Answers whose credits are unknown (a stream without a usage chunk). */
+  /** Answers (outcome ok) whose credits are unknown: a stream without a usage chunk. Failed requests are not counted here. */
   credits_unknown: number;
+  /** Failed requests, apart: how many the service may have charged (the answer had begun, or a timeout) and how many it did not (refused before answering). */
+  failed_requests_credits: { may_be_charged: number; not_charged: number };
   /** credits_used / requests whose credits are known. */
   credits_per_request: number | null;
   /** credits_used / passed: what one passing answer costs. */

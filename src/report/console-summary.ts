@@ -39,7 +39,8 @@ function headline(summary: Summary, options: ConsoleSummaryOptions): string[] {
   const extras = [
     t.skipped > 0 ? `skipped ${formatCount(t.skipped)}` : '',
     t.dropped > 0 ? `dropped ${formatCount(t.dropped)}` : '',
-    t.credits_unknown > 0 ? `credits unknown for ${formatCount(t.credits_unknown)}` : '',
+    t.credits_unknown > 0 ? `credits unknown for ${formatCount(t.credits_unknown)} answers (no usage report)` : '',
+    failedCredits(t),
     ...gateExtras(summary),
     t.unreadable_lines > 0 ? `unreadable result lines ${formatCount(t.unreadable_lines)}` : '',
   ].filter(Boolean);
@@ -51,6 +52,12 @@ function headline(summary: Summary, options: ConsoleSummaryOptions): string[] {
       `duration ${formatDurationMs(t.duration_ms)}`,
     ...(extras.length > 0 ? [extras.join('  ')] : []),
   ];
+}
+
+function failedCredits(t: Summary['totals']): string {
+  const f = t.failed_requests_credits;
+  if (f === undefined || f.may_be_charged + f.not_charged === 0) return '';
+  return `failed requests ${formatCount(f.may_be_charged + f.not_charged)} (may have been charged: ${formatCount(f.may_be_charged)}; not charged: ${formatCount(f.not_charged)})`;
 }
 
 function gateExtras(summary: Summary): string[] {

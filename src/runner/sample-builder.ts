@@ -121,7 +121,8 @@ export function sampleFromError(spec: PlanRequest, ctx: SampleContext, error: Kb
     text: partial?.text ?? '',
     credits_used: null,
     credits_remaining: null,
-    credits_unknown: true,
+    // Not an answer: summary.json counts failed requests apart (metrics/request-stats.ts mayHaveBeenCharged).
+    credits_unknown: false,
   });
 }
 
