@@ -14,6 +14,11 @@ export interface ThresholdSinks {
   add(sample: Sample): void;
   /** Judges every threshold on what has been added so far; cheap enough to call every second. */
   evaluate(): ThresholdResult[];
+  /**
+   * Whether a `pass_rate` threshold's scope holds this sample: its failed checks are then judged
+   * through that threshold (k6), not one by one by the `checks` gate.
+   */
+  coveredByPassRate(sample: Sample): boolean;
 }
 
 /**
@@ -107,5 +112,8 @@ export function createThresholdSinks(definitions: Record<string, readonly string
     });
   };
 
-  return { parsed, add, evaluate };
+  const passRateScopes = [...new Map(parsed.filter((t) => t.metric === 'pass_rate').map((t) => [scopeKeyOf(t.scope), t.scope])).values()];
+  const coveredByPassRate = (sample: Sample): boolean => passRateScopes.some((scope) => matchesTags(sample, scope));
+
+  return { parsed, add, evaluate, coveredByPassRate };
 }

@@ -1,8 +1,14 @@
 // Exit codes (CONTRACT.md) and how errors become them: the one place that decides.
 import { InputError, KbError } from '../domain/errors.js';
+import type { Verdict } from '../domain/summary.js';
 
 export const EXIT = { ok: 0, failed: 1, input: 2, stopped: 3 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** The verdict rule's exit codes: pass 0, fail 1, incomplete (the run did not finish) 3. */
+export function exitForVerdict(verdict: Verdict): ExitCode {
+  return verdict === 'pass' ? EXIT.ok : verdict === 'fail' ? EXIT.failed : EXIT.stopped;
+}
 
 /** Input errors are the user's to fix (2); anything that stopped the run before its end is 3. */
 export function exitCodeFor(error: unknown): ExitCode {

@@ -5,6 +5,7 @@ import { digestRun, type RunDigest } from './collect.js';
 import { matchItems, type ItemMatch } from './items.js';
 import { compareModels } from './models.js';
 import { assertRunDir } from './run-dir.js';
+import { headCoverage } from './head-plan.js';
 import type { Comparison, CompareOptions, ModelChange, RunRef } from './types.js';
 
 export interface CompareRoles {
@@ -20,6 +21,9 @@ export async function compareRuns(
   const headRun = assertRunDir(headDir, roles.head);
   const [base, head] = await Promise.all([digestRun(baseDir, baseRun), digestRun(headDir, headRun)]);
   const items = matchItems(base.items, head.items);
+  const coverage = await headCoverage(headRun);
+  const notCompared = items.missing.filter((m) => coverage({ ...m, ids: m.item_ids }) === 'not-compared');
+  items.missing = items.missing.filter((m) => !notCompared.includes(m));
   const models = compareModels(base, head, items.matched, options);
   const reasons = failureReasons(items, models, options);
   return {
@@ -32,9 +36,10 @@ export async function compareRuns(
     options: { latency_tolerance: options.latencyTolerance, credits_tolerance: options.creditsTolerance, alpha: options.alpha, fail_on: [...options.failOn] },
     counts: {
       matched: items.matched.length, regressions: items.regressions.length, fixes: items.fixes.length,
-      changed: items.changed.length, missing: items.missing.length, added: items.added.length,
+      changed: items.changed.length, missing: items.missing.length, added: items.added.length, not_compared: notCompared.length,
     },
     regressions: items.regressions, fixes: items.fixes, changed: items.changed, missing: items.missing, added: items.added,
+    not_compared: notCompared,
     models,
     warnings: warningsFor(base, head, models),
   };
@@ -63,7 +68,7 @@ export function failureReasons(items: ItemMatch, models: Record<string, ModelCha
     if (on.has('credits') && c.regression) reasons.push(`${model}: credits per request ${signedPct(c.change)} (tolerance ${formatRate(options.creditsTolerance)})`);
   }
   if (on.has('changed') && items.changed.length > 0) reasons.push(`${plural(items.changed.length, 'changed answer')}`);
-  if (on.has('missing') && items.missing.length > 0) reasons.push(`${plural(items.missing.length, 'missing item')}`);
+  if (on.has('missing') && items.missing.length > 0) reasons.push(`${plural(items.missing.length, 'missing item')} (planned by the head, or gone from its suite, with no result)`);
   return reasons;
 }
 

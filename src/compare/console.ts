@@ -11,8 +11,13 @@ export function renderCompareConsole(c: Comparison): string {
   const n = c.counts;
   const lines = [
     `compare: ${c.verdict === 'pass' ? 'PASS' : 'FAIL'} · ${c.base.suite} · base ${c.base.samples} requests → head ${c.head.samples}`,
-    `  ${n.matched} items matched · ${n.regressions} regressions · ${n.fixes} fixes · ${n.changed} changed answers · ${n.missing} missing · ${n.added} added`,
+    `  ${n.matched} items matched · ${n.regressions} regressions · ${n.fixes} fixes · ${n.changed} changed answers · ${n.missing} missing · ${n.added} added${n.not_compared > 0 ? ` · ${n.not_compared} not compared (outside the head's plan)` : ''}`,
   ];
+  if (c.missing.length > 0) {
+    lines.push('missing (in the base, planned by the head or gone from its suite, no result):');
+    for (const m of c.missing.slice(0, CONSOLE_ITEM_LIMIT)) lines.push(`  ✗ ${itemLabel(m)}`);
+    if (c.missing.length > CONSOLE_ITEM_LIMIT) lines.push(`  … and ${c.missing.length - CONSOLE_ITEM_LIMIT} more (compare.html)`);
+  }
   if (c.regressions.length > 0) {
     lines.push('regressions (pass → fail):');
     for (const r of c.regressions.slice(0, CONSOLE_ITEM_LIMIT)) lines.push(`  ✗ ${itemLabel(r)}: ${failureReason(r.head)}`);

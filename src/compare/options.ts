@@ -1,13 +1,14 @@
 // Options of a comparison: defaults and the parsing of --fail-on and the tolerance flags (errors name the flag).
 import { InputError } from '../domain/errors.js';
-import { FAIL_ON_KINDS, type CompareOptions, type FailOnKind } from './types.js';
+import { DEFAULT_GATES, parseFailOn } from '../checks/gates.js';
+import type { CompareOptions } from './types.js';
 
 export const DEFAULT_COMPARE_OPTIONS: CompareOptions = {
   latencyTolerance: 0.1,
   creditsTolerance: 0.05,
   alpha: 0.01,
-  // `changed` is opt-in: a live model rewords its answers from run to run, so "changed" alone is noise.
-  failOn: ['regressions', 'latency', 'credits'],
+  // The one default of every command (checks/gates.ts); compare judges its own gates of it.
+  failOn: [...DEFAULT_GATES],
 };
 
 /**
@@ -28,18 +29,7 @@ export function parseTolerance(value: string | number | undefined, flag: string)
   return n;
 }
 
-/** `regressions,latency`; `none` turns every gate off (the comparison still reports everything). */
-export function parseFailOn(value: string | string[] | undefined): FailOnKind[] | undefined {
-  if (value === undefined) return undefined;
-  const parts = (Array.isArray(value) ? value : [value]).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
-  if (parts.length === 1 && parts[0] === 'none') return [];
-  const unknown = parts.filter((p) => !(FAIL_ON_KINDS as readonly string[]).includes(p));
-  if (unknown.length > 0 || parts.length === 0) {
-    const got = unknown.length > 0 ? `unknown ${unknown.map((u) => `"${u}"`).join(', ')}` : 'an empty list';
-    throw new InputError(`${got}; expected a comma-separated list of ${FAIL_ON_KINDS.join(', ')} (or none)`, { field: '--fail-on' });
-  }
-  return [...new Set(parts)] as FailOnKind[];
-}
+export { parseFailOn };
 
 export function parseAlpha(value: number | undefined): number | undefined {
   if (value === undefined) return undefined;

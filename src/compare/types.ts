@@ -1,9 +1,11 @@
 // The shape of a comparison of two runs: what compare.json holds and every compare report reads.
 import type { Verdict } from '../domain/summary.js';
 
-/** What may fail a comparison (`--fail-on`); `missing` is an extra beyond the issue's list. */
-export const FAIL_ON_KINDS = ['regressions', 'latency', 'credits', 'changed', 'missing'] as const;
-export type FailOnKind = (typeof FAIL_ON_KINDS)[number];
+import type { Gate } from '../checks/gates.js';
+
+/** What may fail a comparison (`--fail-on`): the one gate vocabulary; compare judges the comparison's gates of it. */
+export { GATES as FAIL_ON_KINDS } from '../checks/gates.js';
+export type FailOnKind = Gate;
 
 export interface CompareOptions {
   /** A latency rise counts only when the median rose by more than this fraction (0.1 = 10%). */
@@ -138,12 +140,16 @@ export interface Comparison {
   base: RunRef;
   head: RunRef;
   options: { latency_tolerance: number; credits_tolerance: number; alpha: number; fail_on: FailOnKind[] };
-  counts: { matched: number; regressions: number; fixes: number; changed: number; missing: number; added: number };
+  counts: { matched: number; regressions: number; fixes: number; changed: number; missing: number; added: number; not_compared: number };
   regressions: ItemChange[];
   fixes: ItemChange[];
   changed: ItemChange[];
+  /** Base items the head planned (or whose case/thread its suite dropped) with no result: the `missing` gate. */
   missing: ItemOnly[];
+  /** Never a failure. */
   added: ItemOnly[];
+  /** Base items outside what the head planned (a --models subset, another shard): listed, never a failure. */
+  not_compared: ItemOnly[];
   models: Record<string, ModelChange>;
   /** Notes on what the numbers can and cannot say (partial runs, models on one side only). */
   warnings: string[];

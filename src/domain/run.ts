@@ -1,5 +1,5 @@
 // run.json: what a run was asked to do and how it ended (CONTRACT.md, "A run directory").
-export type RunStatus = 'running' | 'completed' | 'interrupted' | 'budget-exhausted' | 'failed';
+export type RunStatus = 'running' | 'completed' | 'interrupted' | 'budget-exhausted' | 'failed' | 'aborted';
 
 export interface RunInfo {
   run_id: string;
@@ -24,6 +24,7 @@ export interface RunInfo {
   dropped?: number;
   /** Why the run stopped early, in words (never containing the key). */
   stop_reason?: string;
+  abort?: { by: 'threshold' | 'max-errors' | 'max-error-rate'; detail: string };
 }
 
 /** One threshold's evaluation: `ttfc_ms{model:gpt-4o}` `p(95)<2000`. */

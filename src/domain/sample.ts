@@ -60,4 +60,6 @@ export interface Sample {
   stream_dialect?: string;
   /** The prompt sent, so reports rebuilt from results.ndjson alone can show it beside the answers. */
   prompt?: string;
+  /** The suite marks this case or thread as expected to fail (`expect_fail: reason`): its failure does not fail the run. */
+  expected_failure?: string;
 }

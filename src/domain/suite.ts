@@ -60,6 +60,8 @@ export interface SuiteCase {
   models?: string[];
   options: RequestOptions;
   assert: CheckSpec[];
+  /** `expect_fail: reason` (CSV column `expect_fail`): known to fail; reported as an expected failure (xfail). */
+  expect_fail?: string;
   location: SourceLocation;
 }
 
@@ -91,6 +93,8 @@ export interface SuiteThread {
   id: string;
   name?: string;
   models?: string[];
+  /** Every turn of the thread is expected to fail (see SuiteCase.expect_fail). */
+  expect_fail?: string;
   turns: SuiteTurn[];
   location: SourceLocation;
 }

@@ -2,7 +2,7 @@
 import type { CreditsSummary } from '../credits/run-credits.js';
 import type { RunStatus, ThresholdResult } from './run.js';
 
-export type Verdict = 'pass' | 'fail';
+export type Verdict = 'pass' | 'fail' | 'incomplete';
 
 /** The timings kept as HDR histograms, per model and for the whole run. */
 export const TIMING_METRICS = ['ttfc_ms', 'latency_ms', 'ttfb_ms', 'gap_max_ms', 'corrected_latency_ms'] as const;
@@ -46,8 +46,10 @@ export interface RequestStats {
   credits_used: number;
   /** The part of credits_used spent by checks. */
   check_credits_used: number;
-  /** Answers whose credits are unknown (a stream without a usage chunk). */
+  /** Answers (outcome ok) whose credits are unknown: a stream without a usage chunk. Failed requests are not counted here. */
   credits_unknown: number;
+  /** Failed requests, apart: how many the service may have charged (the answer had begun, or a timeout) and how many it did not (refused before answering). */
+  failed_requests_credits: { may_be_charged: number; not_charged: number };
   /** credits_used / requests whose credits are known. */
   credits_per_request: number | null;
   /** credits_used / passed: what one passing answer costs. */
@@ -110,10 +112,32 @@ export interface CasesTruncated {
   file: 'cases.csv';
 }
 
+/** How the verdict was reached: which gates were asked (`--fail-on`) and what each found. */
+export interface GatesSummary {
+  /** The gates judged (run and report judge `checks` and `thresholds`; the rest are the comparison's). */
+  fail_on: string[];
+  /** Gates that failed, in fail_on's terms. */
+  failed: string[];
+  checks: {
+    /** Failed answers (or requests) outside any pass_rate threshold and not expected to fail. */
+    failed: number;
+    /** Failed answers inside a pass_rate threshold's scope, judged through it. */
+    covered: number;
+    /** Failures of cases/threads marked `expect_fail` (xfail). */
+    expected_failures: number;
+    /** Passes of cases/threads marked `expect_fail` (xpass): reported, not a failure. */
+    unexpected_passes: number;
+  };
+  /** Thresholds that failed. */
+  thresholds_failed: number;
+}
+
 export interface Summary {
   run_id: string;
   status: RunStatus;
+  /** `incomplete` for any run that did not finish (checks/gates.ts `verdictFor`). */
   verdict: Verdict;
+  gates: GatesSummary;
   totals: TotalsSummary;
   models: Record<string, ModelSummary>;
   /**

@@ -53,12 +53,25 @@ interface Counters {
   checkUnits: number;
   creditsKnown: number;
   creditsUnknown: number;
+  /** Failed requests the service may have charged (the answer had begun, or a timeout), and those it did not. */
+  failedMaybeCharged: number;
+  failedNotCharged: number;
   creditsRemaining: number | null;
 }
 
 /** The kind an error is counted under: its stable code, else the outcome. */
 export function errorKindOf(sample: Sample): string {
   return sample.error?.code ?? sample.outcome;
+}
+
+/**
+ * Whether the service may have charged a failed request: its answer had begun (a 2xx, or chunks,
+ * then a cut stream) or it timed out (the service may still be answering). A refusal before any
+ * answer (429, 4xx, 5xx) or a connection that never got a response is not charged.
+ */
+export function mayHaveBeenCharged(sample: Pick<Sample, 'outcome' | 'status' | 'chunks'>): boolean {
+  if (sample.outcome === 'timeout') return true;
+  return sample.chunks > 0 || (sample.status !== null && sample.status >= 200 && sample.status < 300);
 }
 
 export function isRequestError(sample: Sample): boolean {
@@ -73,7 +86,7 @@ function ratio(numerator: number, denominator: number): number | null {
 export function createRequestStats(options: RequestStatsOptions = {}): RequestStatsAccumulator {
   const c: Counters = {
     requests: 0, ok: 0, errors: 0, skipped: 0, passed: 0, retries: 0, chars: 0, streamedChars: 0,
-    streamedMs: 0, answerUnits: 0, checkUnits: 0, creditsKnown: 0, creditsUnknown: 0, creditsRemaining: null,
+    streamedMs: 0, answerUnits: 0, checkUnits: 0, creditsKnown: 0, creditsUnknown: 0, failedMaybeCharged: 0, failedNotCharged: 0, creditsRemaining: null,
   };
   const errorsByKind: Record<string, number> = {};
   const kept = options.timings ?? TIMING_METRICS;
@@ -141,6 +154,7 @@ function statsOf(c: Counters, errorsByKind: Record<string, number>, at: (m: Timi
     credits_used: creditsUsed,
     check_credits_used: fromUnits(c.checkUnits),
     credits_unknown: c.creditsUnknown,
+    failed_requests_credits: { may_be_charged: c.failedMaybeCharged, not_charged: c.failedNotCharged },
     credits_per_request: ratio(creditsUsed, c.creditsKnown),
     credits_per_passed: ratio(creditsUsed, c.passed),
     credits_remaining: c.creditsRemaining,
@@ -168,7 +182,13 @@ function addCredits(c: Counters, sample: Sample): void {
     c.answerUnits += toUnits(sample.credits_used);
     c.creditsKnown++;
   }
-  if (sample.credits_unknown) c.creditsUnknown++;
+  // Unknown credits are answers that arrived without a usage report; a failed request is not an answer.
+  if (sample.outcome === 'ok') {
+    if (sample.credits_used === null) c.creditsUnknown++;
+  } else if (sample.credits_used === null) {
+    if (mayHaveBeenCharged(sample)) c.failedMaybeCharged++;
+    else c.failedNotCharged++;
+  }
   c.checkUnits += checkCreditUnits(sample.checks);
   if (sample.credits_remaining !== null) c.creditsRemaining = sample.credits_remaining;
 }

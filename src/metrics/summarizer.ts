@@ -1,9 +1,11 @@
 // The streaming accumulator: Samples in one at a time; a Summary with its thresholds judged (plus histograms, chart data, case table) out.
 import { RunCredits } from '../credits/run-credits.js';
+import { DEFAULT_GATES, verdictFor, type Gate } from '../checks/gates.js';
 import { createThresholdSinks, type ThresholdSinks } from '../checks/thresholds-sinks.js';
-import type { RunStatus, ThresholdResult } from '../domain/run.js';
+import type { RunInfo, RunStatus, ThresholdResult } from '../domain/run.js';
 import type { Sample } from '../domain/sample.js';
-import type { HistogramFile, ModelSummary, Summary, TotalsSummary, Verdict } from '../domain/summary.js';
+import type { GatesSummary, HistogramFile, ModelSummary, Summary, TotalsSummary, Verdict } from '../domain/summary.js';
+import { createChecksGate, type ChecksGateCounts } from './checks-gate.js';
 import { createCaseStats, type CaseStatsOptions } from './case-stats.js';
 import type { CaseTable } from './case-table.js';
 import { buildDetails, type RunDetails } from './details.js';
@@ -25,6 +27,10 @@ export interface SummarizerOptions {
 export interface SummaryContext {
   run_id: string;
   status: RunStatus;
+  /** Why an aborted run stopped: a threshold's abort is a failure, an error limit's leaves it incomplete. */
+  abort?: RunInfo['abort'];
+  /** The gates to judge (`--fail-on`); the default gates when absent. Only `checks` and `thresholds` apply to a run's own summary. */
+  fail_on?: readonly Gate[];
   /** Open-loop starts never sent (the runner counts them; they have no result line). */
   dropped?: number;
   /** Lines of results.ndjson that could not be read. */
@@ -62,6 +68,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
   const credits = new RunCredits();
   // Unscoped and model-only thresholds read `total` and `models` themselves (k6: one set of aggregates).
   const sinks: ThresholdSinks = createThresholdSinks(options.thresholds ?? {}, { total, model: (name) => models.get(name) });
+  const checksGate = createChecksGate(sinks.coveredByPassRate);
   let lastEndMs = 0;
 
   const add = (sample: Sample): void => {
@@ -73,6 +80,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
     model.add(sample);
     total.add(sample);
     sinks.add(sample);
+    checksGate.add(sample);
     cases.add(sample);
     timeline.add(sample);
     credits.add(sample);
@@ -94,10 +102,12 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       requests_per_s: durationMs ? Math.round((stats.requests / durationMs) * 1000 * 1000) / 1000 : null,
     };
     const caseResult = cases.finish(order);
+    const gates = judgeGates(context.fail_on ?? DEFAULT_GATES, checksGate.counts(), thresholds);
     const summary: Summary = {
       run_id: context.run_id,
       status: context.status,
-      verdict: verdictOf(totals, thresholds),
+      verdict: verdictOf(context, gates),
+      gates,
       totals,
       models: modelSummaries,
       cases: caseResult.cases,
@@ -113,11 +123,21 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
 }
 
 /**
- * 'fail' when a sent request did not pass (a failed check or a request error) or a threshold failed.
- * A skipped turn is not judged: the turn that stopped its conversation has already failed.
+ * The gates a run's own results can fail: `checks` when a sent request did not pass outside every
+ * pass_rate threshold (and was not expected to fail), `thresholds` when one failed. A skipped turn
+ * is not judged: the turn that stopped its conversation has already failed.
  */
-export function verdictOf(totals: Pick<TotalsSummary, 'failed'>, thresholds: readonly ThresholdResult[]): Verdict {
-  return totals.failed > 0 || thresholds.some((t) => !t.pass) ? 'fail' : 'pass';
+export function judgeGates(failOn: readonly Gate[], checks: ChecksGateCounts, thresholds: readonly ThresholdResult[]): GatesSummary {
+  const thresholdsFailed = thresholds.filter((t) => !t.pass).length;
+  const failed: Gate[] = [];
+  if (failOn.includes('checks') && checks.failed > 0) failed.push('checks');
+  if (failOn.includes('thresholds') && thresholdsFailed > 0) failed.push('thresholds');
+  return { fail_on: [...failOn], failed, checks, thresholds_failed: thresholdsFailed };
+}
+
+/** The run's status and its gates, by the one rule (checks/gates.ts). */
+export function verdictOf(run: Pick<SummaryContext, 'status' | 'abort'>, gates: Pick<GatesSummary, 'failed'>): Verdict {
+  return verdictFor(run, gates.failed.length > 0);
 }
 
 function orderModels(seen: string[], preferred: readonly string[]): string[] {

@@ -24,6 +24,8 @@ export interface PlanRequest {
   /** suite defaults ← case or turn options ← flag overrides (see build.ts). */
   options: RequestOptions;
   checks: CheckSpec[];
+  /** The suite marks its case or thread as expected to fail, with this reason; carried to the result line. */
+  expected_failure?: string;
   /**
    * Open loop only: when this request was meant to start (monotonic ms), so lateness and the
    * latency from the intended start can be reported. Null for the later turns of a thread, which

@@ -68,16 +68,16 @@ describe('buildReports', () => {
     expect(html).not.toMatch(/(src|href)="https?:/);
   });
 
-  it('reports an empty run (stopped before any answer) without failing', async () => {
+  it('reports an empty run (stopped before any answer): incomplete, never pass', async () => {
     const empty = join(dir, 'empty');
     const { run } = await writeSyntheticRun(empty, { repeats: 0 });
     const result = await buildReports({ runDir: empty, run: { ...run, status: 'interrupted', duration_ms: null }, thresholds: {} });
     expect(result.files).toHaveLength(7);
-    expect(result.summary).toMatchObject({ verdict: 'pass', status: 'interrupted', models: {}, cases: [], cases_truncated: null });
+    expect(result.summary).toMatchObject({ verdict: 'incomplete', status: 'interrupted', models: {}, cases: [], cases_truncated: null });
     expect(await readFile(join(empty, 'cases.csv'), 'utf8')).toBe('key,label,case_id,thread_id,turn,model,requests,passed,failed,errors,skipped,credits_used,latency_ms_mean\n');
     // run.json's thresholds: a percentile of nothing fails rather than passing vacuously.
     const judged = await buildReports({ runDir: empty, run: { ...run, status: 'interrupted', duration_ms: null }, formats: ['summary-json'] });
-    expect(judged.summary).toMatchObject({ verdict: 'fail', thresholds: [{ metric: 'ttfc_ms', value: null, pass: false }] });
+    expect(judged.summary).toMatchObject({ verdict: 'incomplete', gates: { failed: ['thresholds'] }, thresholds: [{ metric: 'ttfc_ms', value: null, pass: false }] });
     expect(result.summary.totals).toMatchObject({ requests: 0, pass_rate: null, duration_ms: null, ttfc_ms: null });
     expect(renderConsoleSummary(result.summary)).toContain('requests 0');
   });

@@ -1,4 +1,5 @@
 // Builds every report of a run from results.ndjson alone: one streaming pass (thresholds judged in it), then each writer in turn.
+import { parseFailOn, type Gate } from '../checks/gates.js';
 import type { RunInfo } from '../domain/run.js';
 import type { Summary } from '../domain/summary.js';
 import { writeHistogramFile } from '../metrics/histogram-file.js';
@@ -6,7 +7,7 @@ import { readResults, type ResultsReadStats } from '../store/results-reader.js';
 import { createSummarizer } from '../metrics/summarizer.js';
 import { createEvidenceCollector } from './evidence.js';
 import { REPORT_WRITERS } from './registry.js';
-import { REPORT_FORMATS, type ReportFormat, type ReportInput } from './types.js';
+import { REPORT_FORMATS, type ReportFormat, type ReportInput, type UnsentItem } from './types.js';
 
 export interface BuildReportsOptions {
   runDir: string;
@@ -20,6 +21,13 @@ export interface BuildReportsOptions {
   dropped?: number;
   /** Which files to write; all by default. */
   formats?: readonly ReportFormat[];
+  /** The gates (`--fail-on`); run.json's `options.failOn`, else the default gates. */
+  failOn?: readonly Gate[];
+  /**
+   * Items of the plan that have no result line (a run that did not finish), read afresh each call:
+   * junit.xml lists them as skipped. Absent when the plan cannot be rebuilt.
+   */
+  unsent?: () => AsyncIterable<UnsentItem>;
 }
 
 export interface BuildReportsResult {
@@ -55,6 +63,8 @@ export async function buildReports(options: BuildReportsOptions): Promise<BuildR
   const finished = summarizer.finish({
     run_id: run.run_id,
     status: run.status,
+    ...(run.abort ? { abort: run.abort } : {}),
+    ...failOnOf(options),
     dropped: options.dropped ?? run.dropped ?? 0,
     unreadable_lines: results.stats.torn_lines + results.stats.invalid_lines,
     duration_ms: run.duration_ms,
@@ -66,10 +76,22 @@ export async function buildReports(options: BuildReportsOptions): Promise<BuildR
     const files = [await writeHistogramFile(runDir, finished.histograms)];
     const input: ReportInput = {
       runDir, run, summary, details: finished.details, evidence: evidence.result(), cases: finished.cases, samples: () => readResults(runDir),
+      ...(options.unsent ? { unsent: options.unsent } : {}),
     };
     for (const format of options.formats ?? REPORT_FORMATS) files.push(await REPORT_WRITERS[format].write(input));
     return { summary, files, read: { ...results.stats } };
   } finally {
     finished.cases.dispose();
   }
+}
+
+/** The flag's gates, else the ones the run was started with (run.json), else the default. */
+function failOnOf(options: BuildReportsOptions): { fail_on?: readonly Gate[] } {
+  if (options.failOn) return { fail_on: options.failOn };
+  const recorded = options.run.options.failOn;
+  if (Array.isArray(recorded)) {
+    const parsed = parseFailOn(recorded.map(String).join(',') || 'none');
+    if (parsed) return { fail_on: parsed };
+  }
+  return {};
 }

@@ -34,12 +34,14 @@ export function renderTable(headers: readonly string[], rows: readonly string[][
 
 function headline(summary: Summary, options: ConsoleSummaryOptions): string[] {
   const t = summary.totals;
-  const verdict = summary.verdict === 'pass' ? 'PASS' : 'FAIL';
+  const verdict = summary.verdict.toUpperCase();
   const suite = options.suiteName ? `${options.suiteName} · ` : '';
   const extras = [
     t.skipped > 0 ? `skipped ${formatCount(t.skipped)}` : '',
     t.dropped > 0 ? `dropped ${formatCount(t.dropped)}` : '',
-    t.credits_unknown > 0 ? `credits unknown for ${formatCount(t.credits_unknown)}` : '',
+    t.credits_unknown > 0 ? `credits unknown for ${formatCount(t.credits_unknown)} answers (no usage report)` : '',
+    failedCredits(t),
+    ...gateExtras(summary),
     t.unreadable_lines > 0 ? `unreadable result lines ${formatCount(t.unreadable_lines)}` : '',
   ].filter(Boolean);
   const remaining = t.credits_remaining !== null ? ` (remaining ${formatCredits(t.credits_remaining)})` : '';
@@ -49,6 +51,23 @@ function headline(summary: Summary, options: ConsoleSummaryOptions): string[] {
       `pass rate ${formatRate(t.pass_rate)}  credits ${formatCredits(t.credits_used)}${remaining}  ` +
       `duration ${formatDurationMs(t.duration_ms)}`,
     ...(extras.length > 0 ? [extras.join('  ')] : []),
+  ];
+}
+
+function failedCredits(t: Summary['totals']): string {
+  const f = t.failed_requests_credits;
+  if (f === undefined || f.may_be_charged + f.not_charged === 0) return '';
+  return `failed requests ${formatCount(f.may_be_charged + f.not_charged)} (may have been charged: ${formatCount(f.may_be_charged)}; not charged: ${formatCount(f.not_charged)})`;
+}
+
+function gateExtras(summary: Summary): string[] {
+  const c = summary.gates.checks;
+  return [
+    c.covered > 0 ? `failed ${formatCount(c.covered)} judged by pass_rate` : '',
+    c.expected_failures > 0 ? `expected failures ${formatCount(c.expected_failures)}` : '',
+    c.unexpected_passes > 0 ? `unexpectedly passing ${formatCount(c.unexpected_passes)} (expect_fail no longer holds)` : '',
+    summary.verdict === 'incomplete' ? 'incomplete: the run did not finish' : '',
+    summary.gates.failed.length > 0 ? `failed gates: ${summary.gates.failed.join(', ')}` : '',
   ];
 }
 

@@ -6,7 +6,8 @@ import type { CaseCell } from '../domain/summary.js';
 import { cellStatus, type CaseStatus, type CaseStatusCounts, type CaseTable, type CaseTableRow } from '../metrics/case-table.js';
 import type { AnswerEvidence, CellEvidence, Evidence } from './evidence.js';
 import { modelLabel } from './format.js';
-import type { ReportInput, ReportWriter } from './types.js';
+import type { ReportInput, ReportWriter, UnsentItem } from './types.js';
+import { incompleteReason } from '../checks/gates.js';
 import { streamFileAtomic } from '../store/atomic-file.js';
 
 /** XML 1.0 forbids most control characters even when escaped: drop them (and lone surrogates). */
@@ -95,8 +96,13 @@ function countAttrs(counts: CaseStatusCounts): string {
  * past the in-memory limit), so a million testcases never form one string. The counts every
  * opening tag carries are the table's, known before its rows are read.
  */
-export async function* junitXmlChunks(suiteName: string, table: CaseTable, evidence: Evidence): AsyncGenerator<string> {
+export async function* junitXmlChunks(suiteName: string, table: CaseTable, evidence: Evidence, unsent?: UnsentItems): AsyncGenerator<string> {
   const all = { tests: 0, passed: 0, failure: 0, error: 0, skipped: 0, latencyMsSum: 0 };
+  // Counted in a first pass over the lazy plan, so the opening tags carry them and nothing is held.
+  let unsentCount = 0;
+  if (unsent) for await (const _item of unsent.items()) unsentCount++;
+  all.tests += unsentCount;
+  all.skipped += unsentCount;
   for (const model of table.models) {
     const t = table.totals(model);
     all.tests += t.tests;
@@ -120,7 +126,30 @@ export async function* junitXmlChunks(suiteName: string, table: CaseTable, evide
     }
     yield `${batch}  </testsuite>\n`;
   }
+  if (unsent && unsentCount > 0) yield* unsentChunks(suiteName, unsent, unsentCount);
   yield '</testsuites>\n';
+}
+
+/** The requests a run that did not finish never sent, and why. */
+export interface UnsentItems {
+  items(): AsyncIterable<UnsentItem>;
+  reason: string;
+}
+
+async function* unsentChunks(suiteName: string, unsent: UnsentItems, count: number): AsyncGenerator<string> {
+  const counts = { tests: count, passed: 0, failure: 0, error: 0, skipped: count, latencyMsSum: 0 };
+  yield `  <testsuite name="${xmlAttr(`${suiteName} · not sent`)}" ${countAttrs(counts)}>\n`;
+  const skipped = `      <skipped message="${xmlAttr(`not sent: ${unsent.reason}`)}"/>\n`;
+  let batch = '';
+  for await (const item of unsent.items()) {
+    const attrs = `name="${xmlAttr(item.label)}" classname="${xmlAttr(`${suiteName}.${modelLabel(item.model)}`)}" time="0.000"`;
+    batch += `    <testcase ${attrs}>\n${skipped}    </testcase>\n`;
+    if (batch.length >= 65_536) {
+      yield batch;
+      batch = '';
+    }
+  }
+  yield `${batch}  </testsuite>\n`;
 }
 
 /** The whole document as one string: for tests and small tables. */
@@ -133,6 +162,7 @@ export async function renderJunitXml(suiteName: string, table: CaseTable, eviden
 export const junitWriter: ReportWriter = {
   fileName: RUN_FILES.junit,
   write(input: ReportInput): Promise<string> {
-    return streamFileAtomic(join(input.runDir, this.fileName), Readable.from(junitXmlChunks(input.run.suite.name, input.cases, input.evidence)));
+    const unsent = input.unsent ? { items: input.unsent, reason: incompleteReason(input.run) } : undefined;
+    return streamFileAtomic(join(input.runDir, this.fileName), Readable.from(junitXmlChunks(input.run.suite.name, input.cases, input.evidence, unsent)));
   },
 };

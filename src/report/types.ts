@@ -19,6 +19,16 @@ export interface ReportInput {
   cases: CaseTable;
   /** Streams results.ndjson again, for writers that need every row (samples.csv). */
   samples(): AsyncIterable<Sample>;
+  /** The plan's items with no result line (a run that did not finish), streamed from the lazy plan; each call starts again. */
+  unsent?: () => AsyncIterable<UnsentItem>;
+}
+
+/** One request of the plan that was never sent: junit.xml lists it as skipped with the reason. */
+export interface UnsentItem {
+  item_id: string;
+  /** `refund-window`, `onboarding turn 2`: as the case table labels it. */
+  label: string;
+  model: string;
 }
 
 export interface ReportWriter {

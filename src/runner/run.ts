@@ -9,7 +9,7 @@ import { monotonicMs } from './clock.js';
 import { runClosedLoop } from './closed-loop.js';
 import { StartGate } from './gate.js';
 import { runOpenLoop, type OpenLoopOptions } from './open-loop.js';
-import type { CheckFn, SendDeps } from './send.js';
+import { ModelRefusals, type CheckFn, type SendDeps } from './send.js';
 import type { RunEvent, UnitSource } from './unit.js';
 
 export interface RunnerOptions {
@@ -63,6 +63,7 @@ export function startRun(source: UnitSource, options: RunnerOptions): RunHandle 
     ledger,
     runStartMs,
     abort,
+    refusedModels: new ModelRefusals(),
   };
   const guard = new BudgetGuard(options.budget ?? {}, ledger);
   const gate = new StartGate(guard, stop, (reason, detail) => channel.push({ type: 'stopped', reason, detail }));

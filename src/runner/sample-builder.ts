@@ -81,6 +81,7 @@ function sampleOf(spec: PlanRequest, ctx: SampleContext, t: Timings, o: Result, 
     checks: [], pass: false,
   };
   if (dialect !== undefined) sample.stream_dialect = dialect;
+  if (spec.expected_failure !== undefined) sample.expected_failure = spec.expected_failure;
   return sample;
 }
 
@@ -120,7 +121,8 @@ export function sampleFromError(spec: PlanRequest, ctx: SampleContext, error: Kb
     text: partial?.text ?? '',
     credits_used: null,
     credits_remaining: null,
-    credits_unknown: true,
+    // Not an answer: summary.json counts failed requests apart (metrics/request-stats.ts mayHaveBeenCharged).
+    credits_unknown: false,
   });
 }
 

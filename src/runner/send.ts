@@ -1,7 +1,7 @@
 // Sends one request (ask or continue) with retries, and returns its Sample with checks applied.
 import type { AnswerResult } from '../domain/answer.js';
 import type { ChatClient } from '../domain/client.js';
-import { AbortedError, KbError } from '../domain/errors.js';
+import { AbortedError, KbError, ValidationError } from '../domain/errors.js';
 import type { CheckResult, Sample } from '../domain/sample.js';
 import type { CheckSpec } from '../domain/suite.js';
 import type { CreditLedger } from '../credits/ledger.js';
@@ -9,7 +9,7 @@ import { checkCreditUnits, fromUnits } from '../credits/units.js';
 import type { PlanRequest } from '../plan/types.js';
 import { withRetries, type BackoffPolicy } from './backoff.js';
 import { isoNow, monotonicMs, roundMs } from './clock.js';
-import { sampleFromAnswer, sampleFromError, type SampleContext } from './sample-builder.js';
+import { sampleFromAnswer, sampleFromError, skippedSample, type SampleContext } from './sample-builder.js';
 
 export interface CheckSubject {
   text: string;
@@ -30,6 +30,28 @@ export interface SendDeps {
   runStartMs: number;
   /** Hard abort: cancels requests in flight down to the socket. */
   abort: AbortSignal;
+  /** Models the service refused by name (model label → why); their remaining requests are skipped, not sent. */
+  refusedModels?: ModelRefusals;
+}
+
+/**
+ * A model whose first answer came back as a validation error naming the `model` parameter is one
+ * the service does not know: every other request of it would fail the same way (and a live
+ * service may count them), so its remaining items are recorded as skipped with that reason.
+ */
+export class ModelRefusals {
+  private readonly refused = new Map<string, string>();
+  private readonly answered = new Set<string>();
+  reasonFor(model: string): string | undefined {
+    return this.refused.get(model);
+  }
+  observe(spec: PlanRequest, sample: Sample, error: KbError | null): void {
+    if (sample.outcome === 'ok') this.answered.add(spec.model);
+    if (!(error instanceof ValidationError) || spec.request_model === null || this.answered.has(spec.model)) return;
+    const said = error.details?.model;
+    if (said === undefined) return;
+    this.refused.set(spec.model, `the service refused model "${spec.request_model}" (${typeof said === 'string' ? said : error.message}); its other requests were not sent`);
+  }
 }
 
 /** Thrown when the user's hard abort cancelled the request: nothing is recorded, resume re-sends it. */
@@ -77,16 +99,22 @@ export async function sendRequest(spec: PlanRequest, deps: SendDeps, conversatio
   const firstSentAt = monotonicMs();
   const scheduled = (sample: Sample, sentAt: number | undefined): Sample => withSchedule(sample, spec.intended_at_ms, firstSentAt, sentAt);
   let attempts = 0;
+  const refused = deps.refusedModels?.reasonFor(spec.model);
+  if (refused !== undefined) return skippedSample(spec, ctx(0), refused);
   try {
     const answer = await withRetries((n) => {
       attempts = n;
       return callClient(spec, deps, conversationId);
     }, deps.backoff, deps.abort);
-    return await withChecks(scheduled(sampleFromAnswer(spec, ctx(attempts), answer), answer.marks.sentAt), spec, deps);
+    const sample = scheduled(sampleFromAnswer(spec, ctx(attempts), answer), answer.marks.sentAt);
+    deps.refusedModels?.observe(spec, sample, null);
+    return await withChecks(sample, spec, deps);
   } catch (error) {
     if (deps.abort.aborted || error instanceof AbortedError) throw new RequestCancelled('cancelled');
     if (!(error instanceof KbError)) throw error;
-    return withChecks(scheduled(sampleFromError(spec, ctx(attempts), error), error.partial?.marks.sentAt), spec, deps);
+    const sample = scheduled(sampleFromError(spec, ctx(attempts), error), error.partial?.marks.sentAt);
+    deps.refusedModels?.observe(spec, sample, error);
+    return withChecks(sample, spec, deps);
   }
 }
 

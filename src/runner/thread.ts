@@ -80,6 +80,12 @@ export async function runThread(thread: PlanThread, deps: SendDeps, hooks: Threa
   if (thread.turns.length === 0) return;
   let conversationId = thread.conversation_id ?? null;
   if (hooks.stopped()) return;
+  const refused = deps.refusedModels?.reasonFor(thread.model);
+  if (refused !== undefined) {
+    // No conversation is created for a model the service refused: every turn would fail.
+    skipRest(thread.turns, conversationId, refused, hooks, deps);
+    return;
+  }
   if (conversationId === null) {
     const created = await createWithRetries(thread, deps);
     if ('failure' in created) {

@@ -2,6 +2,7 @@
 import type { StreamDialect } from '../protocol/index.js';
 import type { RequestOptions } from '../domain/suite.js';
 import type { Shard } from '../plan/types.js';
+import type { Gate } from '../checks/gates.js';
 
 export interface EmbeddedServiceOptions {
   workspacePath?: string;
@@ -58,6 +59,10 @@ export interface RunSessionOptions {
   embedded: EmbeddedServiceOptions;
   /** Force a stream decoder instead of detecting the format. */
   dialect?: StreamDialect;
+  /** `--fail-on`: the gates of the verdict (checks/gates.ts); the default gates when absent. */
+  failOn?: Gate[];
+  /** `--allow-changed-suite`: a --resume may continue with a changed suite file of the same suite name. */
+  allowChangedSuite?: boolean;
   toolVersion: string;
 }
 

@@ -6,6 +6,8 @@ import { buildPlan, mergeOptions, narrowPlan } from '../plan/index.js';
 import type { Plan, PlanUnit } from '../plan/types.js';
 import { loadSuite } from '../suite/index.js';
 import type { RunSessionOptions } from './options.js';
+import { assertModelNames } from './model-names.js';
+import { assertThresholdScopes } from './threshold-scopes.js';
 
 export interface PreparedRun {
   suite: Suite;
@@ -69,6 +71,8 @@ export async function prepareRun(options: RunSessionOptions): Promise<PreparedRu
   if (plan.counts.items === 0) {
     throw new InputError('the plan is empty: no case or thread runs on the chosen models (and shard)', { file: suite.path });
   }
+  assertModelNames(plan.models, suite.path);
+  assertThresholdScopes(thresholds, { suite, plan });
   return { suite, plan, thresholds, warnings: [...suite.warnings, ...plan.warnings] };
 }
 

@@ -55,6 +55,7 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
   const resumed = previous ? resumeOptions(previous, requested) : { options: requested, warnings: [] };
   const options = resumed.options;
   const full = await prepareRun(options);
+  if (previous) assertSameSuite(previous, full, options);
   const prepared = overrides.select ? narrowPrepared(full, overrides.select(full)) : full;
   const startedAt = previous?.started_at ?? isoNow();
   const runDir = resolve(options.resumeDir ?? options.outDir ?? defaultRunDir(options.reportsRoot, prepared.suite.name, startedAt));
@@ -77,7 +78,8 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
     writeRunInfo(runDir, info);
     const t0 = monotonicMs();
     const total = plannedTotal(options, prepared);
-    const done = state?.lines ?? 0;
+    // Lines of no item of this plan (a changed suite's dropped cases) are not progress on it.
+    const done = state ? state.lines - state.foreign : 0;
     const warnings = [...prepared.warnings, ...resumed.warnings, ...resumeWarnings(previous, prepared, state)];
     hooks.onStart?.({ runDir, total, done, baseUrl: target.baseUrl, embedded: target.embedded, warnings });
     const replayUnits = toUnits(previous?.replay_credits ?? 0);
@@ -89,7 +91,7 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
       ...(outcome.stopReason ? { stop_reason: outcome.stopReason } : {}),
     };
     writeRunInfo(runDir, run);
-    const summary = await finishReports(runDir, run);
+    const summary = await finishReports(runDir, run, { plan: prepared.plan });
     if (outcome.failure) throw outcome.failure;
     return { runDir, run, summary };
   } finally {
@@ -105,10 +107,31 @@ function assertFreshRunDir(runDir: string): void {
   }
 }
 
+/**
+ * A resume sends the rest of the run's own suite: a suite whose content differs would mix two
+ * suites' items under one run id. --allow-changed-suite lets an edited file of the same suite
+ * name go on (finished items keep their results; see README), never another suite.
+ */
+function assertSameSuite(previous: RunInfo, prepared: PreparedRun, options: RunSessionOptions): void {
+  if (previous.suite.sha256 === prepared.suite.sha256) return;
+  const was = `${previous.suite.path} (suite "${previous.suite.name}", sha256 ${previous.suite.sha256.slice(0, 12)})`;
+  const now = `${prepared.suite.path} (suite "${prepared.suite.name}", sha256 ${prepared.suite.sha256.slice(0, 12)})`;
+  if (!options.allowChangedSuite) {
+    throw new InputError(
+      `the run was started with ${was}, and this suite is ${now}: a resume must send the same suite. ` +
+        'Start a new run for another suite, or pass --allow-changed-suite to continue with an edited file of the same suite',
+      { file: prepared.suite.path, field: '--resume' },
+    );
+  }
+  if (previous.suite.name !== prepared.suite.name) {
+    throw new InputError(`--allow-changed-suite continues an edited file of the same suite, and ${now} is another suite than ${was}`, { file: prepared.suite.path, field: '--resume' });
+  }
+}
+
 function resumeWarnings(previous: RunInfo | null, prepared: PreparedRun, state: ResumeState | null): string[] {
   const warnings: string[] = [];
   if (previous && previous.suite.sha256 !== prepared.suite.sha256) {
-    warnings.push('the suite changed since this run started (sha256 differs): finished items keep their earlier results');
+    warnings.push(`--allow-changed-suite: the suite file changed since this run started (sha256 ${previous.suite.sha256.slice(0, 12)} → ${prepared.suite.sha256.slice(0, 12)}): finished items keep their earlier results, only the new plan's unfinished items are sent`);
   }
   if (state && state.foreign > 0) warnings.push(`${state.foreign} result line(s) name no item of this plan; they are kept and not sent again`);
   return warnings;

@@ -27,6 +27,7 @@ export interface RowShape {
   save_history: number;
   user: number;
   source: number;
+  expect_fail: number;
   /** Assertion columns in header order: `expected` (contains) or a promptfoo `__expected` cell. */
   checks: readonly { index: number; promptfoo: boolean }[];
 }
@@ -41,7 +42,7 @@ export function rowShape(header: CsvHeader): RowShape {
   return {
     width: header.columns.length, unnamed: header.unnamed, id: at('id'), prompt: at('prompt'), thread: at('thread'), turn: at('turn'),
     model: at('model'), method: at('method'), streaming: at('streaming'), plaintext: at('plaintext'), include_usage: at('include_usage'),
-    additional_context: at('additional_context'), save_history: at('save_history'), user: at('user'), source: at('source'), checks,
+    additional_context: at('additional_context'), save_history: at('save_history'), user: at('user'), source: at('source'), expect_fail: at('expect_fail'), checks,
   };
 }
 
@@ -153,5 +154,7 @@ export function readCsvRowFast(shape: RowShape, cells: readonly string[], line: 
     const models = modelList(model);
     if (models.length > 0) row.models = models;
   }
+  const expectFail = present(cells, shape.expect_fail)?.trim();
+  if (expectFail) row.expect_fail = expectFail;
   return row;
 }

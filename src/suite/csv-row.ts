@@ -14,6 +14,8 @@ export interface CsvRow {
   thread?: string;
   turn?: number;
   models?: string[];
+  /** `expect_fail` cell: the case (or, on any row of a thread, the thread) is expected to fail, with this reason. */
+  expect_fail?: string;
   options: RequestOptions;
   assert: CheckSpec[];
 }
@@ -49,6 +51,7 @@ const rowSchema = z.object({
   user: cell(z.string().trim()),
   source: cell(z.string().trim()),
   expected: cell(z.string()),
+  expect_fail: cell(z.string().trim()),
 });
 
 function assertionsOf(header: CsvHeader, record: CsvRecord, where: SourceLocation, issues: InputError[]): CheckSpec[] {
@@ -118,5 +121,6 @@ export function readCsvRow(header: CsvHeader, record: CsvRecord, file: string): 
   if (data.thread !== undefined) row.thread = data.thread;
   if (data.turn !== undefined) row.turn = data.turn;
   if (data.model !== undefined && data.model.length > 0) row.models = data.model;
+  if (data.expect_fail !== undefined && data.expect_fail !== '') row.expect_fail = data.expect_fail;
   return { row, issues, threadCell };
 }

@@ -60,6 +60,8 @@ export function buildThread(id: string, rows: CsvRow[], file: string, issues: In
   const thread: SuiteThread = { id, turns, location: { file, line: rows[0]?.line ?? 1 } };
   const models = threadModels(id, rows, file, issues);
   if (models) thread.models = models;
+  const expectFail = rows.find((row) => row.expect_fail !== undefined)?.expect_fail;
+  if (expectFail !== undefined) thread.expect_fail = expectFail;
   return thread;
 }
 

@@ -11,6 +11,8 @@ export const caseSchema = strictMap('a case', {
   description: optional(z.string()),
   models: optional(modelsSchema),
   assert: assertList,
+  /** Known to fail, with the reason: reported as an expected failure, never failing the run. */
+  expect_fail: optional(nonEmptyText),
   ...requestOptionShape,
 });
 
@@ -27,6 +29,7 @@ export const threadSchema = strictMap('a thread', {
   name: optional(nonEmptyText),
   description: optional(z.string()),
   models: optional(modelsSchema),
+  expect_fail: optional(nonEmptyText),
   turns: z.array(turnSchema).min(1, 'a thread needs at least one turn'),
 });
 

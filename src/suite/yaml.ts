@@ -55,6 +55,7 @@ function buildCase(entry: CaseEntry, index: number, locator: YamlLocator): Suite
     location: locator.location(path),
   };
   if (entry.models) built.models = entry.models;
+  if (entry.expect_fail !== undefined) built.expect_fail = entry.expect_fail;
   return built;
 }
 
@@ -73,6 +74,7 @@ function buildThread(entry: ThreadEntry, index: number, locator: YamlLocator): S
   const built: SuiteThread = { id: entry.id, turns, location: locator.location(path) };
   if (entry.name !== undefined) built.name = entry.name;
   if (entry.models) built.models = entry.models;
+  if (entry.expect_fail !== undefined) built.expect_fail = entry.expect_fail;
   return built;
 }
 

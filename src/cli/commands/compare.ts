@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import type { CommandModule, Options } from 'yargs';
 import { compareOptionsFrom, compareRuns, renderCompareConsole, writeComparison, type Comparison, type CompareOptions, type WrittenComparison } from '../../compare/index.js';
+import { DEFAULT_GATES, GATES } from '../../checks/gates.js';
 import { EXIT, type ExitCode } from '../exit.js';
 import type { CliIo } from '../io.js';
 
@@ -10,7 +11,7 @@ export function compareTuningOptions(group: string): Record<'latency-tolerance' 
   return {
     'latency-tolerance': { type: 'string', describe: 'a latency rise counts only above this change of the median (default 10%)', group },
     'credits-tolerance': { type: 'string', describe: 'a credits rise counts only above this change per request (default 5%)', group },
-    'fail-on': { type: 'string', describe: 'what fails: regressions,latency,credits,changed,missing or none (default regressions,latency,credits)', group },
+    'fail-on': { type: 'string', describe: `what fails the verdict (exit 1): ${GATES.join(',')} or none (default ${DEFAULT_GATES.join(',')})`, group },
     markdown: { type: 'string', describe: 'also write a short markdown summary to FILE (for a pull-request comment)', group },
   };
 }

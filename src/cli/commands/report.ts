@@ -1,9 +1,11 @@
 // `kbbench report <run-dir>`: rebuilds every report of a run from results.ndjson (interrupted runs too).
 import type { CommandModule } from 'yargs';
 import { renderConsoleSummary } from '../../report/index.js';
+import { DEFAULT_GATES, parseFailOn } from '../../checks/gates.js';
+import { planOfRun } from '../../plan/of-run.js';
 import { finishReports } from '../../session/finish.js';
 import { readRunInfo } from '../../store/run-dir.js';
-import { EXIT, type ExitCode } from '../exit.js';
+import { exitForVerdict, type ExitCode } from '../exit.js';
 import type { CliIo } from '../io.js';
 
 export function reportCommand(io: CliIo, setExit: (code: ExitCode) => void): CommandModule {
@@ -14,19 +16,20 @@ export function reportCommand(io: CliIo, setExit: (code: ExitCode) => void): Com
       y
         .positional('run-dir', { type: 'string', demandOption: true })
         .option('json', { type: 'boolean', default: false, describe: 'print summary.json on stdout' })
+        .option('fail-on', { type: 'string', describe: `gates of the verdict: checks,thresholds or none (default: the run's, else ${DEFAULT_GATES.join(',')})` })
         .example('$0 report reports/demo-20261122T101500Z', 'rebuild report.html, CSV, JUnit and summary.json'),
     handler: async (argv) => {
       const dir = argv.runDir as string;
+      const failOn = parseFailOn(argv.failOn as string | undefined);
       const run = readRunInfo(dir);
-      const summary = await finishReports(dir, run);
+      const summary = await finishReports(dir, run, { plan: run.status === 'completed' ? null : await planOfRun(run), ...(failOn ? { failOn } : {}) });
       if (argv.json) io.out(JSON.stringify(summary, null, 2));
       else {
         io.out(renderConsoleSummary(summary, { suiteName: run.suite.name }));
         io.out(`reports rebuilt in ${dir}`);
       }
-      // Same codes as the run had: a failure is 1, a run that stopped early (and so is incomplete) is 3.
-      if (summary.verdict !== 'pass') setExit(EXIT.failed);
-      else setExit(run.status === 'completed' ? EXIT.ok : EXIT.stopped);
+      // Same codes as the run had: a failure is 1, a run that did not finish (incomplete, a kill -9'd `running` one too) is 3.
+      setExit(exitForVerdict(summary.verdict));
     },
   };
 }

@@ -10,6 +10,7 @@ import { parseDurationMs, parseList, positive } from '../parse.js';
 import { readApiKey } from '../secrets.js';
 import { TOOL_VERSION } from '../version.js';
 import { compareTuningOptions } from './compare.js';
+import { parseFailOn } from '../../checks/gates.js';
 
 export function runFlags<T>(y: Argv<T>) {
   return y
@@ -48,6 +49,7 @@ export function runFlags<T>(y: Argv<T>) {
     .options(compareTuningOptions('Checks:'))
     .option('out', { type: 'string', describe: 'run directory (default reports/<suite>-<timestamp>)', group: 'Output:' })
     .option('resume', { type: 'string', describe: 'continue an interrupted run in its directory; nothing finished is sent again', group: 'Output:' })
+    .option('allow-changed-suite', { type: 'boolean', describe: 'with --resume: continue although the suite file changed (same suite name); see README', group: 'Output:' })
     .option('quiet', { type: 'boolean', default: false, describe: 'no progress, no table', group: 'Output:' })
     .option('json', { type: 'boolean', default: false, describe: 'print summary.json on stdout', group: 'Output:' })
     .option('seed', { type: 'number', describe: 'embedded service: random seed', group: 'Embedded service:' })
@@ -127,6 +129,8 @@ export function toSessionOptions(a: Record<string, unknown>, env: NodeJS.Process
       ...pauseFlags(a),
     },
     ...opt('dialect', a.dialect as StreamDialect | undefined),
+    ...opt('failOn', parseFailOn(a.failOn as string | undefined)),
+    ...(a.allowChangedSuite === true ? { allowChangedSuite: true } : {}),
     toolVersion: TOOL_VERSION,
   };
 }

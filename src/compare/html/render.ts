@@ -39,7 +39,7 @@ function section(id: string, title: string, body: string, intro = ''): string {
 }
 
 const SECTIONS = [
-  ['regressions', 'Regressions'], ['models', 'Models'], ['fixes', 'Fixes'], ['changed', 'Changed answers'], ['missing', 'Missing'], ['added', 'Added'],
+  ['regressions', 'Regressions'], ['models', 'Models'], ['fixes', 'Fixes'], ['changed', 'Changed answers'], ['missing', 'Missing'], ['added', 'Added'], ['not-compared', 'Not compared'],
 ] as const;
 
 export function renderCompareHtml(c: Comparison): string {
@@ -51,8 +51,9 @@ export function renderCompareHtml(c: Comparison): string {
       'Latency is judged on the median with a Mann-Whitney U test over the answers of items present in both runs (Holm-adjusted over every model and metric); a change is a regression only when it is significant AND larger than the tolerance. p95 and p99 are shown, not judged. Credits: a paired bootstrap interval over matched items.'),
     section('fixes', `Fixes (${c.counts.fixes})`, renderChanges(c.fixes, 'fix', 'No item went from fail to pass.')),
     section('changed', `Other changed answers (${otherChanges.length})`, renderChanges(otherChanges, 'changed', 'No other answer changed.'), 'Answers that differ but kept their pass/fail outcome (regressions and fixes are listed above).'),
-    section('missing', `Missing (${c.counts.missing})`, renderOnly(c.missing, 'Every item of the base ran in the head.'), 'In the base run, not in the head run.'),
+    section('missing', `Missing (${c.counts.missing})`, renderOnly(c.missing, 'Every item of the base ran in the head.'), 'In the base run; the head planned it (or its suite no longer has the case or thread) and has no result.'),
     section('added', `Added (${c.counts.added})`, renderOnly(c.added, 'No new items.'), 'In the head run, not in the base run.'),
+    section('not-compared', `Not compared (${c.not_compared.length})`, renderOnly(c.not_compared, 'The head planned every item of the base.'), 'In the base run, outside what the head planned (another model selection or shard): never a failure.'),
   ].join('\n');
   return `${pageHead(`kbbench compare · ${c.head.suite} · ${c.verdict.toUpperCase()}`, COMPARE_STYLES)}
 <body>

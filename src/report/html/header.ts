@@ -17,6 +17,7 @@ function metaItem(term: string, value: string, mono = false): string {
 }
 
 export function verdictBadge(verdict: Summary['verdict']): string {
+  if (verdict === 'incomplete') return '<span class="verdict incomplete">◌ INCOMPLETE</span>';
   return verdict === 'pass'
     ? '<span class="verdict pass">✓ PASS</span>'
     : '<span class="verdict fail">✗ FAIL</span>';

@@ -40,6 +40,7 @@ h3 { font-size: 1.05rem; margin: 0 0 .5rem; }
 .verdict { font-weight: 700; padding: .2rem .75rem; border-radius: 999px; border: 2px solid currentColor; font-size: .95rem; }
 .verdict.pass { color: var(--pass); background: var(--pass-bg); }
 .verdict.fail { color: var(--fail); background: var(--fail-bg); }
+.verdict.incomplete { color: #8a5a00; background: #fff4d6; }
 .meta { display: grid; grid-template-columns: repeat(auto-fill, minmax(250px, 1fr)); gap: .6rem 1.5rem; margin: 1rem 0 0; }
 .meta div { min-width: 0; }
 .meta dt { color: var(--muted); font-size: .75rem; text-transform: uppercase; letter-spacing: .04em; }

@@ -1,0 +1,20 @@
+// The checks gate: what fails one by one, what a pass_rate threshold judges, expected failures and unexpected passes.
+import { describe, expect, it } from 'vitest';
+import type { Sample } from '../domain/sample.js';
+import { createChecksGate } from './checks-gate.js';
+
+const sample = (over: Partial<Sample>): Sample => ({ model: 'm', outcome: 'ok', pass: true, ...over }) as Sample;
+
+describe('createChecksGate', () => {
+  it('counts failures outside coverage, covered ones apart, xfail and xpass, and ignores skipped turns', () => {
+    const gate = createChecksGate((s) => s.model === 'covered');
+    gate.add(sample({ pass: false }));
+    gate.add(sample({ pass: false, outcome: 'http_error' }));
+    gate.add(sample({ pass: false, model: 'covered' }));
+    gate.add(sample({ pass: false, expected_failure: 'known' }));
+    gate.add(sample({ pass: true, expected_failure: 'known' }));
+    gate.add(sample({ pass: false, outcome: 'skipped' }));
+    gate.add(sample({ pass: true }));
+    expect(gate.counts()).toEqual({ failed: 2, covered: 1, expected_failures: 1, unexpected_passes: 1 });
+  });
+});

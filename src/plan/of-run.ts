@@ -1,0 +1,41 @@
+// The plan of a recorded run, rebuilt from its suite file and run.json's options (report's unsent items, compare's "planned by the head").
+import { existsSync } from 'node:fs';
+import type { RunInfo } from '../domain/run.js';
+import type { RequestOptions, Suite } from '../domain/suite.js';
+import { loadSuite } from '../suite/index.js';
+import { buildPlan } from './build.js';
+import type { Plan, Shard } from './types.js';
+
+/** The options of run.json that decide the plan (session/options.ts records them under these names). */
+interface PlanOptionsOfRun {
+  models?: string[];
+  repeat?: number;
+  shard?: Shard;
+  requestDefaults?: RequestOptions;
+}
+
+/**
+ * Null when the suite file is gone or changed since the run (its sha256 differs): then the plan
+ * cannot be known, and callers say less rather than guess.
+ */
+export async function planOfRun(run: RunInfo): Promise<Plan | null> {
+  return (await suiteAndPlanOfRun(run))?.plan ?? null;
+}
+
+export async function suiteAndPlanOfRun(run: RunInfo): Promise<{ suite: Suite; plan: Plan } | null> {
+  if (!existsSync(run.suite.path)) return null;
+  try {
+    const suite = await loadSuite(run.suite.path);
+    if (suite.sha256 !== run.suite.sha256) return null;
+    const o = run.options as PlanOptionsOfRun;
+    const plan = buildPlan(suite, {
+      ...(o.models?.length ? { models: o.models } : {}),
+      repeat: o.repeat ?? 1,
+      ...(o.shard ? { shard: o.shard } : {}),
+      defaults: o.requestDefaults ?? {},
+    });
+    return { suite, plan };
+  } catch {
+    return null;
+  }
+}

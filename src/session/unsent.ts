@@ -1,0 +1,27 @@
+// The plan's requests that have no result line, streamed from the lazy plan and the resume bitmap (never a list): junit.xml's skipped items.
+import type { RunInfo } from '../domain/run.js';
+import { formatItemId } from '../plan/item-id.js';
+import type { Plan, PlanRequest } from '../plan/types.js';
+import type { UnsentItem } from '../report/types.js';
+import { readResumeState, remainingUnits, type ResumeState } from '../store/resume.js';
+
+function itemOf(request: PlanRequest): UnsentItem {
+  const label = request.thread_id !== null ? `${request.thread_id} turn ${request.turn}` : (request.case_id ?? formatItemId(request.id));
+  return { item_id: formatItemId(request.id), label, model: request.model };
+}
+
+/**
+ * What a run that did not finish left unsent; null when nothing can be (a completed run) or the
+ * question has no answer (an open loop cycles its plan for a duration: nothing is "left").
+ */
+export function unsentOf(run: RunInfo, plan: Plan, runDir: string): (() => AsyncIterable<UnsentItem>) | null {
+  if (run.status === 'completed' || run.options.rate !== undefined) return null;
+  let state: Promise<ResumeState> | null = null;
+  return async function* unsent() {
+    state ??= readResumeState(runDir, plan);
+    for (const unit of remainingUnits(plan, await state).units()) {
+      if (unit.kind === 'case') yield itemOf(unit.request);
+      else for (const turn of unit.turns) yield itemOf(turn);
+    }
+  };
+}

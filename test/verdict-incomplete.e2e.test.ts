@@ -1,0 +1,85 @@
+// A run that did not finish never passes: verdict `incomplete` on every output, its unsent items in junit.xml, exit 3.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Sample } from '../src/domain/sample.js';
+import { readJson, readNdjson, runCli, tempDir } from './helpers.js';
+
+const SUITE = 'test/fixtures/e2e/small.yaml';
+/** small.yaml on one model: 4 cases + 3 turns, twice. */
+const PLANNED = 14;
+
+function linesIn(path: string): number {
+  return existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean).length : 0;
+}
+
+/** Runs until `after` result lines are written, then sends `signal`. */
+function runUntil(out: string, after: number, signal: NodeJS.Signals) {
+  const results = join(out, 'results.ndjson');
+  return runCli(['run', SUITE, '--out', out, '--concurrency', '2', '--latency-scale', '0.4', '--seed', '3', '--models', 'gpt-4o-mini', '--repeat', '2'], {
+    onSpawn: (child) => {
+      const poll = setInterval(() => {
+        if (linesIn(results) >= after) {
+          clearInterval(poll);
+          child.kill(signal);
+        }
+      }, 20);
+      child.once('exit', () => clearInterval(poll));
+    },
+  });
+}
+
+function sentRequests(out: string): number {
+  return readNdjson<Sample>(join(out, 'results.ndjson')).filter((s) => s.endpoint !== 'create').length;
+}
+
+function skippedNotSent(junit: string): number {
+  return junit.match(/<skipped message="not sent: /g)?.length ?? 0;
+}
+
+describe('a run that did not finish', () => {
+  it('interrupted (SIGINT): verdict incomplete on the console, summary.json, report.html and junit.xml; exit 3', async () => {
+    const out = join(tempDir(), 'run');
+    const r = await runUntil(out, 3, 'SIGINT');
+    expect(r.code).toBe(3);
+    expect(r.stdout).toMatch(/interrupted · verdict INCOMPLETE/);
+    expect(r.stdout).not.toMatch(/verdict PASS/);
+    const summary = readJson<{ verdict: string; status: string }>(join(out, 'summary.json'));
+    expect(summary).toMatchObject({ status: 'interrupted', verdict: 'incomplete' });
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    expect(html).toContain('verdict incomplete');
+    expect(html).not.toContain('verdict pass');
+    const junit = readFileSync(join(out, 'junit.xml'), 'utf8');
+    const unsent = PLANNED - sentRequests(out);
+    expect(unsent).toBeGreaterThan(0);
+    expect(skippedNotSent(junit)).toBe(unsent);
+    expect(junit).toContain('not sent: the run stopped early (interrupted)');
+    // The top-level counts include them: every planned request is a testcase.
+    expect(junit).toMatch(new RegExp(`<testsuites [^>]*tests="${PLANNED}"`));
+  });
+
+  it('killed (kill -9, run.json still `running`): `kbbench report` says incomplete, lists the unsent items, exit 3', async () => {
+    const out = join(tempDir(), 'run');
+    const r = await runUntil(out, 3, 'SIGKILL');
+    expect(r.code).toBe(null);
+    expect(readJson<{ status: string }>(join(out, 'run.json')).status).toBe('running');
+    const report = await runCli(['report', out]);
+    expect(report.code).toBe(3);
+    expect(report.stdout).toMatch(/running · verdict INCOMPLETE/);
+    expect(readJson<{ verdict: string }>(join(out, 'summary.json')).verdict).toBe('incomplete');
+    const junit = readFileSync(join(out, 'junit.xml'), 'utf8');
+    expect(skippedNotSent(junit)).toBe(PLANNED - sentRequests(out));
+    expect(junit).toContain('the run ended without finishing');
+  });
+
+  it('a run.json whose suite file is gone still reports incomplete (no unsent list to give)', async () => {
+    const out = join(tempDir(), 'run');
+    await runUntil(out, 3, 'SIGKILL');
+    const runJson = join(out, 'run.json');
+    const info = readJson<{ suite: { path: string } }>(runJson);
+    writeFileSync(runJson, JSON.stringify({ ...info, suite: { ...info.suite, path: join(out, 'gone.yaml') } }));
+    const report = await runCli(['report', out, '--json']);
+    expect(report.code).toBe(3);
+    expect((JSON.parse(report.stdout) as { verdict: string }).verdict).toBe('incomplete');
+  });
+});
