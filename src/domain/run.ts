@@ -1,11 +1,15 @@
 // run.json: what a run was asked to do and how it ended (CONTRACT.md, "A run directory").
-export type RunStatus = 'running' | 'completed' | 'interrupted' | 'budget-exhausted' | 'failed';
+export type RunStatus = 'running' | 'completed' | 'interrupted' | 'budget-exhausted' | 'failed' | 'aborted';
 
 export interface RunInfo {
   run_id: string;
   tool: { name: 'kbbench'; version: string };
   suite: { name: string; path: string; sha256: string };
-  plan: { items: number; requests: number; threads: number; models: string[] };
+  /**
+   * `requests`: what the run means to send. An open loop's plan adds `starts` (a start is a case, or
+   * a whole thread whose turns follow each other) and `plan_requests` (one pass through the plan).
+   */
+  plan: { items: number; requests: number; threads: number; models: string[]; starts?: number; plan_requests?: number };
   /** The options the run was started with, secrets removed. */
   options: Record<string, unknown>;
   target: { base_url: string; embedded: boolean; board_id: string; chat_id: string };
@@ -24,6 +28,7 @@ export interface RunInfo {
   dropped?: number;
   /** Why the run stopped early, in words (never containing the key). */
   stop_reason?: string;
+  abort?: { by: 'threshold' | 'max-errors' | 'max-error-rate'; detail: string };
 }
 
 /** One threshold's evaluation: `ttfc_ms{model:gpt-4o}` `p(95)<2000`. */

@@ -23,7 +23,7 @@ export interface ShardEntry {
 export type MergedRunInfo = RunInfo & { shards: ShardEntry[]; merged_at: string };
 
 /** The worst status wins: a merged run is only as complete as its least complete shard. */
-const STATUS_RANK: Record<RunStatus, number> = { completed: 0, 'budget-exhausted': 1, interrupted: 2, running: 2, failed: 3 };
+const STATUS_RANK: Record<RunStatus, number> = { completed: 0, 'budget-exhausted': 1, interrupted: 2, aborted: 2, running: 2, failed: 3 };
 
 export function mergedStatus(statuses: readonly RunStatus[]): RunStatus {
   const worst = statuses.reduce<RunStatus>((w, s) => (STATUS_RANK[s] > STATUS_RANK[w] ? s : w), 'completed');

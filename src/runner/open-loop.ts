@@ -8,10 +8,13 @@ import { withCycle } from '../plan/item-id.js';
 import type { PlanRequest, PlanUnit } from '../plan/types.js';
 import type { StartGate } from './gate.js';
 import type { SendDeps } from './send.js';
+import type { ScheduledStart } from './arrivals.js';
 import { runUnit, type RunEvent, type UnitSource } from './unit.js';
 
 export interface OpenLoopOptions {
-  ratePerS: number;
+  /** Intended start offsets from t0, in order (arrivals.ts); drawn one at a time, never materialised. */
+  schedule: Iterator<ScheduledStart>;
+  /** When the schedule ends: starts still waiting then are dropped. */
   durationMs: number;
   /** Outstanding starts beyond this wait (and are sent late); those still waiting at the end are dropped. */
   maxInFlight: number;
@@ -40,13 +43,15 @@ export function cyclingStarts(source: UnitSource): (intendedAtMs: number) => Pla
   };
 }
 
+function firstIntended(unit: PlanUnit): number | null {
+  return unit.kind === 'case' ? (unit.request.intended_at_ms ?? null) : (unit.turns[0]?.intended_at_ms ?? null);
+}
+
 export function runOpenLoop(source: UnitSource, options: OpenLoopOptions, deps: SendDeps, gate: StartGate, channel: Channel<RunEvent>, stop: AbortSignal): void {
-  const intervalMs = 1000 / options.ratePerS;
   const draw = cyclingStarts(source);
-  let totalStarts = Math.floor((options.ratePerS * options.durationMs) / 1000);
   const t0 = monotonicMs();
   const waiting: PlanUnit[] = [];
-  let next = 0;
+  let next = options.schedule.next();
   let inFlight = 0;
   let scheduling = true;
   let failed = false;
@@ -67,9 +72,12 @@ export function runOpenLoop(source: UnitSource, options: OpenLoopOptions, deps: 
     }
     while (!failed && inFlight < options.maxInFlight && waiting.length > 0) {
       inFlight += 1;
-      runUnit(waiting.shift()!, deps, gate, emit).then(
+      const unit = waiting.shift()!;
+      channel.push({ type: 'start', at_ms: monotonicMs(), intended_at_ms: firstIntended(unit) });
+      runUnit(unit, deps, gate, emit).then(
         () => {
           inFlight -= 1;
+          channel.push({ type: 'settled' });
           pump();
           maybeClose();
         },
@@ -94,24 +102,24 @@ export function runOpenLoop(source: UnitSource, options: OpenLoopOptions, deps: 
   const tick = (): void => {
     if (failed || gate.stopped) return endSchedule();
     const now = monotonicMs();
-    while (next < totalStarts && t0 + next * intervalMs <= now) {
-      const unit = draw(t0 + next * intervalMs);
+    while (!next.done && t0 + next.value.atMs <= now) {
+      const unit = draw(t0 + next.value.atMs);
       if (unit === null) {
-        totalStarts = next; // an empty plan: nothing to start
+        next = { done: true, value: undefined }; // an empty plan: nothing to start
         break;
       }
       waiting.push(unit);
-      next += 1;
+      next = options.schedule.next();
     }
     pump();
     const endAt = t0 + options.durationMs;
-    if (next >= totalStarts || now >= endAt) {
+    if (next.done || now >= endAt) {
       timer = setTimeout(endSchedule, Math.max(0, endAt - now));
       return;
     }
-    timer = setTimeout(tick, Math.max(0, t0 + next * intervalMs - now));
+    timer = setTimeout(tick, Math.max(0, t0 + next.value.atMs - now));
   };
   stop.addEventListener('abort', endSchedule, { once: true });
-  if (totalStarts === 0) return endSchedule();
+  if (next.done) return endSchedule();
   tick();
 }

@@ -10,6 +10,11 @@ import type { PlanRequest as RequestSpec, PlanUnit as RunUnit } from '../plan/ty
 
 const source = (units: RunUnit[]) => ({ units: () => units.values() });
 import { startRun } from './run.js';
+import { arrivalSchedule } from './arrivals.js';
+
+const constantOpen = (ratePerS: number, durationMs: number, maxInFlight: number) => ({
+  schedule: arrivalSchedule({ kind: 'constant', ratePerS, durationMs }, { arrival: 'constant' }), durationMs, maxInFlight,
+});
 
 function answer(text: string, credits = 0.5): AnswerResult {
   const t = performance.now();
@@ -134,7 +139,7 @@ describe('startRun', () => {
     });
     const units = [{ kind: 'case', index: 0, request: spec('q') } as RunUnit];
     const handle = startRun(source(units), {
-      client, target: { boardId: 'b', chatId: 'c' }, concurrency: 1, open: { ratePerS: 50, durationMs: 200, maxInFlight: 2 },
+      client, target: { boardId: 'b', chatId: 'c' }, concurrency: 1, open: constantOpen(50, 200, 2),
       timeoutMs: 1000, retries: 0, check: async () => [], stop: new AbortController().signal, abort: new AbortController().signal,
     });
     const samples: Sample[] = [];
@@ -173,7 +178,7 @@ describe('startRun', () => {
     });
     const units = [{ kind: 'case', index: 0, request: spec('q', { checks: [{ type: 'contains', value: 'x' }] }) } as RunUnit];
     const handle = startRun(source(units), {
-      client, target: { boardId: 'b', chatId: 'c' }, concurrency: 1, open: { ratePerS: 50, durationMs: 600, maxInFlight: 50 },
+      client, target: { boardId: 'b', chatId: 'c' }, concurrency: 1, open: constantOpen(50, 600, 50),
       timeoutMs: 1000, retries: 0, budget: { maxCredits: 5 },
       check: async () => {
         await sleep(30);

@@ -9,7 +9,9 @@ import type { Sample } from '../domain/sample.js';
 import { startRun, type RunEvent, type StopReason, type UnitSource } from '../runner/index.js';
 import { ResultsFile } from '../store/results-file.js';
 import { RUN_FILES } from '../store/run-dir.js';
+import { arrivalSchedule, profileDurationMs } from '../runner/arrivals.js';
 import { judgePort } from './judge-port.js';
+import { loadProfileOf } from './load-profile.js';
 import type { RunSessionOptions } from './options.js';
 import type { ResolvedTarget } from './target.js';
 
@@ -45,8 +47,10 @@ export interface DriveCounts {
 }
 
 function openLoopOf(options: RunSessionOptions) {
-  if (options.rate === undefined || options.durationMs === undefined) return {};
-  return { open: { ratePerS: options.rate, durationMs: options.durationMs, maxInFlight: options.maxInFlight ?? Math.max(options.concurrency, 64) } };
+  const profile = loadProfileOf(options);
+  if (profile === null) return {};
+  const schedule = arrivalSchedule(profile, { arrival: options.arrival ?? 'constant', ...(options.seed !== undefined ? { seed: options.seed } : {}) });
+  return { open: { schedule, durationMs: profileDurationMs(profile), maxInFlight: options.maxInFlight ?? Math.max(options.concurrency, 64) } };
 }
 
 export async function drive(
@@ -83,7 +87,7 @@ export async function drive(
         stop = event.reason;
         stopDetail = event.detail;
         hooks.onStopping?.(event.reason, event.detail);
-      } else dropped += event.count;
+      } else if (event.type === 'dropped') dropped += event.count;
     }
   } catch (failure) {
     results.close();

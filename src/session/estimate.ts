@@ -13,6 +13,8 @@ import { isoNow } from '../runner/clock.js';
 import { defaultRunDir, RUN_FILES, writeJsonAtomic } from '../store/run-dir.js';
 import type { RunSessionOptions } from './options.js';
 import { prepareRun } from './prepare.js';
+import { loadProfileOf } from './load-profile.js';
+import { plannedStarts } from '../runner/arrivals.js';
 import { runSession, type SessionHooks } from './run-session.js';
 
 export const ESTIMATE_FILE = 'estimate.json';
@@ -55,7 +57,8 @@ function volumeOf(request: EstimateRequest): number | undefined {
   const { options } = request;
   if (request.requests !== undefined) return request.requests;
   // An open-loop load test sends rate × duration requests drawn from the suite: a volume, not the plan.
-  if (options.rate !== undefined && options.durationMs !== undefined) return Math.floor((options.rate * options.durationMs) / 1000);
+  const profile = loadProfileOf(options);
+  if (profile !== null) return plannedStarts(profile);
   return undefined;
 }
 
@@ -84,7 +87,7 @@ export async function estimateSuite(request: EstimateRequest): Promise<Estimate>
   // The sample is an ordinary run (same target, preflight, results and reports) of part of one repeat.
   let items: ReturnType<typeof selectSample> = [];
   let models: string[] = [];
-  const sampleOptions = { ...options, repeat: 1, shard: undefined, rate: undefined, durationMs: undefined, outDir: runDir, thresholdFlags: [] };
+  const sampleOptions = { ...options, repeat: 1, shard: undefined, rate: undefined, durationMs: undefined, stages: undefined, startRate: undefined, arrival: undefined, outDir: runDir, thresholdFlags: [] };
   const result = await runSession(sampleOptions, request.hooks, {
     purpose: 'estimate-sample',
     select: (prepared) => {

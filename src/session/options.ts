@@ -2,6 +2,7 @@
 import type { StreamDialect } from '../protocol/index.js';
 import type { RequestOptions } from '../domain/suite.js';
 import type { Shard } from '../plan/types.js';
+import type { ArrivalKind } from '../runner/arrivals.js';
 
 export interface EmbeddedServiceOptions {
   workspacePath?: string;
@@ -31,6 +32,13 @@ export interface RunSessionOptions {
   rate?: number;
   durationMs?: number;
   maxInFlight?: number;
+  /** Open loop, ramping (--stages): each stage ramps linearly from the previous target (or startRate). */
+  stages?: { durationMs: number; targetPerS: number }[];
+  startRate?: number;
+  /** Open loop: evenly spaced (default) or Poisson arrivals. */
+  arrival?: ArrivalKind;
+  /** One seed for arrivals, the traffic mix and the embedded service. */
+  seed?: number;
   /** Flag overrides of the suite's request options. */
   requestDefaults: RequestOptions;
   timeoutMs: number;

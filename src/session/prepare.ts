@@ -5,6 +5,7 @@ import type { Suite } from '../domain/suite.js';
 import { buildPlan, mergeOptions, narrowPlan } from '../plan/index.js';
 import type { Plan, PlanUnit } from '../plan/types.js';
 import { loadSuite } from '../suite/index.js';
+import { checkLoadProfile } from './load-profile.js';
 import type { RunSessionOptions } from './options.js';
 
 export interface PreparedRun {
@@ -36,7 +37,8 @@ function checkLoadFlags(options: RunSessionOptions): void {
   if (options.resumeDir !== undefined && options.outDir !== undefined) {
     throw new InputError('--resume continues a run in its own directory; leave out --out', { field: '--out' });
   }
-  if (options.durationMs !== undefined && options.rate === undefined) {
+  checkLoadProfile(options);
+  if (options.durationMs !== undefined && options.rate === undefined && options.stages === undefined) {
     throw new InputError('--duration goes with --rate (an open-loop run); a closed-loop run ends when its plan is done', { field: '--duration' });
   }
 }

@@ -7,6 +7,8 @@ import type { RunSessionOptions } from '../../session/options.js';
 import { parseDurationMs, parseList, positive } from '../parse.js';
 import { readApiKey } from '../secrets.js';
 import { TOOL_VERSION } from '../version.js';
+import { ARRIVAL_KINDS, parseStages, type ArrivalKind } from '../../runner/arrivals.js';
+import { InputError } from '../../domain/errors.js';
 import { compareTuningOptions } from './compare.js';
 
 export function runFlags<T>(y: Argv<T>) {
@@ -24,6 +26,9 @@ export function runFlags<T>(y: Argv<T>) {
     .option('concurrency', { type: 'number', default: 4, describe: 'closed loop: cases/threads in flight at once', group: 'Load:' })
     .option('rate', { type: 'number', describe: 'open loop: request starts per second (with --duration)', group: 'Load:' })
     .option('duration', { type: 'string', describe: 'open loop: how long to keep the rate (e.g. 60s)', group: 'Load:' })
+    .option('stages', { type: 'string', describe: "open loop, ramping: duration:target starts/s, each stage ramping linearly from the last (e.g. 30s:5,1m:20,30s:0)", group: 'Load:' })
+    .option('start-rate', { type: 'number', describe: 'open loop: the rate --stages ramps from (default 0)', group: 'Load:' })
+    .option('arrival', { choices: ARRIVAL_KINDS, describe: 'open loop: evenly spaced starts (constant, the default) or Poisson arrivals at the same mean rate (seeded by --seed)', group: 'Load:' })
     .option('max-in-flight', { type: 'number', describe: 'open loop: outstanding requests at most; later starts wait and are recorded late', group: 'Load:' })
     .option('timeout', { type: 'string', default: '120s', describe: 'per-request time limit (0: none)', group: 'Load:' })
     .option('retries', { type: 'number', default: 2, describe: 'retries on 429 (honouring Retry-After), 5xx and connection errors', group: 'Load:' })
@@ -45,10 +50,16 @@ export function runFlags<T>(y: Argv<T>) {
     .option('resume', { type: 'string', describe: 'continue an interrupted run in its directory; nothing finished is sent again', group: 'Output:' })
     .option('quiet', { type: 'boolean', default: false, describe: 'no progress, no table', group: 'Output:' })
     .option('json', { type: 'boolean', default: false, describe: 'print summary.json on stdout', group: 'Output:' })
-    .option('seed', { type: 'number', describe: 'embedded service: random seed', group: 'Embedded service:' })
+    .option('seed', { type: 'number', describe: 'one seed for Poisson arrivals, the traffic mix and the embedded service', group: 'Load:' })
     .option('latency-scale', { type: 'number', describe: 'embedded service: multiply model latencies (0 answers at once)', group: 'Embedded service:' });
 }
 
+
+function seedOf(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value)) throw new InputError(`expected a whole number, got ${String(value)}`, { field: '--seed' });
+  return value;
+}
 
 function requestDefaults(a: Record<string, unknown>): RequestOptions {
   const o: RequestOptions = {};
@@ -81,6 +92,10 @@ export function toSessionOptions(a: Record<string, unknown>, env: NodeJS.Process
     concurrency: positive(a.concurrency as number, 'concurrency', { integer: true }) ?? 4,
     ...opt('rate', positive(a.rate as number | undefined, 'rate')),
     ...opt('durationMs', a.duration === undefined ? undefined : parseDurationMs(a.duration as string, 'duration')),
+    ...opt('stages', a.stages === undefined ? undefined : parseStages(String(a.stages), (v) => parseDurationMs(v, 'stages'))),
+    ...opt('startRate', positive(a.startRate as number | undefined, 'start-rate', { allowZero: true })),
+    ...opt('arrival', a.arrival as ArrivalKind | undefined),
+    ...opt('seed', seedOf(a.seed)),
     ...opt('maxInFlight', positive(a.maxInFlight as number | undefined, 'max-in-flight', { integer: true })),
     requestDefaults: requestDefaults(a),
     timeoutMs: parseDurationMs(a.timeout as string, 'timeout'),
@@ -94,7 +109,7 @@ export function toSessionOptions(a: Record<string, unknown>, env: NodeJS.Process
     thresholdFlags: (a.threshold as string[] | undefined) ?? [],
     embedded: {
       ...opt('workspacePath', a.workspace as string | undefined),
-      ...opt('seed', a.seed as number | undefined),
+      ...opt('seed', seedOf(a.seed)),
       ...opt('latencyScale', positive(a.latencyScale as number | undefined, 'latency-scale', { allowZero: true })),
     },
     ...opt('dialect', a.dialect as StreamDialect | undefined),
