@@ -113,8 +113,17 @@ export interface Suite {
   threads: SuiteThread[];
   /** metric (optionally tag-scoped, `ttfc_ms{model:gpt-4o}`) → k6-style expressions. */
   thresholds: Record<string, string[]>;
+  /** Thresholds written in k6's object form with `abortOnFail`: they stop the run when they fail. */
+  threshold_aborts?: ThresholdAbort[];
   /** The embedded service's workspace, relative paths resolved against the suite file. */
   workspace?: string;
   /** Non-fatal findings (an unknown model name). */
   warnings: string[];
+}
+
+/** A threshold that stops the run as soon as it fails (k6's abortOnFail), judged live once `delay_abort_eval_ms` has passed. */
+export interface ThresholdAbort {
+  key: string;
+  expression: string;
+  delay_abort_eval_ms: number;
 }

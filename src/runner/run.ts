@@ -7,7 +7,7 @@ import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
 import { Channel } from './channel.js';
 import { monotonicMs } from './clock.js';
 import { runClosedLoop } from './closed-loop.js';
-import { StartGate } from './gate.js';
+import { StartGate, type AbortBy } from './gate.js';
 import { runOpenLoop, type OpenLoopOptions } from './open-loop.js';
 import type { CheckFn, SendDeps } from './send.js';
 import type { RunEvent, UnitSource } from './unit.js';
@@ -38,6 +38,8 @@ export interface RunHandle {
   runStartMs: number;
   /** Stops the run at once: no new requests, those in flight cancelled. */
   cancel(): void;
+  /** A clean stop (a stop condition met): no new request starts, those in flight finish. */
+  halt(by: AbortBy, detail: string): void;
 }
 
 /** Runs the units of `source` (a Plan, or what a resume left of one), drawing each when it can start. */
@@ -45,7 +47,8 @@ export function startRun(source: UnitSource, options: RunnerOptions): RunHandle 
   // The run stops itself (no new starts, requests cancelled) when a unit fails unexpectedly or the
   // consumer walks away: nothing may go on sending requests whose results nobody records.
   const cancel = new AbortController();
-  const stop = AbortSignal.any([options.stop, cancel.signal]);
+  const haltSignal = new AbortController();
+  const stop = AbortSignal.any([options.stop, cancel.signal, haltSignal.signal]);
   const abort = AbortSignal.any([options.abort, cancel.signal]);
   // Waits (budget, backoff, judges) listen to the run's signals; hundreds at once is the design, not a leak.
   // (The client's requests share one listener per signal: see client/request-guard.ts.)
@@ -68,5 +71,10 @@ export function startRun(source: UnitSource, options: RunnerOptions): RunHandle 
   const gate = new StartGate(guard, stop, (reason, detail) => channel.push({ type: 'stopped', reason, detail }));
   if (options.open) runOpenLoop(source, options.open, deps, gate, channel, stop);
   else runClosedLoop(source, options.concurrency, deps, gate, channel);
-  return { events: channel, ledger, runStartMs, cancel: () => cancel.abort() };
+  // The open loop ends its schedule when it next looks at the gate; this wakes it now.
+  const halt = (by: AbortBy, detail: string): void => {
+    gate.halt(by, detail);
+    haltSignal.abort();
+  };
+  return { events: channel, ledger, runStartMs, cancel: () => cancel.abort(), halt };
 }

@@ -11,6 +11,9 @@ import { ResultsFile } from '../store/results-file.js';
 import { RUN_FILES } from '../store/run-dir.js';
 import { arrivalSchedule, profileDurationMs } from '../runner/arrivals.js';
 import { judgePort } from './judge-port.js';
+import { createStopConditions, type StopDecision } from './stop-conditions.js';
+import type { ThresholdAbort } from '../checks/index.js';
+import { monotonicMs } from '../runner/index.js';
 import { loadProfileOf } from './load-profile.js';
 import type { RunSessionOptions } from './options.js';
 import type { ResolvedTarget } from './target.js';
@@ -36,6 +39,8 @@ export interface DriveOutcome {
   stopReason?: string;
   dropped: number;
   failure?: unknown;
+  /** A stop condition met (status aborted). */
+  abort?: StopDecision;
 }
 
 export interface DriveCounts {
@@ -44,6 +49,15 @@ export interface DriveCounts {
   done: number;
   /** What those results spent, in 1e-5 units. */
   previousUnits: number;
+  thresholdAborts: readonly ThresholdAbort[];
+}
+
+function stopOptionsOf(options: RunSessionOptions) {
+  return {
+    ...(options.maxErrors !== undefined ? { maxErrors: options.maxErrors } : {}),
+    ...(options.maxErrorRate !== undefined ? { maxErrorRate: options.maxErrorRate } : {}),
+    ...(options.errorWindowMs !== undefined ? { errorWindowMs: options.errorWindowMs } : {}),
+  };
 }
 
 function openLoopOf(options: RunSessionOptions) {
@@ -80,9 +94,20 @@ export async function drive(
     progress.creditsUsed = fromUnits(counts.previousUnits + toUnits(handle.ledger.spent));
     hooks.onProgress?.(progress, sample);
   };
+  const conditions = createStopConditions({ ...stopOptionsOf(options), thresholdAborts: counts.thresholdAborts }, handle.runStartMs);
+  let abort: StopDecision | null = null;
+  const judge = (sample: Sample): void => {
+    const decision = conditions?.observe(sample, monotonicMs()) ?? null;
+    if (decision === null || stop !== null) return;
+    abort = decision;
+    handle.halt(decision.by, decision.detail);
+  };
   try {
     for await (const event of handle.events as AsyncIterable<RunEvent>) {
-      if (event.type === 'sample') results.append(event.sample, counted(event.sample));
+      if (event.type === 'sample') {
+        results.append(event.sample, counted(event.sample));
+        judge(event.sample);
+      }
       else if (event.type === 'stopped') {
         stop = event.reason;
         stopDetail = event.detail;
@@ -96,6 +121,8 @@ export async function drive(
   results.close();
   // Requests cancelled by a hard stop were not recorded: the run is not complete, whatever else finished.
   if (stop === null && hooks.abort.aborted) stop = 'interrupted';
+  const aborted = abort as StopDecision | null;
+  if (aborted !== null) return { status: 'aborted', stopReason: aborted.detail, abort: aborted, dropped, unrecordedUnits: unrecordedUnits() };
   if (stop === 'budget-exhausted') return { status: 'budget-exhausted', stopReason: stopDetail, dropped, unrecordedUnits: unrecordedUnits() };
   if (stop === 'interrupted') return { status: 'interrupted', stopReason: 'interrupted by a signal', dropped, unrecordedUnits: unrecordedUnits() };
   return { status: 'completed', dropped, unrecordedUnits: unrecordedUnits() };

@@ -39,6 +39,10 @@ export interface RunSessionOptions {
   arrival?: ArrivalKind;
   /** One seed for arrivals, the traffic mix and the embedded service. */
   seed?: number;
+  /** Stop conditions: a clean stop (status aborted) at the N-th failed request, or when the failed share over the window passes the rate. */
+  maxErrors?: number;
+  maxErrorRate?: number;
+  errorWindowMs?: number;
   /** Flag overrides of the suite's request options. */
   requestDefaults: RequestOptions;
   timeoutMs: number;

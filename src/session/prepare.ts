@@ -1,5 +1,5 @@
 // Everything a run checks before it sends anything: suite, plan, thresholds, budget flags.
-import { parseThresholdFlag, validateThresholds } from '../checks/index.js';
+import { parseThresholdFlagEntry, validateThresholds, type ThresholdAbort } from '../checks/index.js';
 import { InputError } from '../domain/errors.js';
 import type { Suite } from '../domain/suite.js';
 import { buildPlan, mergeOptions, narrowPlan } from '../plan/index.js';
@@ -12,6 +12,8 @@ export interface PreparedRun {
   suite: Suite;
   plan: Plan;
   thresholds: Record<string, string[]>;
+  /** Thresholds that stop the run when they fail (k6's abortOnFail), from the suite and --threshold flags. */
+  thresholdAborts: ThresholdAbort[];
   warnings: string[];
 }
 
@@ -20,7 +22,7 @@ export function mergeThresholds(suiteThresholds: Record<string, string[]>, flags
   const merged: Record<string, string[]> = {};
   for (const [key, list] of Object.entries(suiteThresholds)) merged[key] = [...list];
   for (const flag of flags) {
-    const { key, expression } = parseThresholdFlag(flag);
+    const { key, expression } = parseThresholdFlagEntry(flag);
     (merged[key] ??= []).push(expression);
   }
   validateThresholds(merged);
@@ -33,6 +35,9 @@ function checkLoadFlags(options: RunSessionOptions): void {
   }
   if (options.rate !== undefined && options.durationMs !== undefined && Math.floor((options.rate * options.durationMs) / 1000) < 1) {
     throw new InputError(`--rate ${options.rate} for --duration ${options.durationMs / 1000}s starts no request at all`, { field: '--duration' });
+  }
+  if (options.maxErrorRate !== undefined && !(options.maxErrorRate > 0 && options.maxErrorRate <= 1)) {
+    throw new InputError(`--max-error-rate ${options.maxErrorRate}: expected a rate in (0, 1], e.g. 0.1 or 10%`, { field: '--max-error-rate' });
   }
   if (options.resumeDir !== undefined && options.outDir !== undefined) {
     throw new InputError('--resume continues a run in its own directory; leave out --out', { field: '--out' });
@@ -70,7 +75,8 @@ export async function prepareRun(options: RunSessionOptions): Promise<PreparedRu
   if (plan.counts.items === 0) {
     throw new InputError('the plan is empty: no case or thread runs on the chosen models (and shard)', { file: suite.path });
   }
-  return { suite, plan, thresholds, warnings: [...suite.warnings, ...plan.warnings] };
+  const thresholdAborts = [...(suite.threshold_aborts ?? []), ...options.thresholdFlags.flatMap((f) => parseThresholdFlagEntry(f).abort ?? [])];
+  return { suite, plan, thresholds, thresholdAborts, warnings: [...suite.warnings, ...plan.warnings] };
 }
 
 /**
@@ -78,5 +84,5 @@ export async function prepareRun(options: RunSessionOptions): Promise<PreparedRu
  * they judge a whole run, and a sample is not one.
  */
 export function narrowPrepared(prepared: PreparedRun, units: PlanUnit[]): PreparedRun {
-  return { ...prepared, plan: narrowPlan(prepared.plan, units), thresholds: {} };
+  return { ...prepared, plan: narrowPlan(prepared.plan, units), thresholds: {}, thresholdAborts: [] };
 }

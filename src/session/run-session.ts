@@ -72,12 +72,13 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
     const warnings = [...prepared.warnings, ...resumed.warnings, ...resumeWarnings(previous, prepared, state)];
     hooks.onStart?.({ runDir, total, done, baseUrl: target.baseUrl, embedded: target.embedded, warnings });
     const replayUnits = toUnits(previous?.replay_credits ?? 0);
-    const outcome = await drive(source, options, hooks, client, target, runDir, { total, done, previousUnits: (state?.creditUnits ?? 0) + replayUnits });
+    const outcome = await drive(source, options, hooks, client, target, runDir, { total, done, previousUnits: (state?.creditUnits ?? 0) + replayUnits, thresholdAborts: prepared.thresholdAborts });
     const durationMs = (previous?.duration_ms ?? 0) + (monotonicMs() - t0);
     const run: RunInfo = {
       ...info, finished_at: isoNow(), duration_ms: Math.round(durationMs), status: outcome.status, dropped: outcome.dropped,
       replay_credits: roundCredits(fromUnits(replayUnits + outcome.unrecordedUnits)),
       ...(outcome.stopReason ? { stop_reason: outcome.stopReason } : {}),
+      ...(outcome.abort ? { abort: outcome.abort } : {}),
     };
     writeRunInfo(runDir, run);
     const summary = await finishReports(runDir, run);

@@ -30,7 +30,13 @@ export const threadSchema = strictMap('a thread', {
   turns: z.array(turnSchema).min(1, 'a thread needs at least one turn'),
 });
 
-const thresholdList = z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(z.string()));
+// k6's two forms: the expression, or `{ threshold, abortOnFail, delayAbortEval }`.
+const thresholdObject = strictMap('a threshold', {
+  threshold: z.string(),
+  abortOnFail: optional(z.boolean()),
+  delayAbortEval: optional(z.union([z.string().regex(/^\s*\d+(?:\.\d+)?(?:ms|s|m|h)?\s*$/, 'expected a duration like 10s or 1m'), z.number().nonnegative()])),
+});
+const thresholdList = z.preprocess((v) => (Array.isArray(v) ? v : [v]), z.array(z.union([z.string(), thresholdObject])));
 
 export const suiteFileSchema = strictMap('the suite', {
   name: optional(nonEmptyText),

@@ -1,5 +1,6 @@
 // Reads a YAML suite: parse with positions, validate with zod, report every problem with its line.
 import { LineCounter, parseDocument, type YAMLError } from 'yaml';
+import { splitThresholdEntries } from '../checks/threshold-abort.js';
 import { InputError } from '../domain/errors.js';
 import type { CheckSpec, SuiteCase, SuiteThread } from '../domain/suite.js';
 import type { ParsedSuite } from './parsed-suite.js';
@@ -103,6 +104,11 @@ function pickDefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
+function thresholdsOf(file: SuiteFile): Pick<ParsedSuite, 'thresholds' | 'threshold_aborts'> {
+  const { expressions, aborts } = splitThresholdEntries(file.thresholds ?? {});
+  return { thresholds: expressions, ...(aborts.length > 0 ? { threshold_aborts: aborts } : {}) };
+}
+
 function buildSuite(file: SuiteFile, locator: YamlLocator): ParsedSuite {
   const suite: ParsedSuite = {
     target: pickDefined(file.target ?? {}),
@@ -110,7 +116,7 @@ function buildSuite(file: SuiteFile, locator: YamlLocator): ParsedSuite {
     defaults: pickOptions(file.defaults ?? {}),
     cases: (file.cases ?? []).map((entry, index) => buildCase(entry, index, locator)),
     threads: (file.threads ?? []).map((entry, index) => buildThread(entry, index, locator)),
-    thresholds: { ...file.thresholds },
+    ...thresholdsOf(file),
     warnings: modelWarnings(file, locator),
   };
   if (file.name !== undefined) suite.name = file.name;

@@ -4,7 +4,7 @@ import { STREAM_DIALECTS, type StreamDialect } from '../../protocol/index.js';
 import { parseShard } from '../../plan/index.js';
 import type { RequestOptions } from '../../domain/suite.js';
 import type { RunSessionOptions } from '../../session/options.js';
-import { parseDurationMs, parseList, positive } from '../parse.js';
+import { parseDurationMs, parseFraction, parseList, positive } from '../parse.js';
 import { readApiKey } from '../secrets.js';
 import { TOOL_VERSION } from '../version.js';
 import { ARRIVAL_KINDS, parseStages, type ArrivalKind } from '../../runner/arrivals.js';
@@ -24,7 +24,7 @@ export function runFlags<T>(y: Argv<T>) {
     .option('repeat', { type: 'number', default: 1, describe: 'run every case and thread K times', group: 'Plan:' })
     .option('shard', { type: 'string', describe: 'run shard i of N (e.g. 2/4); merge the shards later', group: 'Plan:' })
     .option('concurrency', { type: 'number', default: 4, describe: 'closed loop: cases/threads in flight at once', group: 'Load:' })
-    .option('rate', { type: 'number', describe: 'open loop: request starts per second (with --duration)', group: 'Load:' })
+    .option('rate', { type: 'number', describe: 'open loop: starts per second (a start is a case, or a whole thread), with --duration', group: 'Load:' })
     .option('duration', { type: 'string', describe: 'open loop: how long to keep the rate (e.g. 60s)', group: 'Load:' })
     .option('stages', { type: 'string', describe: "open loop, ramping: duration:target starts/s, each stage ramping linearly from the last (e.g. 30s:5,1m:20,30s:0)", group: 'Load:' })
     .option('start-rate', { type: 'number', describe: 'open loop: the rate --stages ramps from (default 0)', group: 'Load:' })
@@ -43,7 +43,10 @@ export function runFlags<T>(y: Argv<T>) {
     .option('dialect', { choices: STREAM_DIALECTS, describe: 'force a stream decoder instead of detecting the format', group: 'Request:' })
     .option('max-credits', { type: 'number', describe: 'stop before spending more than this (exit 3)', group: 'Credits:' })
     .option('min-remaining', { type: 'number', describe: 'stop before the account could fall below this (exit 3)', group: 'Credits:' })
-    .option('threshold', { type: 'string', array: true, describe: "extra threshold, e.g. 'ttfc_ms=p(95)<2000' (repeatable)", group: 'Checks:' })
+    .option('threshold', { type: 'string', array: true, describe: "extra threshold, e.g. 'ttfc_ms=p(95)<2000' (repeatable); add ';abortOnFail' (and ';delayAbortEval=10s') to stop the run when it fails", group: 'Checks:' })
+    .option('max-errors', { type: 'number', describe: 'stop cleanly at the N-th failed request (status aborted, exit 3)', group: 'Checks:' })
+    .option('max-error-rate', { type: 'string', describe: 'stop cleanly when the failed share of the last --error-window of results passes this (e.g. 10% or 0.1; needs 10 results in the window)', group: 'Checks:' })
+    .option('error-window', { type: 'string', describe: 'the sliding window of --max-error-rate (default 10s)', group: 'Checks:' })
     .option('baseline', { type: 'string', describe: 'compare with an earlier run directory; exit 1 on regression', group: 'Checks:' })
     .options(compareTuningOptions('Checks:'))
     .option('out', { type: 'string', describe: 'run directory (default reports/<suite>-<timestamp>)', group: 'Output:' })
@@ -96,6 +99,9 @@ export function toSessionOptions(a: Record<string, unknown>, env: NodeJS.Process
     ...opt('startRate', positive(a.startRate as number | undefined, 'start-rate', { allowZero: true })),
     ...opt('arrival', a.arrival as ArrivalKind | undefined),
     ...opt('seed', seedOf(a.seed)),
+    ...opt('maxErrors', positive(a.maxErrors as number | undefined, 'max-errors', { integer: true })),
+    ...opt('maxErrorRate', parseFraction(a.maxErrorRate as string | undefined, 'max-error-rate')),
+    ...opt('errorWindowMs', a.errorWindow === undefined ? undefined : parseDurationMs(a.errorWindow as string, 'error-window')),
     ...opt('maxInFlight', positive(a.maxInFlight as number | undefined, 'max-in-flight', { integer: true })),
     requestDefaults: requestDefaults(a),
     timeoutMs: parseDurationMs(a.timeout as string, 'timeout'),

@@ -9,6 +9,8 @@ import { runFlags, toSessionOptions } from './run-flags.js';
 import { checkBaseline, runBaselineCompare } from './baseline.js';
 
 function exitFor(result: SessionResult, baselineFailed: boolean): ExitCode {
+  // As in k6, a threshold that aborts the run is a failure; every other early stop is incomplete.
+  if (result.run.status === 'aborted' && result.run.abort?.by === 'threshold') return EXIT.failed;
   if (result.run.status !== 'completed') return EXIT.stopped;
   return result.summary.verdict === 'pass' && !baselineFailed ? EXIT.ok : EXIT.failed;
 }
@@ -25,6 +27,8 @@ export function runCommand(io: CliIo, setExit: (code: ExitCode) => void): Comman
         .example('$0 run suites/demo.yaml --rate 20 --duration 60s --max-in-flight 50', 'load test: 20 starts per second for a minute (a start is a case, or a whole thread)')
         .example('$0 run suites/demo.yaml --stages 30s:5,1m:20,30s:0 --max-in-flight 64', 'ramp the arrival rate from 0 to 5, then 20 starts/s, then down to 0')
         .example('$0 run suites/demo.yaml --rate 10 --duration 1m --arrival poisson --seed 7', 'Poisson arrivals at 10 starts/s on average, reproducible')
+        .example("$0 run suites/demo.yaml --rate 10 --duration 1m --threshold 'errors=rate<0.05;abortOnFail;delayAbortEval=10s'", 'stop the run (exit 1) as soon as more than 5% of requests fail, judged from 10 s on')
+        .example('$0 run suites/demo.yaml --rate 10 --duration 1m --max-error-rate 20% --error-window 10s', 'stop cleanly (exit 3) when a fifth of the last 10 s of results failed')
         .example('$0 run suites/demo.yaml --max-credits 5', 'stop before spending more than 5 credits')
         .example('$0 run suites/demo.yaml --resume reports/demo-20261122T101500Z', 'finish an interrupted run without paying twice')
         .example('$0 run suites/demo.yaml --baseline baselines/demo --markdown comment.md', 'fail (exit 1) on a regression against a kept run'),
@@ -41,7 +45,8 @@ export function runCommand(io: CliIo, setExit: (code: ExitCode) => void): Comman
         else if (!quiet) {
           io.out(renderConsoleSummary(result.summary, { suiteName: result.run.suite.name }));
           io.out(`reports: ${result.runDir}/report.html (and summary.json, samples.csv, summary.csv, cases.csv, junit.xml)`);
-          if (result.run.status !== 'completed') io.out(`stopped early (${result.run.status}); finish it with: kbbench run ${options.suitePath} --resume ${result.runDir}`);
+          if (result.run.status === 'aborted') io.out(`aborted: ${result.run.abort?.detail ?? result.run.stop_reason ?? ''}`);
+          else if (result.run.status !== 'completed') io.out(`stopped early (${result.run.status}); finish it with: kbbench run ${options.suitePath} --resume ${result.runDir}`);
         }
         setExit(exitFor(result, baselineFailed));
       });
