@@ -59,8 +59,10 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
   // Unscoped and model-only thresholds read `total` and `models` themselves (k6: one set of aggregates).
   const sinks: ThresholdSinks = createThresholdSinks(options.thresholds ?? {}, { total, model: (name) => models.get(name) });
   let lastEndMs = 0;
+  let starts = 0;
 
   const add = (sample: Sample): void => {
+    if (isStart(sample)) starts += 1;
     let model = models.get(sample.model);
     if (!model) {
       model = createRequestStats();
@@ -87,6 +89,8 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       unreadable_lines: context.unreadable_lines ?? 0,
       duration_ms: durationMs,
       requests_per_s: durationMs ? Math.round((stats.requests / durationMs) * 1000 * 1000) / 1000 : null,
+      starts,
+      starts_per_s: durationMs ? Math.round((starts / durationMs) * 1000 * 1000) / 1000 : null,
     };
     const caseResult = cases.finish(order);
     const summary: Summary = {
@@ -104,6 +108,12 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
   };
 
   return { add, finish, discard: () => cases.discard() };
+}
+
+/** A start is a case, or a whole thread: a case's request, or a thread's first turn (sent or skipped). */
+export function isStart(sample: Sample): boolean {
+  if (sample.endpoint === 'create') return false;
+  return sample.case_id !== null || sample.turn === 1;
 }
 
 /**

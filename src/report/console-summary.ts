@@ -49,7 +49,14 @@ function headline(summary: Summary, options: ConsoleSummaryOptions): string[] {
       `pass rate ${formatRate(t.pass_rate)}  credits ${formatCredits(t.credits_used)}${remaining}  ` +
       `duration ${formatDurationMs(t.duration_ms)}`,
     ...(extras.length > 0 ? [extras.join('  ')] : []),
+    ...throughput(t),
   ];
+}
+
+/** Starts and requests side by side: a thread start sends all its turns, so the two rates differ. */
+function throughput(t: Summary['totals']): string[] {
+  if (t.starts_per_s === null || t.starts_per_s === undefined || t.requests_per_s === null) return [];
+  return [`starts ${formatCount(t.starts)} (${t.starts_per_s}/s)  requests ${formatCount(t.requests)} (${t.requests_per_s}/s)  (a start is a case, or a whole thread)`];
 }
 
 function thresholdLines(summary: Summary): string[] {
