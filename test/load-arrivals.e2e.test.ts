@@ -50,8 +50,21 @@ describe('open-loop arrivals', () => {
     expect(await intended()).toBe(first);
   });
 
+  it('--concurrency-stages ramps a closed loop that cycles through the plan until its stages end', async () => {
+    const out = join(tempDir(), 'run');
+    const r = await runCli(
+      ['run', 'test/fixtures/e2e/small.yaml', '--base-url', serve.url, '--out', out, '--models', 'gpt-4o-mini', '--concurrency-stages', '1s:3,1s:3', '--quiet'],
+      { env: { KBBENCH_API_KEY: serve.key } },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const samples = readNdjson<Sample>(join(out, 'results.ndjson'));
+    expect(readJson<RunJson>(join(out, 'run.json')).status).toBe('completed');
+    expect(samples.length).toBeGreaterThan(7); // more than one pass through the plan
+    expect(new Set(samples.map((s) => s.item_id)).size).toBe(samples.length);
+  });
+
   it('bad load flags are input errors (exit 2), nothing sent', async () => {
-    for (const args of [['--stages', '30s'], ['--stages', '1s:5', '--rate', '5'], ['--start-rate', '3'], ['--arrival', 'poisson'], ['--max-error-rate', '2']]) {
+    for (const args of [['--stages', '30s'], ['--stages', '1s:5', '--rate', '5'], ['--start-rate', '3'], ['--arrival', 'poisson'], ['--max-error-rate', '2'], ['--concurrency-stages', '1s:1.5'], ['--concurrency-stages', '1s:2', '--rate', '3', '--duration', '1s']]) {
       const r = await runCli(['run', 'test/fixtures/e2e/small.yaml', '--base-url', serve.url, '--out', join(tempDir(), 'run'), ...args], { env: { KBBENCH_API_KEY: serve.key } });
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
     }

@@ -21,14 +21,14 @@ export interface OpenLoopOptions {
 }
 
 /** A start: the unit with its pass's item ids (a later pass is its own item), stamped with its intended time. */
-export function stampStart(unit: PlanUnit, cycle: number, intendedAtMs: number): PlanUnit {
+export function stampStart(unit: PlanUnit, cycle: number, intendedAtMs: number | null): PlanUnit {
   const stamp = (r: PlanRequest, first: boolean): PlanRequest => ({ ...r, id: cycle > 1 ? withCycle(r.id, cycle) : r.id, intended_at_ms: first ? intendedAtMs : null });
   if (unit.kind === 'case') return { ...unit, request: stamp(unit.request, true) };
   return { ...unit, key: cycle > 1 ? withCycle(unit.key, cycle) : unit.key, turns: unit.turns.map((t, i) => stamp(t, i === 0)) };
 }
 
 /** The plan's units in turn, pass after pass, drawn one start at a time (never materialised). */
-export function cyclingStarts(source: UnitSource): (intendedAtMs: number) => PlanUnit | null {
+export function cyclingStarts(source: UnitSource): (intendedAtMs: number | null) => PlanUnit | null {
   let units = source.units();
   let cycle = 1;
   return (intendedAtMs) => {

@@ -190,5 +190,38 @@ describe('startRun', () => {
     expect(handle.ledger.spent).toBeLessThanOrEqual(5);
     expect(handle.ledger.spent).toBeGreaterThan(0);
   });
+
+  it('closed loop with concurrency stages: workers follow the ramp, never above its target, and stop when it ends', async () => {
+    let active = 0;
+    let peak = 0;
+    const client = scriptedClient(async () => {
+      active += 1;
+      peak = Math.max(peak, active);
+      await sleep(15);
+      active -= 1;
+      return answer('x');
+    });
+    const units = Array.from({ length: 3 }, (_, i): RunUnit => ({ kind: 'case', index: i, request: spec(`q${i}`) }));
+    const handle = startRun(source(units), {
+      client, target: { boardId: 'b', chatId: 'c' }, concurrency: 1,
+      concurrencyStages: { kind: 'stages', startRatePerS: 0, stages: [{ durationMs: 300, targetPerS: 4 }, { durationMs: 200, targetPerS: 4 }] },
+      timeoutMs: 1000, retries: 0, check: async () => [], stop: new AbortController().signal, abort: new AbortController().signal,
+    });
+    let starts = 0;
+    let settled = 0;
+    const samples: Sample[] = [];
+    for await (const e of handle.events) {
+      if (e.type === 'start') starts += 1;
+      if (e.type === 'settled') settled += 1;
+      if (e.type === 'sample') samples.push(e.sample);
+    }
+    expect(peak).toBeLessThanOrEqual(4);
+    expect(peak).toBeGreaterThanOrEqual(2);
+    expect(starts).toBe(settled);
+    expect(samples.length).toBe(starts);
+    // More than one pass through the plan: starts cycle, each pass with its own item ids.
+    expect(samples.length).toBeGreaterThan(units.length);
+    expect(new Set(samples.map((s) => s.item_id)).size).toBe(samples.length);
+  });
 });
 

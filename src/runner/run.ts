@@ -8,6 +8,8 @@ import { Channel } from './channel.js';
 import { monotonicMs } from './clock.js';
 import { runClosedLoop } from './closed-loop.js';
 import { StartGate, type AbortBy } from './gate.js';
+import type { LoadProfile } from './arrivals.js';
+import { runRampingWorkers } from './ramping-workers.js';
 import { runOpenLoop, type OpenLoopOptions } from './open-loop.js';
 import type { CheckFn, SendDeps } from './send.js';
 import type { RunEvent, UnitSource } from './unit.js';
@@ -19,6 +21,8 @@ export interface RunnerOptions {
   concurrency: number;
   /** Open loop instead, when set. */
   open?: OpenLoopOptions;
+  /** Closed loop whose worker count follows these stages (k6 ramping-vus), cycling through the plan until they end. */
+  concurrencyStages?: LoadProfile;
   timeoutMs: number;
   retries: number;
   backoff?: Partial<BackoffPolicy>;
@@ -70,6 +74,7 @@ export function startRun(source: UnitSource, options: RunnerOptions): RunHandle 
   const guard = new BudgetGuard(options.budget ?? {}, ledger);
   const gate = new StartGate(guard, stop, (reason, detail) => channel.push({ type: 'stopped', reason, detail }));
   if (options.open) runOpenLoop(source, options.open, deps, gate, channel, stop);
+  else if (options.concurrencyStages) runRampingWorkers(source, options.concurrencyStages, deps, gate, channel);
   else runClosedLoop(source, options.concurrency, deps, gate, channel);
   // The open loop ends its schedule when it next looks at the gate; this wakes it now.
   const halt = (by: AbortBy, detail: string): void => {

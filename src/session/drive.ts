@@ -14,7 +14,7 @@ import { judgePort } from './judge-port.js';
 import { createStopConditions, type StopDecision } from './stop-conditions.js';
 import type { ThresholdAbort } from '../checks/index.js';
 import { monotonicMs } from '../runner/index.js';
-import { loadProfileOf } from './load-profile.js';
+import { concurrencyProfileOf, loadProfileOf } from './load-profile.js';
 import type { RunSessionOptions } from './options.js';
 import type { ResolvedTarget } from './target.js';
 
@@ -61,6 +61,8 @@ function stopOptionsOf(options: RunSessionOptions) {
 }
 
 function openLoopOf(options: RunSessionOptions) {
+  const workers = concurrencyProfileOf(options);
+  if (workers !== null) return { concurrencyStages: workers };
   const profile = loadProfileOf(options);
   if (profile === null) return {};
   const schedule = arrivalSchedule(profile, { arrival: options.arrival ?? 'constant', ...(options.seed !== undefined ? { seed: options.seed } : {}) });

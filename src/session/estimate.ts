@@ -87,7 +87,7 @@ export async function estimateSuite(request: EstimateRequest): Promise<Estimate>
   // The sample is an ordinary run (same target, preflight, results and reports) of part of one repeat.
   let items: ReturnType<typeof selectSample> = [];
   let models: string[] = [];
-  const sampleOptions = { ...options, repeat: 1, shard: undefined, rate: undefined, durationMs: undefined, stages: undefined, startRate: undefined, arrival: undefined, outDir: runDir, thresholdFlags: [] };
+  const sampleOptions = { ...options, repeat: 1, shard: undefined, rate: undefined, durationMs: undefined, stages: undefined, startRate: undefined, arrival: undefined, concurrencyStages: undefined, outDir: runDir, thresholdFlags: [] };
   const result = await runSession(sampleOptions, request.hooks, {
     purpose: 'estimate-sample',
     select: (prepared) => {

@@ -13,7 +13,15 @@ export function loadProfileOf(options: RunSessionOptions): LoadProfile | null {
   return null;
 }
 
+/** --concurrency-stages as a profile whose "rate" is a number of workers (k6 ramping-vus starts from 0). */
+export function concurrencyProfileOf(options: RunSessionOptions): LoadProfile | null {
+  return options.concurrencyStages === undefined ? null : { kind: 'stages', startRatePerS: 0, stages: options.concurrencyStages };
+}
+
 export function checkLoadProfile(options: RunSessionOptions): void {
+  if (options.concurrencyStages !== undefined && (options.rate !== undefined || options.stages !== undefined)) {
+    throw new InputError('--concurrency-stages ramps the closed loop\'s workers; --rate and --stages are an open loop\'s arrivals: give one', { field: '--concurrency-stages' });
+  }
   if (options.stages !== undefined && options.rate !== undefined) {
     throw new InputError('--stages and --rate are two arrival rates: give one (a constant rate is one stage, e.g. --stages 1m:20)', { field: '--stages' });
   }

@@ -35,6 +35,8 @@ export interface RunSessionOptions {
   /** Open loop, ramping (--stages): each stage ramps linearly from the previous target (or startRate). */
   stages?: { durationMs: number; targetPerS: number }[];
   startRate?: number;
+  /** Closed loop, ramping (--concurrency-stages): the number of workers follows these stages. */
+  concurrencyStages?: { durationMs: number; targetPerS: number }[];
   /** Open loop: evenly spaced (default) or Poisson arrivals. */
   arrival?: ArrivalKind;
   /** One seed for arrivals, the traffic mix and the embedded service. */

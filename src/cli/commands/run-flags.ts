@@ -27,6 +27,7 @@ export function runFlags<T>(y: Argv<T>) {
     .option('rate', { type: 'number', describe: 'open loop: starts per second (a start is a case, or a whole thread), with --duration', group: 'Load:' })
     .option('duration', { type: 'string', describe: 'open loop: how long to keep the rate (e.g. 60s)', group: 'Load:' })
     .option('stages', { type: 'string', describe: "open loop, ramping: duration:target starts/s, each stage ramping linearly from the last (e.g. 30s:5,1m:20,30s:0)", group: 'Load:' })
+    .option('concurrency-stages', { type: 'string', describe: 'closed loop, ramping (k6 ramping-vus): duration:workers stages from 0, cycling through the plan until they end (e.g. 30s:4,1m:16,30s:0)', group: 'Load:' })
     .option('start-rate', { type: 'number', describe: 'open loop: the rate --stages ramps from (default 0)', group: 'Load:' })
     .option('arrival', { choices: ARRIVAL_KINDS, describe: 'open loop: evenly spaced starts (constant, the default) or Poisson arrivals at the same mean rate (seeded by --seed)', group: 'Load:' })
     .option('max-in-flight', { type: 'number', describe: 'open loop: outstanding requests at most; later starts wait and are recorded late', group: 'Load:' })
@@ -57,6 +58,11 @@ export function runFlags<T>(y: Argv<T>) {
     .option('latency-scale', { type: 'number', describe: 'embedded service: multiply model latencies (0 answers at once)', group: 'Embedded service:' });
 }
 
+
+function wholeStages<T extends { targetPerS: number }>(stages: T[]): T[] {
+  for (const s of stages) if (!Number.isInteger(s.targetPerS)) throw new InputError(`a number of workers is whole, got ${s.targetPerS}`, { field: '--concurrency-stages' });
+  return stages;
+}
 
 function seedOf(value: unknown): number | undefined {
   if (value === undefined) return undefined;
@@ -96,6 +102,7 @@ export function toSessionOptions(a: Record<string, unknown>, env: NodeJS.Process
     ...opt('rate', positive(a.rate as number | undefined, 'rate')),
     ...opt('durationMs', a.duration === undefined ? undefined : parseDurationMs(a.duration as string, 'duration')),
     ...opt('stages', a.stages === undefined ? undefined : parseStages(String(a.stages), (v) => parseDurationMs(v, 'stages'))),
+    ...opt('concurrencyStages', a.concurrencyStages === undefined ? undefined : wholeStages(parseStages(String(a.concurrencyStages), (v) => parseDurationMs(v, 'concurrency-stages'), '--concurrency-stages'))),
     ...opt('startRate', positive(a.startRate as number | undefined, 'start-rate', { allowZero: true })),
     ...opt('arrival', a.arrival as ArrivalKind | undefined),
     ...opt('seed', seedOf(a.seed)),
