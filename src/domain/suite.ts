@@ -61,6 +61,8 @@ export interface SuiteCase {
   options: RequestOptions;
   assert: CheckSpec[];
   location: SourceLocation;
+  /** Share of starts in a weighted traffic mix (--mix weighted), relative to the others (default 1). */
+  weight?: number;
 }
 
 /**
@@ -93,6 +95,8 @@ export interface SuiteThread {
   models?: string[];
   turns: SuiteTurn[];
   location: SourceLocation;
+  /** Share of starts in a weighted traffic mix (--mix weighted), relative to the others (default 1). */
+  weight?: number;
 }
 
 export interface SuiteTarget {

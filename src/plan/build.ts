@@ -173,6 +173,7 @@ function caseUnit(entry: SuiteCase, model: string | null, repeat: number, index:
       id, case_id: entry.id, thread_id: null, turn: null, model: label(model), request_model: model, repeat,
       prompt: entry.prompt, options: mergeOptions(suite.defaults, entry.options, flags), checks: entry.assert,
     },
+    ...(entry.weight !== undefined ? { weight: entry.weight } : {}),
   };
 }
 
@@ -191,6 +192,7 @@ function threadUnit(entry: SuiteThread, model: string | null, repeat: number, in
     })),
   };
   if (entry.name !== undefined) unit.name = entry.name;
+  if (entry.weight !== undefined) unit.weight = entry.weight;
   return unit;
 }
 

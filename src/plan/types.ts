@@ -38,6 +38,8 @@ export interface PlanCase {
   /** Place in the plan's index space (repeat-major, unsharded): what resume marks as done. */
   index: number;
   request: PlanRequest;
+  /** The case's `weight` in a weighted traffic mix (absent: 1). */
+  weight?: number;
 }
 
 /** One conversation: created once (endpoint `create`), then its turns in order. */
@@ -51,6 +53,8 @@ export interface PlanThread {
   model: string;
   repeat: number;
   turns: PlanRequest[];
+  /** The thread's `weight` in a weighted traffic mix (absent: 1). */
+  weight?: number;
   /** Set when resuming: the conversation its finished turns used. */
   conversation_id?: string;
   /**

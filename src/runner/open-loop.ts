@@ -9,6 +9,7 @@ import type { PlanRequest, PlanUnit } from '../plan/types.js';
 import type { StartGate } from './gate.js';
 import type { SendDeps } from './send.js';
 import type { ScheduledStart } from './arrivals.js';
+import { mixedDraws, type IndexedSource, type MixOptions } from './mix.js';
 import { runUnit, type RunEvent, type UnitSource } from './unit.js';
 
 export interface OpenLoopOptions {
@@ -16,6 +17,8 @@ export interface OpenLoopOptions {
   schedule: Iterator<ScheduledStart>;
   /** When the schedule ends: starts still waiting then are dropped. */
   durationMs: number;
+  /** Which unit each start draws (default: the plan in order). */
+  mix?: MixOptions;
   /** Outstanding starts beyond this wait (and are sent late); those still waiting at the end are dropped. */
   maxInFlight: number;
 }
@@ -27,8 +30,18 @@ export function stampStart(unit: PlanUnit, cycle: number, intendedAtMs: number |
   return { ...unit, key: cycle > 1 ? withCycle(unit.key, cycle) : unit.key, turns: unit.turns.map((t, i) => stamp(t, i === 0)) };
 }
 
-/** The plan's units in turn, pass after pass, drawn one start at a time (never materialised). */
-export function cyclingStarts(source: UnitSource): (intendedAtMs: number | null) => PlanUnit | null {
+/**
+ * The plan's units in turn, pass after pass, drawn one start at a time (never materialised); or
+ * in a shuffled or weighted mix (mix.ts) when asked and the source has random access (a Plan).
+ */
+export function cyclingStarts(source: UnitSource, mix?: MixOptions): (intendedAtMs: number | null) => PlanUnit | null {
+  if (mix !== undefined && mix.kind !== 'sequential' && isIndexed(source)) {
+    const next = mixedDraws(source, mix);
+    return (intendedAtMs) => {
+      const drawn = next();
+      return drawn === null ? null : stampStart(drawn.unit, drawn.cycle, intendedAtMs);
+    };
+  }
   let units = source.units();
   let cycle = 1;
   return (intendedAtMs) => {
@@ -47,8 +60,11 @@ function firstIntended(unit: PlanUnit): number | null {
   return unit.kind === 'case' ? (unit.request.intended_at_ms ?? null) : (unit.turns[0]?.intended_at_ms ?? null);
 }
 
+const isIndexed = (source: UnitSource): source is IndexedSource =>
+  typeof (source as Partial<IndexedSource>).unitAt === 'function' && typeof (source as Partial<IndexedSource>).space === 'number';
+
 export function runOpenLoop(source: UnitSource, options: OpenLoopOptions, deps: SendDeps, gate: StartGate, channel: Channel<RunEvent>, stop: AbortSignal): void {
-  const draw = cyclingStarts(source);
+  const draw = cyclingStarts(source, options.mix);
   const t0 = monotonicMs();
   const waiting: PlanUnit[] = [];
   let next = options.schedule.next();

@@ -7,14 +7,15 @@ import type { Channel } from './channel.js';
 import { monotonicMs } from './clock.js';
 import type { StartGate } from './gate.js';
 import { cyclingStarts } from './open-loop.js';
+import type { MixOptions } from './mix.js';
 import type { SendDeps } from './send.js';
 import { runUnit, type RunEvent, type UnitSource } from './unit.js';
 
 /** How often the target is looked at: ramps are seconds long, a tenth of one is fine-grained enough. */
 const STEER_EVERY_MS = 100;
 
-export function runRampingWorkers(source: UnitSource, profile: LoadProfile, deps: SendDeps, gate: StartGate, channel: Channel<RunEvent>): void {
-  const draw = cyclingStarts(source);
+export function runRampingWorkers(source: UnitSource, profile: LoadProfile, deps: SendDeps, gate: StartGate, channel: Channel<RunEvent>, mix?: MixOptions): void {
+  const draw = cyclingStarts(source, mix);
   const t0 = monotonicMs();
   const endMs = profileDurationMs(profile);
   const emit = (sample: Sample): void => channel.push({ type: 'sample', sample });

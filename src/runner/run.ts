@@ -10,6 +10,7 @@ import { runClosedLoop } from './closed-loop.js';
 import { StartGate, type AbortBy } from './gate.js';
 import type { LoadProfile } from './arrivals.js';
 import { runRampingWorkers } from './ramping-workers.js';
+import type { MixOptions } from './mix.js';
 import { runOpenLoop, type OpenLoopOptions } from './open-loop.js';
 import type { CheckFn, SendDeps } from './send.js';
 import type { RunEvent, UnitSource } from './unit.js';
@@ -23,6 +24,8 @@ export interface RunnerOptions {
   open?: OpenLoopOptions;
   /** Closed loop whose worker count follows these stages (k6 ramping-vus), cycling through the plan until they end. */
   concurrencyStages?: LoadProfile;
+  /** The traffic mix of a time-bound loop (open loop, concurrency stages). */
+  mix?: MixOptions;
   timeoutMs: number;
   retries: number;
   backoff?: Partial<BackoffPolicy>;
@@ -73,8 +76,8 @@ export function startRun(source: UnitSource, options: RunnerOptions): RunHandle 
   };
   const guard = new BudgetGuard(options.budget ?? {}, ledger);
   const gate = new StartGate(guard, stop, (reason, detail) => channel.push({ type: 'stopped', reason, detail }));
-  if (options.open) runOpenLoop(source, options.open, deps, gate, channel, stop);
-  else if (options.concurrencyStages) runRampingWorkers(source, options.concurrencyStages, deps, gate, channel);
+  if (options.open) runOpenLoop(source, options.mix ? { mix: options.mix, ...options.open } : options.open, deps, gate, channel, stop);
+  else if (options.concurrencyStages) runRampingWorkers(source, options.concurrencyStages, deps, gate, channel, options.mix);
   else runClosedLoop(source, options.concurrency, deps, gate, channel);
   // The open loop ends its schedule when it next looks at the gate; this wakes it now.
   const halt = (by: AbortBy, detail: string): void => {

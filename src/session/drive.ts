@@ -50,6 +50,8 @@ export interface DriveCounts {
   /** What those results spent, in 1e-5 units. */
   previousUnits: number;
   thresholdAborts: readonly ThresholdAbort[];
+  /** The suite's largest case or thread weight (a weighted mix draws against it). */
+  maxWeight: number;
 }
 
 function stopOptionsOf(options: RunSessionOptions) {
@@ -58,6 +60,10 @@ function stopOptionsOf(options: RunSessionOptions) {
     ...(options.maxErrorRate !== undefined ? { maxErrorRate: options.maxErrorRate } : {}),
     ...(options.errorWindowMs !== undefined ? { errorWindowMs: options.errorWindowMs } : {}),
   };
+}
+
+function mixOf(options: RunSessionOptions, maxWeight: number) {
+  return options.mix === undefined || options.mix === 'sequential' ? {} : { mix: { kind: options.mix, seed: options.seed ?? 1, maxWeight } };
 }
 
 function openLoopOf(options: RunSessionOptions) {
@@ -74,7 +80,7 @@ export async function drive(
 ): Promise<DriveOutcome> {
   const results = new ResultsFile(join(runDir, RUN_FILES.results), createRedactor(target.apiKey));
   const handle = startRun(source, {
-    client, target: { boardId: target.boardId, chatId: target.chatId }, concurrency: options.concurrency, ...openLoopOf(options),
+    client, target: { boardId: target.boardId, chatId: target.chatId }, concurrency: options.concurrency, ...openLoopOf(options), ...mixOf(options, counts.maxWeight),
     timeoutMs: options.timeoutMs, retries: options.retries,
     budget: {
       ...(options.maxCredits !== undefined ? { maxCredits: Math.max(0, options.maxCredits - fromUnits(counts.previousUnits)) } : {}),

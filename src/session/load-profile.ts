@@ -34,6 +34,9 @@ export function checkLoadProfile(options: RunSessionOptions): void {
   if (options.arrival !== undefined && options.arrival !== 'constant' && loadProfileOf(options) === null) {
     throw new InputError('--arrival shapes an open-loop schedule: add --rate and --duration, or --stages', { field: '--arrival' });
   }
+  if (options.mix !== undefined && options.mix !== 'sequential' && loadProfileOf(options) === null && options.concurrencyStages === undefined) {
+    throw new InputError('--mix shapes the starts of a time-bound run: add --rate and --duration, --stages, or --concurrency-stages', { field: '--mix' });
+  }
   const profile = loadProfileOf(options);
   if (profile?.kind === 'stages' && plannedStarts(profile) < 1) {
     throw new InputError('--stages plans no start at all (every target is 0)', { field: '--stages' });

@@ -3,6 +3,7 @@ import type { StreamDialect } from '../protocol/index.js';
 import type { RequestOptions } from '../domain/suite.js';
 import type { Shard } from '../plan/types.js';
 import type { ArrivalKind } from '../runner/arrivals.js';
+import type { MixKind } from '../runner/mix.js';
 
 export interface EmbeddedServiceOptions {
   workspacePath?: string;
@@ -39,6 +40,8 @@ export interface RunSessionOptions {
   concurrencyStages?: { durationMs: number; targetPerS: number }[];
   /** Open loop: evenly spaced (default) or Poisson arrivals. */
   arrival?: ArrivalKind;
+  /** Which unit each start of a time-bound loop draws: in order (default), shuffled, or by weight. */
+  mix?: MixKind;
   /** One seed for arrivals, the traffic mix and the embedded service. */
   seed?: number;
   /** Stop conditions: a clean stop (status aborted) at the N-th failed request, or when the failed share over the window passes the rate. */

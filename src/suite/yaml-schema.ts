@@ -11,6 +11,7 @@ export const caseSchema = strictMap('a case', {
   description: optional(z.string()),
   models: optional(modelsSchema),
   assert: assertList,
+  weight: optional(z.number().positive('must be above 0')),
   ...requestOptionShape,
 });
 
@@ -28,6 +29,7 @@ export const threadSchema = strictMap('a thread', {
   description: optional(z.string()),
   models: optional(modelsSchema),
   turns: z.array(turnSchema).min(1, 'a thread needs at least one turn'),
+  weight: optional(z.number().positive('must be above 0')),
 });
 
 // k6's two forms: the expression, or `{ threshold, abortOnFail, delayAbortEval }`.

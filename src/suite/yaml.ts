@@ -56,6 +56,7 @@ function buildCase(entry: CaseEntry, index: number, locator: YamlLocator): Suite
     location: locator.location(path),
   };
   if (entry.models) built.models = entry.models;
+  if (entry.weight !== undefined) built.weight = entry.weight;
   return built;
 }
 
@@ -74,6 +75,7 @@ function buildThread(entry: ThreadEntry, index: number, locator: YamlLocator): S
   const built: SuiteThread = { id: entry.id, turns, location: locator.location(path) };
   if (entry.name !== undefined) built.name = entry.name;
   if (entry.models) built.models = entry.models;
+  if (entry.weight !== undefined) built.weight = entry.weight;
   return built;
 }
 

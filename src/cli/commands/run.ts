@@ -30,6 +30,7 @@ export function runCommand(io: CliIo, setExit: (code: ExitCode) => void): Comman
         .example("$0 run suites/demo.yaml --rate 10 --duration 1m --threshold 'errors=rate<0.05;abortOnFail;delayAbortEval=10s'", 'stop the run (exit 1) as soon as more than 5% of requests fail, judged from 10 s on')
         .example('$0 run suites/demo.yaml --rate 10 --duration 1m --max-error-rate 20% --error-window 10s', 'stop cleanly (exit 3) when a fifth of the last 10 s of results failed')
         .example('$0 run suites/demo.yaml --concurrency-stages 30s:4,1m:16,30s:0', 'closed loop: ramp from 0 to 4, then 16 workers, then down, for two minutes')
+        .example('$0 run suites/demo.yaml --rate 5 --duration 2m --mix weighted --seed 3', 'draw cases and threads by their `weight`, reproducibly')
         .example('$0 run suites/demo.yaml --max-credits 5', 'stop before spending more than 5 credits')
         .example('$0 run suites/demo.yaml --resume reports/demo-20261122T101500Z', 'finish an interrupted run without paying twice')
         .example('$0 run suites/demo.yaml --baseline baselines/demo --markdown comment.md', 'fail (exit 1) on a regression against a kept run'),
