@@ -76,6 +76,8 @@ export interface TotalsSummary extends RequestStats {
   /** Units started: a case, or a whole thread (its turns follow each other); `--rate` counts these. */
   starts: number;
   starts_per_s: number | null;
+  /** Requests sent during --warmup: in results.ndjson (marked), not in these statistics. */
+  warmup: number;
 }
 
 /** One case × model (or thread turn × model) cell: how its requests went, over repeats. */

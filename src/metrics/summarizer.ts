@@ -60,8 +60,14 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
   const sinks: ThresholdSinks = createThresholdSinks(options.thresholds ?? {}, { total, model: (name) => models.get(name) });
   let lastEndMs = 0;
   let starts = 0;
+  let warmup = 0;
 
   const add = (sample: Sample): void => {
+    // Warmup requests were sent and recorded; statistics and thresholds start after them.
+    if (sample.warmup === true) {
+      if (sample.endpoint !== 'create') warmup += 1;
+      return;
+    }
     if (isStart(sample)) starts += 1;
     let model = models.get(sample.model);
     if (!model) {
@@ -89,6 +95,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       unreadable_lines: context.unreadable_lines ?? 0,
       duration_ms: durationMs,
       requests_per_s: durationMs ? Math.round((stats.requests / durationMs) * 1000 * 1000) / 1000 : null,
+      warmup,
       starts,
       starts_per_s: durationMs ? Math.round((starts / durationMs) * 1000 * 1000) / 1000 : null,
     };

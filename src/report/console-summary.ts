@@ -39,6 +39,7 @@ function headline(summary: Summary, options: ConsoleSummaryOptions): string[] {
   const extras = [
     t.skipped > 0 ? `skipped ${formatCount(t.skipped)}` : '',
     t.dropped > 0 ? `dropped ${formatCount(t.dropped)}` : '',
+    (t.warmup ?? 0) > 0 ? `warmup ${formatCount(t.warmup)} (sent, left out of these figures)` : '',
     t.credits_unknown > 0 ? `credits unknown for ${formatCount(t.credits_unknown)}` : '',
     t.unreadable_lines > 0 ? `unreadable result lines ${formatCount(t.unreadable_lines)}` : '',
   ].filter(Boolean);

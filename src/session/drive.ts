@@ -54,6 +54,11 @@ export interface DriveCounts {
   maxWeight: number;
 }
 
+/** A request started within --warmup is marked so statistics and thresholds leave it out. */
+function markWarmup(sample: Sample, warmupMs: number | undefined): Sample {
+  return warmupMs !== undefined && sample.offset_ms < warmupMs ? { ...sample, warmup: true } : sample;
+}
+
 function stopOptionsOf(options: RunSessionOptions) {
   return {
     ...(options.maxErrors !== undefined ? { maxErrors: options.maxErrors } : {}),
@@ -113,8 +118,9 @@ export async function drive(
   try {
     for await (const event of handle.events as AsyncIterable<RunEvent>) {
       if (event.type === 'sample') {
-        results.append(event.sample, counted(event.sample));
-        judge(event.sample);
+        const sample = markWarmup(event.sample, options.warmupMs);
+        results.append(sample, counted(sample));
+        if (sample.warmup !== true) judge(sample);
       }
       else if (event.type === 'stopped') {
         stop = event.reason;

@@ -40,6 +40,8 @@ export interface RunSessionOptions {
   concurrencyStages?: { durationMs: number; targetPerS: number }[];
   /** Open loop: evenly spaced (default) or Poisson arrivals. */
   arrival?: ArrivalKind;
+  /** Requests started this long after the run's start are warmup: sent, recorded, left out of statistics. */
+  warmupMs?: number;
   /** Which unit each start of a time-bound loop draws: in order (default), shuffled, or by weight. */
   mix?: MixKind;
   /** One seed for arrivals, the traffic mix and the embedded service. */

@@ -31,6 +31,7 @@ export function runFlags<T>(y: Argv<T>) {
     .option('concurrency-stages', { type: 'string', describe: 'closed loop, ramping (k6 ramping-vus): duration:workers stages from 0, cycling through the plan until they end (e.g. 30s:4,1m:16,30s:0)', group: 'Load:' })
     .option('start-rate', { type: 'number', describe: 'open loop: the rate --stages ramps from (default 0)', group: 'Load:' })
     .option('arrival', { choices: ARRIVAL_KINDS, describe: 'open loop: evenly spaced starts (constant, the default) or Poisson arrivals at the same mean rate (seeded by --seed)', group: 'Load:' })
+    .option('warmup', { type: 'string', describe: 'requests started in this first stretch (e.g. 30s) are sent and recorded (warmup: true) but left out of statistics and thresholds', group: 'Load:' })
     .option('mix', { choices: MIX_KINDS, describe: 'time-bound runs: which case or thread each start draws: the plan in order (sequential, the default), shuffled each pass, or weighted by a case\'s or thread\'s `weight` (seeded by --seed)', group: 'Load:' })
     .option('max-in-flight', { type: 'number', describe: 'open loop: outstanding requests at most; later starts wait and are recorded late', group: 'Load:' })
     .option('timeout', { type: 'string', default: '120s', describe: 'per-request time limit (0: none)', group: 'Load:' })
@@ -109,6 +110,7 @@ export function toSessionOptions(a: Record<string, unknown>, env: NodeJS.Process
     ...opt('arrival', a.arrival as ArrivalKind | undefined),
     ...opt('seed', seedOf(a.seed)),
     ...opt('mix', a.mix as MixKind | undefined),
+    ...opt('warmupMs', a.warmup === undefined ? undefined : parseDurationMs(a.warmup as string, 'warmup')),
     ...opt('maxErrors', positive(a.maxErrors as number | undefined, 'max-errors', { integer: true })),
     ...opt('maxErrorRate', parseFraction(a.maxErrorRate as string | undefined, 'max-error-rate')),
     ...opt('errorWindowMs', a.errorWindow === undefined ? undefined : parseDurationMs(a.errorWindow as string, 'error-window')),
