@@ -95,6 +95,8 @@ export interface SuiteThread {
   models?: string[];
   turns: SuiteTurn[];
   location: SourceLocation;
+  /** Pause between this thread's turns (k6's sleep): fixed when min equals max, else drawn in the range. */
+  think_time?: ThinkTime;
   /** Share of starts in a weighted traffic mix (--mix weighted), relative to the others (default 1). */
   weight?: number;
 }
@@ -130,4 +132,10 @@ export interface ThresholdAbort {
   key: string;
   expression: string;
   delay_abort_eval_ms: number;
+}
+
+/** A think time in ms: `2s` is { min_ms: 2000, max_ms: 2000 }, `1s-3s` a range drawn uniformly. */
+export interface ThinkTime {
+  min_ms: number;
+  max_ms: number;
 }

@@ -193,6 +193,7 @@ function threadUnit(entry: SuiteThread, model: string | null, repeat: number, in
   };
   if (entry.name !== undefined) unit.name = entry.name;
   if (entry.weight !== undefined) unit.weight = entry.weight;
+  if (entry.think_time !== undefined) unit.think_time = entry.think_time;
   return unit;
 }
 

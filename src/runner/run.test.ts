@@ -223,5 +223,16 @@ describe('startRun', () => {
     expect(samples.length).toBeGreaterThan(units.length);
     expect(new Set(samples.map((s) => s.item_id)).size).toBe(samples.length);
   });
+
+  it('think time: a thread pauses between its turns, not before the first', async () => {
+    const client = scriptedClient(async () => answer('x'));
+    const unit = { ...thread('t', 3), think_time: { min_ms: 60, max_ms: 80 } } as RunUnit;
+    const samples = (await collect([unit], client)).samples.filter((s) => s.endpoint !== 'create');
+    expect(samples.map((s) => s.turn)).toEqual([1, 2, 3]);
+    for (let i = 1; i < samples.length; i += 1) {
+      const gap = samples[i]!.offset_ms - (samples[i - 1]!.offset_ms + (samples[i - 1]!.latency_ms ?? 0));
+      expect(gap).toBeGreaterThanOrEqual(55); // at least the shortest think time (timers never fire early by more than a ms)
+    }
+  });
 });
 

@@ -5,6 +5,13 @@ import { idSchema, modelsSchema, nonEmptyText, optional, requestOptionShape, str
 
 const assertList = optional(z.array(assertionSchema));
 
+const THINK_DURATION = '\\d+(?:\\.\\d+)?(?:ms|s|m)?';
+/** `2s`, `500ms`, `1s-3s` (a range), or a number of seconds. */
+export const thinkTimeSchema = z.union([
+  z.number().nonnegative(),
+  z.string().regex(new RegExp(`^\\s*${THINK_DURATION}\\s*(?:-\\s*${THINK_DURATION}\\s*)?$`), 'expected a duration like 2s, or a range like 1s-3s'),
+]);
+
 export const caseSchema = strictMap('a case', {
   id: idSchema,
   prompt: nonEmptyText,
@@ -29,6 +36,7 @@ export const threadSchema = strictMap('a thread', {
   description: optional(z.string()),
   models: optional(modelsSchema),
   turns: z.array(turnSchema).min(1, 'a thread needs at least one turn'),
+  think_time: optional(thinkTimeSchema),
   weight: optional(z.number().positive('must be above 0')),
 });
 
@@ -49,6 +57,7 @@ export const suiteFileSchema = strictMap('the suite', {
   cases: optional(z.array(caseSchema)),
   threads: optional(z.array(threadSchema)),
   thresholds: optional(z.record(z.string(), thresholdList)),
+  think_time: optional(thinkTimeSchema),
   workspace: optional(nonEmptyText),
 });
 

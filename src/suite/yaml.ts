@@ -111,13 +111,30 @@ function thresholdsOf(file: SuiteFile): Pick<ParsedSuite, 'thresholds' | 'thresh
   return { thresholds: expressions, ...(aborts.length > 0 ? { threshold_aborts: aborts } : {}) };
 }
 
+const THINK_UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000 };
+
+/** `2s` → 2000 ms; a bare number is seconds (the schema has checked the form). */
+function thinkMs(text: string): number {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(text.trim())!;
+  return Number(match[1]) * THINK_UNIT_MS[match[2] ?? 's']!;
+}
+
+/** A thread's think time: its own, else the suite's. */
+function withThinkTime(thread: SuiteThread, value: string | number | undefined): SuiteThread {
+  if (value === undefined) return thread;
+  const bounds = typeof value === 'number' ? [value * 1000] : value.split('-').map(thinkMs);
+  const min = Math.min(...bounds);
+  const max = Math.max(...bounds);
+  return { ...thread, think_time: { min_ms: min, max_ms: max } };
+}
+
 function buildSuite(file: SuiteFile, locator: YamlLocator): ParsedSuite {
   const suite: ParsedSuite = {
     target: pickDefined(file.target ?? {}),
     models: file.models ?? [],
     defaults: pickOptions(file.defaults ?? {}),
     cases: (file.cases ?? []).map((entry, index) => buildCase(entry, index, locator)),
-    threads: (file.threads ?? []).map((entry, index) => buildThread(entry, index, locator)),
+    threads: (file.threads ?? []).map((entry, index) => withThinkTime(buildThread(entry, index, locator), entry.think_time ?? file.think_time)),
     ...thresholdsOf(file),
     warnings: modelWarnings(file, locator),
   };
