@@ -14,7 +14,7 @@ describe('load-testing keys of a suite', () => {
       '  - { id: t1, turns: [ { prompt: x }, { prompt: y } ] }',
       '  - { id: t2, think_time: 500ms, weight: 2, turns: [ { prompt: x } ] }',
     ].join('\n'));
-    expect(suite.cases[0]!.weight).toBe(3);
+    expect(suite.cases.at(0)!.weight).toBe(3);
     expect(suite.threads[0]!.think_time).toEqual({ min_ms: 1000, max_ms: 3000 });
     expect(suite.threads[1]!.think_time).toEqual({ min_ms: 500, max_ms: 500 });
     expect(suite.threads[1]!.weight).toBe(2);
