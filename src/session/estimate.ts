@@ -13,8 +13,8 @@ import { isoNow } from '../runner/clock.js';
 import { defaultRunDir, RUN_FILES, writeJsonAtomic } from '../store/run-dir.js';
 import type { RunSessionOptions } from './options.js';
 import { prepareRun } from './prepare.js';
-import { loadProfileOf } from './load-profile.js';
-import { plannedStarts } from '../runner/arrivals.js';
+import { loadProfileOf, plannedLoad } from './load-profile.js';
+import type { Plan } from '../plan/types.js';
 import { runSession, type SessionHooks } from './run-session.js';
 
 export const ESTIMATE_FILE = 'estimate.json';
@@ -53,12 +53,12 @@ export function costObservations(samples: readonly Sample[]): CostObservation[] 
   });
 }
 
-function volumeOf(request: EstimateRequest): number | undefined {
+function volumeOf(request: EstimateRequest, plan: Plan): number | undefined {
   const { options } = request;
   if (request.requests !== undefined) return request.requests;
-  // An open-loop load test sends rate × duration requests drawn from the suite: a volume, not the plan.
+  // An open-loop load test sends the requests its starts imply (a thread start sends every turn).
   const profile = loadProfileOf(options);
-  if (profile !== null) return plannedStarts(profile);
+  if (profile !== null) return plannedLoad(profile, plan).requests;
   return undefined;
 }
 
@@ -87,7 +87,7 @@ export async function estimateSuite(request: EstimateRequest): Promise<Estimate>
   // The sample is an ordinary run (same target, preflight, results and reports) of part of one repeat.
   let items: ReturnType<typeof selectSample> = [];
   let models: string[] = [];
-  const sampleOptions = { ...options, repeat: 1, shard: undefined, rate: undefined, durationMs: undefined, stages: undefined, startRate: undefined, arrival: undefined, concurrencyStages: undefined, outDir: runDir, thresholdFlags: [] };
+  const sampleOptions = { ...options, repeat: 1, shard: undefined, rate: undefined, durationMs: undefined, stages: undefined, startRate: undefined, arrival: undefined, concurrencyStages: undefined, mix: undefined, warmupMs: undefined, outDir: runDir, thresholdFlags: [] };
   const result = await runSession(sampleOptions, request.hooks, {
     purpose: 'estimate-sample',
     select: (prepared) => {
@@ -96,7 +96,7 @@ export async function estimateSuite(request: EstimateRequest): Promise<Estimate>
       return items;
     },
   });
-  const volume = volumeOf(request);
+  const volume = volumeOf(request, target.plan);
   const samples = await readSamples(runDir);
   const forecast = forecastCredits(plannedWork(target.plan), costObservations(samples), {
     level: request.level, ...(volume !== undefined ? { volume } : {}),
