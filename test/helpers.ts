@@ -86,3 +86,36 @@ export function readNdjson<T = Record<string, unknown>>(path: string): T[] {
 export function readJson<T = Record<string, unknown>>(path: string): T {
   return JSON.parse(readFileSync(path, 'utf8')) as T;
 }
+
+export interface CountingProxy {
+  url: string;
+  /** Answer requests (ask and continue) that reached the service through the proxy. */
+  answers(): number;
+  stop(): Promise<void>;
+}
+
+/** A pass-through HTTP proxy in front of a service that counts the answer requests it forwards: counting at the server. */
+export async function startCountingProxy(upstream: string): Promise<CountingProxy> {
+  const { createServer, request } = await import('node:http');
+  const target = new URL(upstream);
+  let answers = 0;
+  const server = createServer((req, res) => {
+    if (/\/conversation(?:\/[^/]+)?(?:\?|$)/.test(req.url ?? '') && !(req.url ?? '').includes('/conversation/new')) answers += 1;
+    const forward = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    });
+    forward.on('error', () => res.destroy());
+    req.pipe(forward);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    answers: () => answers,
+    stop: () => new Promise<void>((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    }),
+  };
+}

@@ -11,3 +11,4 @@ export * from './thresholds.js';
 export * from './thresholds-scope.js';
 export * from './thresholds-sinks.js';
 export { nearestRank } from './percentile.js';
+export * from './threshold-abort.js';

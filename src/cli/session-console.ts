@@ -37,6 +37,7 @@ export async function withSessionConsole<T>(io: CliIo, view: SessionConsole, bod
     onProgress: (p) => progress.update(p),
     onStopping: (reason, detail) => {
       if (reason === 'budget-exhausted') io.err(`\nkbbench: ${detail}; starting no new requests.`);
+      else if (reason !== 'interrupted') io.err(`\nkbbench: stopping (${reason}): ${detail}; requests in flight finish, no new ones start.`);
     },
   };
   try {

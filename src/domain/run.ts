@@ -5,7 +5,11 @@ export interface RunInfo {
   run_id: string;
   tool: { name: 'kbbench'; version: string };
   suite: { name: string; path: string; sha256: string };
-  plan: { items: number; requests: number; threads: number; models: string[] };
+  /**
+   * `requests`: what the run means to send. An open loop's plan adds `starts` (a start is a case, or
+   * a whole thread whose turns follow each other) and `plan_requests` (one pass through the plan).
+   */
+  plan: { items: number; requests: number; threads: number; models: string[]; starts?: number; plan_requests?: number };
   /** The options the run was started with, secrets removed. */
   options: Record<string, unknown>;
   target: { base_url: string; embedded: boolean; board_id: string; chat_id: string };

@@ -58,6 +58,8 @@ export interface Sample {
   /** Open loop only: latency measured from the intended start (coordinated omission corrected). */
   corrected_latency_ms?: number;
   stream_dialect?: string;
+  /** Sent during --warmup: recorded, left out of statistics and thresholds. */
+  warmup?: true;
   /** The prompt sent, so reports rebuilt from results.ndjson alone can show it beside the answers. */
   prompt?: string;
   /** The suite marks this case or thread as expected to fail (`expect_fail: reason`): its failure does not fail the run. */

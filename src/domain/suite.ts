@@ -63,6 +63,8 @@ export interface SuiteCase {
   /** `expect_fail: reason` (CSV column `expect_fail`): known to fail; reported as an expected failure (xfail). */
   expect_fail?: string;
   location: SourceLocation;
+  /** Share of starts in a weighted traffic mix (--mix weighted), relative to the others (default 1). */
+  weight?: number;
 }
 
 /**
@@ -97,6 +99,10 @@ export interface SuiteThread {
   expect_fail?: string;
   turns: SuiteTurn[];
   location: SourceLocation;
+  /** Pause between this thread's turns (k6's sleep): fixed when min equals max, else drawn in the range. */
+  think_time?: ThinkTime;
+  /** Share of starts in a weighted traffic mix (--mix weighted), relative to the others (default 1). */
+  weight?: number;
 }
 
 export interface SuiteTarget {
@@ -117,8 +123,23 @@ export interface Suite {
   threads: SuiteThread[];
   /** metric (optionally tag-scoped, `ttfc_ms{model:gpt-4o}`) → k6-style expressions. */
   thresholds: Record<string, string[]>;
+  /** Thresholds written in k6's object form with `abortOnFail`: they stop the run when they fail. */
+  threshold_aborts?: ThresholdAbort[];
   /** The embedded service's workspace, relative paths resolved against the suite file. */
   workspace?: string;
   /** Non-fatal findings (an unknown model name). */
   warnings: string[];
+}
+
+/** A threshold that stops the run as soon as it fails (k6's abortOnFail), judged live once `delay_abort_eval_ms` has passed. */
+export interface ThresholdAbort {
+  key: string;
+  expression: string;
+  delay_abort_eval_ms: number;
+}
+
+/** A think time in ms: `2s` is { min_ms: 2000, max_ms: 2000 }, `1s-3s` a range drawn uniformly. */
+export interface ThinkTime {
+  min_ms: number;
+  max_ms: number;
 }

@@ -76,6 +76,11 @@ export interface TotalsSummary extends RequestStats {
   /** The run's duration: run.json's, else from the samples' monotonic offsets. */
   duration_ms: number | null;
   requests_per_s: number | null;
+  /** Units started: a case, or a whole thread (its turns follow each other); `--rate` counts these. */
+  starts: number;
+  starts_per_s: number | null;
+  /** Requests sent during --warmup: in results.ndjson (marked), not in these statistics. */
+  warmup: number;
 }
 
 /** One case × model (or thread turn × model) cell: how its requests went, over repeats. */

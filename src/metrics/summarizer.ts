@@ -70,8 +70,16 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
   const sinks: ThresholdSinks = createThresholdSinks(options.thresholds ?? {}, { total, model: (name) => models.get(name) });
   const checksGate = createChecksGate(sinks.coveredByPassRate);
   let lastEndMs = 0;
+  let starts = 0;
+  let warmup = 0;
 
   const add = (sample: Sample): void => {
+    // Warmup requests were sent and recorded; statistics and thresholds start after them.
+    if (sample.warmup === true) {
+      if (sample.endpoint !== 'create') warmup += 1;
+      return;
+    }
+    if (isStart(sample)) starts += 1;
     let model = models.get(sample.model);
     if (!model) {
       model = createRequestStats();
@@ -100,6 +108,9 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       unreadable_lines: context.unreadable_lines ?? 0,
       duration_ms: durationMs,
       requests_per_s: durationMs ? Math.round((stats.requests / durationMs) * 1000 * 1000) / 1000 : null,
+      warmup,
+      starts,
+      starts_per_s: durationMs ? Math.round((starts / durationMs) * 1000 * 1000) / 1000 : null,
     };
     const caseResult = cases.finish(order);
     const gates = judgeGates(context.fail_on ?? DEFAULT_GATES, checksGate.counts(), thresholds);
@@ -120,6 +131,12 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
   };
 
   return { add, finish, discard: () => cases.discard() };
+}
+
+/** A start is a case, or a whole thread: a case's request, or a thread's first turn (sent or skipped). */
+export function isStart(sample: Sample): boolean {
+  if (sample.endpoint === 'create') return false;
+  return sample.case_id !== null || sample.turn === 1;
 }
 
 /**

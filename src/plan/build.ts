@@ -174,6 +174,7 @@ function caseUnit(entry: SuiteCase, model: string | null, repeat: number, index:
       prompt: entry.prompt, options: mergeOptions(suite.defaults, entry.options, flags), checks: entry.assert,
       ...(entry.expect_fail !== undefined ? { expected_failure: entry.expect_fail } : {}),
     },
+    ...(entry.weight !== undefined ? { weight: entry.weight } : {}),
   };
 }
 
@@ -193,6 +194,8 @@ function threadUnit(entry: SuiteThread, model: string | null, repeat: number, in
     })),
   };
   if (entry.name !== undefined) unit.name = entry.name;
+  if (entry.weight !== undefined) unit.weight = entry.weight;
+  if (entry.think_time !== undefined) unit.think_time = entry.think_time;
   return unit;
 }
 

@@ -1,3 +1,4 @@
+import type { ThinkTime } from '../domain/suite.js';
 // What a run will do: an index space of units (a case, or a whole thread) computed when asked for.
 import type { CheckSpec, RequestOptions } from '../domain/suite.js';
 import type { ItemId } from './item-id.js';
@@ -40,6 +41,8 @@ export interface PlanCase {
   /** Place in the plan's index space (repeat-major, unsharded): what resume marks as done. */
   index: number;
   request: PlanRequest;
+  /** The case's `weight` in a weighted traffic mix (absent: 1). */
+  weight?: number;
 }
 
 /** One conversation: created once (endpoint `create`), then its turns in order. */
@@ -53,6 +56,10 @@ export interface PlanThread {
   model: string;
   repeat: number;
   turns: PlanRequest[];
+  /** The thread's `weight` in a weighted traffic mix (absent: 1). */
+  weight?: number;
+  /** Pause between turns (the thread's or the suite's `think_time`). */
+  think_time?: ThinkTime;
   /** Set when resuming: the conversation its finished turns used. */
   conversation_id?: string;
   /**

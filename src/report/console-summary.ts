@@ -39,6 +39,8 @@ function headline(summary: Summary, options: ConsoleSummaryOptions): string[] {
   const extras = [
     t.skipped > 0 ? `skipped ${formatCount(t.skipped)}` : '',
     t.dropped > 0 ? `dropped ${formatCount(t.dropped)}` : '',
+    (t.warmup ?? 0) > 0 ? `warmup ${formatCount(t.warmup)} (sent, left out of these figures)` : '',
+    t.credits_unknown > 0 ? `credits unknown for ${formatCount(t.credits_unknown)}` : '',
     t.credits_unknown > 0 ? `credits unknown for ${formatCount(t.credits_unknown)} answers (no usage report)` : '',
     failedCredits(t),
     ...gateExtras(summary),
@@ -51,6 +53,7 @@ function headline(summary: Summary, options: ConsoleSummaryOptions): string[] {
       `pass rate ${formatRate(t.pass_rate)}  credits ${formatCredits(t.credits_used)}${remaining}  ` +
       `duration ${formatDurationMs(t.duration_ms)}`,
     ...(extras.length > 0 ? [extras.join('  ')] : []),
+    ...throughput(t),
   ];
 }
 
@@ -69,6 +72,12 @@ function gateExtras(summary: Summary): string[] {
     summary.verdict === 'incomplete' ? 'incomplete: the run did not finish' : '',
     summary.gates.failed.length > 0 ? `failed gates: ${summary.gates.failed.join(', ')}` : '',
   ];
+}
+
+/** Starts and requests side by side: a thread start sends all its turns, so the two rates differ. */
+function throughput(t: Summary['totals']): string[] {
+  if (t.starts_per_s === null || t.starts_per_s === undefined || t.requests_per_s === null) return [];
+  return [`starts ${formatCount(t.starts)} (${t.starts_per_s}/s)  requests ${formatCount(t.requests)} (${t.requests_per_s}/s)  (a start is a case, or a whole thread)`];
 }
 
 function thresholdLines(summary: Summary): string[] {

@@ -2,7 +2,9 @@
 import type { BudgetGuard } from '../credits/budget.js';
 import type { PlanRequest } from '../plan/types.js';
 
-export type StopReason = 'budget-exhausted' | 'interrupted';
+/** Why a run stops early; the last three are its stop conditions (--max-errors, --max-error-rate, an abortOnFail threshold). */
+export type AbortBy = 'threshold' | 'max-errors' | 'max-error-rate';
+export type StopReason = 'budget-exhausted' | 'interrupted' | AbortBy;
 
 export class StartGate {
   private reason: StopReason | null = null;
@@ -34,7 +36,8 @@ export class StartGate {
     return () => this.budget.release(ticket);
   }
 
-  private halt(reason: StopReason, detail = 'interrupted by a signal'): void {
+  /** No request starts after this returns (a request past `enter` is in flight and finishes). */
+  halt(reason: StopReason, detail = 'interrupted by a signal'): void {
     if (this.reason !== null) return;
     this.reason = reason;
     this.onStop(reason, detail);

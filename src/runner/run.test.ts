@@ -10,6 +10,11 @@ import type { PlanRequest as RequestSpec, PlanUnit as RunUnit } from '../plan/ty
 
 const source = (units: RunUnit[]) => ({ units: () => units.values() });
 import { startRun } from './run.js';
+import { arrivalSchedule } from './arrivals.js';
+
+const constantOpen = (ratePerS: number, durationMs: number, maxInFlight: number) => ({
+  schedule: arrivalSchedule({ kind: 'constant', ratePerS, durationMs }, { arrival: 'constant' }), durationMs, maxInFlight,
+});
 
 function answer(text: string, credits = 0.5): AnswerResult {
   const t = performance.now();
@@ -134,7 +139,7 @@ describe('startRun', () => {
     });
     const units = [{ kind: 'case', index: 0, request: spec('q') } as RunUnit];
     const handle = startRun(source(units), {
-      client, target: { boardId: 'b', chatId: 'c' }, concurrency: 1, open: { ratePerS: 50, durationMs: 200, maxInFlight: 2 },
+      client, target: { boardId: 'b', chatId: 'c' }, concurrency: 1, open: constantOpen(50, 200, 2),
       timeoutMs: 1000, retries: 0, check: async () => [], stop: new AbortController().signal, abort: new AbortController().signal,
     });
     const samples: Sample[] = [];
@@ -157,7 +162,7 @@ describe('startRun', () => {
     const units = Array.from({ length: 3 }, (_, i): RunUnit => ({ kind: 'case', index: i, request: spec(`q${i}`) }));
     const idsOf = async (segment: { index: number; count: number } | null): Promise<string[]> => {
       const handle = startRun(source(units), {
-        client, target: { boardId: 'b', chatId: 'c' }, concurrency: 1, open: { ratePerS: 200, durationMs: 50, maxInFlight: 50, segment },
+        client, target: { boardId: 'b', chatId: 'c' }, concurrency: 1, open: { ...constantOpen(200, 50, 50), segment },
         timeoutMs: 1000, retries: 0, check: async () => [], stop: new AbortController().signal, abort: new AbortController().signal,
       });
       const ids: string[] = [];
@@ -192,7 +197,7 @@ describe('startRun', () => {
     });
     const units = [{ kind: 'case', index: 0, request: spec('q', { checks: [{ type: 'contains', value: 'x' }] }) } as RunUnit];
     const handle = startRun(source(units), {
-      client, target: { boardId: 'b', chatId: 'c' }, concurrency: 1, open: { ratePerS: 50, durationMs: 600, maxInFlight: 50 },
+      client, target: { boardId: 'b', chatId: 'c' }, concurrency: 1, open: constantOpen(50, 600, 50),
       timeoutMs: 1000, retries: 0, budget: { maxCredits: 5 },
       check: async () => {
         await sleep(30);
@@ -203,6 +208,50 @@ describe('startRun', () => {
     for await (const _ of handle.events) void _;
     expect(handle.ledger.spent).toBeLessThanOrEqual(5);
     expect(handle.ledger.spent).toBeGreaterThan(0);
+  });
+
+  it('closed loop with concurrency stages: workers follow the ramp, never above its target, and stop when it ends', async () => {
+    let active = 0;
+    let peak = 0;
+    const client = scriptedClient(async () => {
+      active += 1;
+      peak = Math.max(peak, active);
+      await sleep(15);
+      active -= 1;
+      return answer('x');
+    });
+    const units = Array.from({ length: 3 }, (_, i): RunUnit => ({ kind: 'case', index: i, request: spec(`q${i}`) }));
+    const handle = startRun(source(units), {
+      client, target: { boardId: 'b', chatId: 'c' }, concurrency: 1,
+      concurrencyStages: { kind: 'stages', startRatePerS: 0, stages: [{ durationMs: 300, targetPerS: 4 }, { durationMs: 200, targetPerS: 4 }] },
+      timeoutMs: 1000, retries: 0, check: async () => [], stop: new AbortController().signal, abort: new AbortController().signal,
+    });
+    let starts = 0;
+    let settled = 0;
+    const samples: Sample[] = [];
+    for await (const e of handle.events) {
+      if (e.type === 'start') starts += 1;
+      if (e.type === 'settled') settled += 1;
+      if (e.type === 'sample') samples.push(e.sample);
+    }
+    expect(peak).toBeLessThanOrEqual(4);
+    expect(peak).toBeGreaterThanOrEqual(2);
+    expect(starts).toBe(settled);
+    expect(samples.length).toBe(starts);
+    // More than one pass through the plan: starts cycle, each pass with its own item ids.
+    expect(samples.length).toBeGreaterThan(units.length);
+    expect(new Set(samples.map((s) => s.item_id)).size).toBe(samples.length);
+  });
+
+  it('think time: a thread pauses between its turns, not before the first', async () => {
+    const client = scriptedClient(async () => answer('x'));
+    const unit = { ...thread('t', 3), think_time: { min_ms: 60, max_ms: 80 } } as RunUnit;
+    const samples = (await collect([unit], client)).samples.filter((s) => s.endpoint !== 'create');
+    expect(samples.map((s) => s.turn)).toEqual([1, 2, 3]);
+    for (let i = 1; i < samples.length; i += 1) {
+      const gap = samples[i]!.offset_ms - (samples[i - 1]!.offset_ms + (samples[i - 1]!.latency_ms ?? 0));
+      expect(gap).toBeGreaterThanOrEqual(55); // at least the shortest think time (timers never fire early by more than a ms)
+    }
   });
 });
 

@@ -7,7 +7,10 @@ import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
 import { Channel } from './channel.js';
 import { monotonicMs } from './clock.js';
 import { runClosedLoop } from './closed-loop.js';
-import { StartGate } from './gate.js';
+import { StartGate, type AbortBy } from './gate.js';
+import type { LoadProfile } from './arrivals.js';
+import { runRampingWorkers } from './ramping-workers.js';
+import type { MixOptions } from './mix.js';
 import { runOpenLoop, type OpenLoopOptions } from './open-loop.js';
 import { ModelRefusals, type CheckFn, type SendDeps } from './send.js';
 import type { RunEvent, UnitSource } from './unit.js';
@@ -19,6 +22,10 @@ export interface RunnerOptions {
   concurrency: number;
   /** Open loop instead, when set. */
   open?: OpenLoopOptions;
+  /** Closed loop whose worker count follows these stages (k6 ramping-vus), cycling through the plan until they end. */
+  concurrencyStages?: LoadProfile;
+  /** The traffic mix of a time-bound loop (open loop, concurrency stages). */
+  mix?: MixOptions;
   timeoutMs: number;
   retries: number;
   backoff?: Partial<BackoffPolicy>;
@@ -38,6 +45,8 @@ export interface RunHandle {
   runStartMs: number;
   /** Stops the run at once: no new requests, those in flight cancelled. */
   cancel(): void;
+  /** A clean stop (a stop condition met): no new request starts, those in flight finish. */
+  halt(by: AbortBy, detail: string): void;
 }
 
 /** Runs the units of `source` (a Plan, or what a resume left of one), drawing each when it can start. */
@@ -45,7 +54,8 @@ export function startRun(source: UnitSource, options: RunnerOptions): RunHandle 
   // The run stops itself (no new starts, requests cancelled) when a unit fails unexpectedly or the
   // consumer walks away: nothing may go on sending requests whose results nobody records.
   const cancel = new AbortController();
-  const stop = AbortSignal.any([options.stop, cancel.signal]);
+  const haltSignal = new AbortController();
+  const stop = AbortSignal.any([options.stop, cancel.signal, haltSignal.signal]);
   const abort = AbortSignal.any([options.abort, cancel.signal]);
   // Waits (budget, backoff, judges) listen to the run's signals; hundreds at once is the design, not a leak.
   // (The client's requests share one listener per signal: see client/request-guard.ts.)
@@ -67,7 +77,13 @@ export function startRun(source: UnitSource, options: RunnerOptions): RunHandle 
   };
   const guard = new BudgetGuard(options.budget ?? {}, ledger);
   const gate = new StartGate(guard, stop, (reason, detail) => channel.push({ type: 'stopped', reason, detail }));
-  if (options.open) runOpenLoop(source, options.open, deps, gate, channel, stop);
+  if (options.open) runOpenLoop(source, options.mix ? { mix: options.mix, ...options.open } : options.open, deps, gate, channel, stop);
+  else if (options.concurrencyStages) runRampingWorkers(source, options.concurrencyStages, deps, gate, channel, options.mix);
   else runClosedLoop(source, options.concurrency, deps, gate, channel);
-  return { events: channel, ledger, runStartMs, cancel: () => cancel.abort() };
+  // The open loop ends its schedule when it next looks at the gate; this wakes it now.
+  const halt = (by: AbortBy, detail: string): void => {
+    gate.halt(by, detail);
+    haltSignal.abort();
+  };
+  return { events: channel, ledger, runStartMs, cancel: () => cancel.abort(), halt };
 }

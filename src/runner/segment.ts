@@ -6,6 +6,7 @@
 // as one unsharded run of the same plan.
 import type { PlanUnit, Shard } from '../plan/types.js';
 import type { UnitSource } from './unit.js';
+import type { ScheduledStart } from './arrivals.js';
 
 /** One start of the whole run: its place in the global schedule and when it is due (ms after t0). */
 export interface GlobalStart {
@@ -33,6 +34,13 @@ export function* segmentStarts(offsets: Iterable<number>, segment: Shard | null)
     if (k % count === mine) yield { k, offsetMs };
     k += 1;
   }
+}
+
+/** The starts of one segment of an arrival schedule (arrivals.ts): those whose global index is its own. */
+export function* segmentSchedule(schedule: Iterator<ScheduledStart>, segment: Shard | null): Generator<ScheduledStart> {
+  const count = segment?.count ?? 1;
+  const mine = (segment?.index ?? 1) - 1;
+  for (let next = schedule.next(); !next.done; next = schedule.next()) if (next.value.index % count === mine) yield next.value;
 }
 
 /** How many starts of `total` global ones a segment holds: ⌈(total − (i − 1)) / N⌉. */

@@ -2,8 +2,9 @@
 import { AbortedError, KbError } from '../domain/errors.js';
 import type { Sample } from '../domain/sample.js';
 import { withRetries } from './backoff.js';
-import { isoNow, monotonicMs } from './clock.js';
+import { isoNow, monotonicMs, sleep } from './clock.js';
 import { createIdOf } from '../plan/item-id.js';
+import { createRandom } from './random.js';
 import type { PlanRequest, PlanThread } from '../plan/types.js';
 import { sampleFromError, skippedSample, type SampleContext } from './sample-builder.js';
 import { RequestCancelled, sendRequest, type SendDeps } from './send.js';
@@ -75,6 +76,14 @@ async function replayTurns(thread: PlanThread, conversationId: string, deps: Sen
   return true;
 }
 
+/** Draws of a thread's think time, seeded by its place in the plan so a run repeats them. */
+function thinkTimes(thread: PlanThread): (() => number) | null {
+  const range = thread.think_time;
+  if (range === undefined || range.max_ms <= 0) return null;
+  const random = createRandom(thread.index + 1);
+  return () => range.min_ms + random() * (range.max_ms - range.min_ms);
+}
+
 /** Resolves when the thread is done or stopped; a request failure ends the thread, skipping the rest. */
 export async function runThread(thread: PlanThread, deps: SendDeps, hooks: ThreadHooks): Promise<void> {
   if (thread.turns.length === 0) return;
@@ -96,8 +105,11 @@ export async function runThread(thread: PlanThread, deps: SendDeps, hooks: Threa
     conversationId = created.conversationId;
   }
   if (thread.replay?.length && !(await replayTurns(thread, conversationId, deps, hooks))) return;
+  const think = thinkTimes(thread);
   for (let i = 0; i < thread.turns.length; i += 1) {
     const turn = thread.turns[i]!;
+    // k6's sleep between a user's steps; a hard stop cuts it short, a soft one is seen by beforeTurn.
+    if (i > 0 && think !== null && !(await sleep(think(), deps.abort))) return;
     const release = await hooks.beforeTurn(turn);
     if (!release) return; // stopped: the remaining turns stay unsent, so --resume continues them
     let sample: Sample;

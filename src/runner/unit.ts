@@ -8,7 +8,11 @@ import { runThread } from './thread.js';
 export type RunEvent =
   | { type: 'sample'; sample: Sample }
   | { type: 'stopped'; reason: StopReason; detail: string }
-  | { type: 'dropped'; count: number };
+  | { type: 'dropped'; count: number }
+  /** A unit handed to runUnit (at_ms monotonic; intended_at_ms: the open loop's schedule, else null). */
+  | { type: 'start'; at_ms: number; intended_at_ms: number | null }
+  /** That unit finished. */
+  | { type: 'settled' };
 
 /** Where a run draws its units from: a plan, or the part of one a resume has left. */
 export interface UnitSource {

@@ -9,7 +9,12 @@ import type { Sample } from '../domain/sample.js';
 import { startRun, type RunEvent, type StopReason, type UnitSource } from '../runner/index.js';
 import { ResultsFile } from '../store/results-file.js';
 import { RUN_FILES } from '../store/run-dir.js';
+import { arrivalSchedule, profileDurationMs } from '../runner/arrivals.js';
 import { judgePort } from './judge-port.js';
+import { createStopConditions, type StopDecision } from './stop-conditions.js';
+import type { ThresholdAbort } from '../checks/index.js';
+import { monotonicMs } from '../runner/index.js';
+import { concurrencyProfileOf, loadProfileOf } from './load-profile.js';
 import type { RunSessionOptions } from './options.js';
 import type { ResolvedTarget } from './target.js';
 
@@ -34,6 +39,8 @@ export interface DriveOutcome {
   stopReason?: string;
   dropped: number;
   failure?: unknown;
+  /** A stop condition met (status aborted). */
+  abort?: StopDecision;
 }
 
 export interface DriveCounts {
@@ -42,16 +49,35 @@ export interface DriveCounts {
   done: number;
   /** What those results spent, in 1e-5 units. */
   previousUnits: number;
+  thresholdAborts: readonly ThresholdAbort[];
+  /** The suite's largest case or thread weight (a weighted mix draws against it). */
+  maxWeight: number;
+}
+
+/** A request started within --warmup is marked so statistics and thresholds leave it out. */
+function markWarmup(sample: Sample, warmupMs: number | undefined): Sample {
+  return warmupMs !== undefined && sample.offset_ms < warmupMs ? { ...sample, warmup: true } : sample;
+}
+
+function stopOptionsOf(options: RunSessionOptions) {
+  return {
+    ...(options.maxErrors !== undefined ? { maxErrors: options.maxErrors } : {}),
+    ...(options.maxErrorRate !== undefined ? { maxErrorRate: options.maxErrorRate } : {}),
+    ...(options.errorWindowMs !== undefined ? { errorWindowMs: options.errorWindowMs } : {}),
+  };
+}
+
+function mixOf(options: RunSessionOptions, maxWeight: number) {
+  return options.mix === undefined || options.mix === 'sequential' ? {} : { mix: { kind: options.mix, seed: options.seed ?? 1, maxWeight } };
 }
 
 function openLoopOf(options: RunSessionOptions) {
-  if (options.rate === undefined || options.durationMs === undefined) return {};
-  return {
-    open: {
-      ratePerS: options.rate, durationMs: options.durationMs, maxInFlight: options.maxInFlight ?? Math.max(options.concurrency, 64),
-      segment: options.shard ?? null,
-    },
-  };
+  const workers = concurrencyProfileOf(options);
+  if (workers !== null) return { concurrencyStages: workers };
+  const profile = loadProfileOf(options);
+  if (profile === null) return {};
+  const schedule = arrivalSchedule(profile, { arrival: options.arrival ?? 'constant', ...(options.seed !== undefined ? { seed: options.seed } : {}) });
+  return { open: { schedule, durationMs: profileDurationMs(profile), maxInFlight: options.maxInFlight ?? Math.max(options.concurrency, 64), segment: options.shard ?? null } };
 }
 
 export async function drive(
@@ -59,7 +85,7 @@ export async function drive(
 ): Promise<DriveOutcome> {
   const results = new ResultsFile(join(runDir, RUN_FILES.results), createRedactor(target.apiKey));
   const handle = startRun(source, {
-    client, target: { boardId: target.boardId, chatId: target.chatId }, concurrency: options.concurrency, ...openLoopOf(options),
+    client, target: { boardId: target.boardId, chatId: target.chatId }, concurrency: options.concurrency, ...openLoopOf(options), ...mixOf(options, counts.maxWeight),
     timeoutMs: options.timeoutMs, retries: options.retries,
     budget: {
       ...(options.maxCredits !== undefined ? { maxCredits: Math.max(0, options.maxCredits - fromUnits(counts.previousUnits)) } : {}),
@@ -81,14 +107,26 @@ export async function drive(
     progress.creditsUsed = fromUnits(counts.previousUnits + toUnits(handle.ledger.spent));
     hooks.onProgress?.(progress, sample);
   };
+  const conditions = createStopConditions({ ...stopOptionsOf(options), thresholdAborts: counts.thresholdAborts }, handle.runStartMs);
+  let abort: StopDecision | null = null;
+  const judge = (sample: Sample): void => {
+    const decision = conditions?.observe(sample, monotonicMs()) ?? null;
+    if (decision === null || stop !== null) return;
+    abort = decision;
+    handle.halt(decision.by, decision.detail);
+  };
   try {
     for await (const event of handle.events as AsyncIterable<RunEvent>) {
-      if (event.type === 'sample') results.append(event.sample, counted(event.sample));
+      if (event.type === 'sample') {
+        const sample = markWarmup(event.sample, options.warmupMs);
+        results.append(sample, counted(sample));
+        if (sample.warmup !== true) judge(sample);
+      }
       else if (event.type === 'stopped') {
         stop = event.reason;
         stopDetail = event.detail;
         hooks.onStopping?.(event.reason, event.detail);
-      } else dropped += event.count;
+      } else if (event.type === 'dropped') dropped += event.count;
     }
   } catch (failure) {
     results.close();
@@ -97,6 +135,8 @@ export async function drive(
   results.close();
   // Requests cancelled by a hard stop were not recorded: the run is not complete, whatever else finished.
   if (stop === null && hooks.abort.aborted) stop = 'interrupted';
+  const aborted = abort as StopDecision | null;
+  if (aborted !== null) return { status: 'aborted', stopReason: aborted.detail, abort: aborted, dropped, unrecordedUnits: unrecordedUnits() };
   if (stop === 'budget-exhausted') return { status: 'budget-exhausted', stopReason: stopDetail, dropped, unrecordedUnits: unrecordedUnits() };
   if (stop === 'interrupted') return { status: 'interrupted', stopReason: 'interrupted by a signal', dropped, unrecordedUnits: unrecordedUnits() };
   return { status: 'completed', dropped, unrecordedUnits: unrecordedUnits() };

@@ -15,6 +15,7 @@ import { defaultRunDir, RUN_FILES, writeJsonAtomic } from '../store/run-dir.js';
 import { fromUnits, sampleCreditUnits } from '../credits/units.js';
 import type { RunSessionOptions } from './options.js';
 import { prepareRun } from './prepare.js';
+import { loadProfileOf, plannedLoad } from './load-profile.js';
 import { runSession, type SessionHooks } from './run-session.js';
 
 export const ESTIMATE_FILE = 'estimate.json';
@@ -57,11 +58,12 @@ export interface Estimate extends ItemForecast {
   method: string;
 }
 
-function volumeOf(request: EstimateRequest): number | undefined {
+function volumeOf(request: EstimateRequest, plan: Plan): number | undefined {
   const { options } = request;
   if (request.requests !== undefined) return request.requests;
-  // An open-loop load test sends rate × duration requests drawn from the suite: a volume, not the plan.
-  if (options.rate !== undefined && options.durationMs !== undefined) return Math.floor((options.rate * options.durationMs) / 1000);
+  // An open-loop load test sends the requests its starts imply (a thread start sends every turn).
+  const profile = loadProfileOf(options);
+  if (profile !== null) return plannedLoad(profile, plan).requests;
   return undefined;
 }
 
@@ -121,7 +123,7 @@ export async function estimateSuite(request: EstimateRequest): Promise<Estimate>
   checkRequest(request);
   const { options } = request;
   const target = await prepareRun(options);
-  const volume = volumeOf(request);
+  const volume = volumeOf(request, target.plan);
   const population = populationOf(target.plan);
   let tallied: Tallied;
   let sample: Estimate['sample'] = null;
@@ -135,7 +137,7 @@ export async function estimateSuite(request: EstimateRequest): Promise<Estimate>
     }
     // The sample is an ordinary run (same target, preflight, results and reports) of part of one repeat.
     let items: ReturnType<typeof selectSample> = [];
-    const sampleOptions = { ...options, repeat: 1, shard: undefined, rate: undefined, durationMs: undefined, outDir: runDir, thresholdFlags: [] };
+    const sampleOptions = { ...options, repeat: 1, shard: undefined, rate: undefined, durationMs: undefined, stages: undefined, startRate: undefined, arrival: undefined, concurrencyStages: undefined, mix: undefined, warmupMs: undefined, outDir: runDir, thresholdFlags: [] };
     const result = await runSession(sampleOptions, request.hooks, {
       purpose: 'estimate-sample',
       select: (prepared) => (items = selectSample(prepared.plan, request.sample)),

@@ -3,6 +3,8 @@ import type { StreamDialect } from '../protocol/index.js';
 import type { RequestOptions } from '../domain/suite.js';
 import type { Shard } from '../plan/types.js';
 import type { Gate } from '../checks/gates.js';
+import type { ArrivalKind } from '../runner/arrivals.js';
+import type { MixKind } from '../runner/mix.js';
 
 export interface EmbeddedServiceOptions {
   workspacePath?: string;
@@ -37,6 +39,23 @@ export interface RunSessionOptions {
   rate?: number;
   durationMs?: number;
   maxInFlight?: number;
+  /** Open loop, ramping (--stages): each stage ramps linearly from the previous target (or startRate). */
+  stages?: { durationMs: number; targetPerS: number }[];
+  startRate?: number;
+  /** Closed loop, ramping (--concurrency-stages): the number of workers follows these stages. */
+  concurrencyStages?: { durationMs: number; targetPerS: number }[];
+  /** Open loop: evenly spaced (default) or Poisson arrivals. */
+  arrival?: ArrivalKind;
+  /** Requests started this long after the run's start are warmup: sent, recorded, left out of statistics. */
+  warmupMs?: number;
+  /** Which unit each start of a time-bound loop draws: in order (default), shuffled, or by weight. */
+  mix?: MixKind;
+  /** One seed for arrivals, the traffic mix and the embedded service. */
+  seed?: number;
+  /** Stop conditions: a clean stop (status aborted) at the N-th failed request, or when the failed share over the window passes the rate. */
+  maxErrors?: number;
+  maxErrorRate?: number;
+  errorWindowMs?: number;
   /** Flag overrides of the suite's request options. */
   requestDefaults: RequestOptions;
   timeoutMs: number;

@@ -1,10 +1,11 @@
 // Everything a run checks before it sends anything: suite, plan, thresholds, budget flags.
-import { parseThresholdFlag, validateThresholds } from '../checks/index.js';
+import { parseThresholdFlagEntry, validateThresholds, type ThresholdAbort } from '../checks/index.js';
 import { InputError } from '../domain/errors.js';
 import type { Suite } from '../domain/suite.js';
 import { buildPlan, mergeOptions, narrowPlan } from '../plan/index.js';
 import type { Plan, PlanUnit } from '../plan/types.js';
 import { loadSuite } from '../suite/index.js';
+import { checkLoadProfile } from './load-profile.js';
 import type { RunSessionOptions } from './options.js';
 import { assertModelNames } from './model-names.js';
 import { assertThresholdScopes } from './threshold-scopes.js';
@@ -13,6 +14,8 @@ export interface PreparedRun {
   suite: Suite;
   plan: Plan;
   thresholds: Record<string, string[]>;
+  /** Thresholds that stop the run when they fail (k6's abortOnFail), from the suite and --threshold flags. */
+  thresholdAborts: ThresholdAbort[];
   warnings: string[];
 }
 
@@ -21,7 +24,7 @@ export function mergeThresholds(suiteThresholds: Record<string, string[]>, flags
   const merged: Record<string, string[]> = {};
   for (const [key, list] of Object.entries(suiteThresholds)) merged[key] = [...list];
   for (const flag of flags) {
-    const { key, expression } = parseThresholdFlag(flag);
+    const { key, expression } = parseThresholdFlagEntry(flag);
     (merged[key] ??= []).push(expression);
   }
   validateThresholds(merged);
@@ -35,10 +38,14 @@ function checkLoadFlags(options: RunSessionOptions): void {
   if (options.rate !== undefined && options.durationMs !== undefined && Math.floor((options.rate * options.durationMs) / 1000) < 1) {
     throw new InputError(`--rate ${options.rate} for --duration ${options.durationMs / 1000}s starts no request at all`, { field: '--duration' });
   }
+  if (options.maxErrorRate !== undefined && !(options.maxErrorRate > 0 && options.maxErrorRate <= 1)) {
+    throw new InputError(`--max-error-rate ${options.maxErrorRate}: expected a rate in (0, 1], e.g. 0.1 or 10%`, { field: '--max-error-rate' });
+  }
   if (options.resumeDir !== undefined && options.outDir !== undefined) {
     throw new InputError('--resume continues a run in its own directory; leave out --out', { field: '--out' });
   }
-  if (options.durationMs !== undefined && options.rate === undefined) {
+  checkLoadProfile(options);
+  if (options.durationMs !== undefined && options.rate === undefined && options.stages === undefined) {
     throw new InputError('--duration goes with --rate (an open-loop run); a closed-loop run ends when its plan is done', { field: '--duration' });
   }
 }
@@ -73,7 +80,8 @@ export async function prepareRun(options: RunSessionOptions): Promise<PreparedRu
   }
   assertModelNames(plan.models, suite.path);
   assertThresholdScopes(thresholds, { suite, plan });
-  return { suite, plan, thresholds, warnings: [...suite.warnings, ...plan.warnings] };
+  const thresholdAborts = [...(suite.threshold_aborts ?? []), ...options.thresholdFlags.flatMap((f) => parseThresholdFlagEntry(f).abort ?? [])];
+  return { suite, plan, thresholds, thresholdAborts, warnings: [...suite.warnings, ...plan.warnings] };
 }
 
 /**
@@ -81,5 +89,5 @@ export async function prepareRun(options: RunSessionOptions): Promise<PreparedRu
  * they judge a whole run, and a sample is not one.
  */
 export function narrowPrepared(prepared: PreparedRun, units: PlanUnit[]): PreparedRun {
-  return { ...prepared, plan: narrowPlan(prepared.plan, units), thresholds: {} };
+  return { ...prepared, plan: narrowPlan(prepared.plan, units), thresholds: {}, thresholdAborts: [] };
 }

@@ -22,7 +22,7 @@ export interface ResumedOptions {
 
 export function resumeOptions(previous: RunInfo, current: RunSessionOptions): ResumedOptions {
   const before = previous.options as Partial<RunSessionOptions>;
-  if (before.rate !== undefined || current.rate !== undefined) {
+  if (before.rate !== undefined || current.rate !== undefined || before.stages !== undefined || current.stages !== undefined || before.concurrencyStages !== undefined || current.concurrencyStages !== undefined) {
     throw new InputError('an open-loop (--rate) run cannot be resumed: its schedule is gone; start a new run', { field: '--resume' });
   }
   const restored: Record<string, unknown> = { ...current };

@@ -1,12 +1,22 @@
 // run.json's content at the start of a run, and what the run means to send.
 import { randomUUID } from 'node:crypto';
 import type { RunInfo } from '../domain/run.js';
-import { requestsOf } from '../plan/index.js';
+import { loadProfileOf, plannedLoad } from './load-profile.js';
 import { isoNow } from '../runner/index.js';
-import { segmentRequests } from '../runner/segment.js';
 import { recordableOptions, type RunSessionOptions } from './options.js';
 import type { PreparedRun } from './prepare.js';
 import type { ResolvedTarget } from './target.js';
+
+/**
+ * An open loop sends what its schedule starts, not the plan once: `starts` (a start is a case, or a
+ * whole thread) and the `requests` they imply; `plan_requests` keeps the plan's own count.
+ */
+function openLoopPlan(options: RunSessionOptions, prepared: PreparedRun): Partial<RunInfo['plan']> {
+  const profile = loadProfileOf(options);
+  if (profile === null) return {};
+  const load = plannedLoad(profile, prepared.plan, options.shard);
+  return { requests: load.requests, starts: load.starts, plan_requests: prepared.plan.counts.requests };
+}
 
 export function initialRunInfo(prepared: PreparedRun, options: RunSessionOptions, target: ResolvedTarget, previous: RunInfo | null, purpose?: string): RunInfo {
   const { plan, suite } = prepared;
@@ -14,7 +24,7 @@ export function initialRunInfo(prepared: PreparedRun, options: RunSessionOptions
     run_id: previous?.run_id ?? randomUUID(),
     tool: { name: 'kbbench', version: options.toolVersion },
     suite: { name: suite.name, path: suite.path, sha256: suite.sha256 },
-    plan: { items: plan.counts.items, requests: plan.counts.requests, threads: plan.counts.threads, models: plan.models },
+    plan: { items: plan.counts.items, requests: plan.counts.requests, threads: plan.counts.threads, models: plan.models, ...openLoopPlan(options, prepared) },
     options: { ...recordableOptions(options), ...(purpose ? { purpose } : {}) },
     target: { base_url: target.embedded ? 'embedded' : target.baseUrl, embedded: target.embedded, board_id: target.boardId, chat_id: target.chatId },
     thresholds: prepared.thresholds,
@@ -25,22 +35,8 @@ export function initialRunInfo(prepared: PreparedRun, options: RunSessionOptions
   };
 }
 
-/**
- * Requests the run means to send. An open loop cycles through the plan's units (a thread start
- * sends all its turns): whole passes are counted from the plan's totals, the last partial pass by
- * walking its first units, so nothing is materialised.
- */
+/** Requests the run means to send: the plan's, or (open loop) those its planned starts imply. */
 export function plannedTotal(options: RunSessionOptions, prepared: PreparedRun): number {
-  const { counts } = prepared.plan;
-  if (options.rate === undefined || options.durationMs === undefined) return counts.requests;
-  if (counts.items === 0) return 0;
-  const starts = Math.floor((options.rate * options.durationMs) / 1000);
-  if (options.shard) return segmentRequests(prepared.plan.units(), counts.items, requestsOf, starts, options.shard);
-  let total = Math.floor(starts / counts.items) * counts.requests;
-  let rest = starts % counts.items;
-  for (const unit of prepared.plan.units()) {
-    if (rest-- <= 0) break;
-    total += requestsOf(unit);
-  }
-  return total;
+  const profile = loadProfileOf(options);
+  return profile === null ? prepared.plan.counts.requests : plannedLoad(profile, prepared.plan, options.shard).requests;
 }

@@ -83,12 +83,13 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
     const warnings = [...prepared.warnings, ...resumed.warnings, ...resumeWarnings(previous, prepared, state)];
     hooks.onStart?.({ runDir, total, done, baseUrl: target.baseUrl, embedded: target.embedded, warnings });
     const replayUnits = toUnits(previous?.replay_credits ?? 0);
-    const outcome = await drive(source, options, hooks, client, target, runDir, { total, done, previousUnits: (state?.creditUnits ?? 0) + replayUnits });
+    const outcome = await drive(source, options, hooks, client, target, runDir, { total, done, previousUnits: (state?.creditUnits ?? 0) + replayUnits, thresholdAborts: prepared.thresholdAborts, maxWeight: options.mix === 'weighted' ? maxWeightOf(prepared.suite) : 1 });
     const durationMs = (previous?.duration_ms ?? 0) + (monotonicMs() - t0);
     const run: RunInfo = {
       ...info, finished_at: isoNow(), duration_ms: Math.round(durationMs), status: outcome.status, dropped: outcome.dropped,
       replay_credits: roundCredits(fromUnits(replayUnits + outcome.unrecordedUnits)),
       ...(outcome.stopReason ? { stop_reason: outcome.stopReason } : {}),
+      ...(outcome.abort ? { abort: outcome.abort } : {}),
     };
     writeRunInfo(runDir, run);
     const summary = await finishReports(runDir, run, { plan: prepared.plan });
@@ -98,6 +99,13 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
     await client.close();
     await target.stop();
   }
+}
+
+function maxWeightOf(suite: PreparedRun['suite']): number {
+  let max = 1;
+  for (const c of suite.cases) max = Math.max(max, c.weight ?? 1);
+  for (const t of suite.threads) max = Math.max(max, t.weight ?? 1);
+  return max;
 }
 
 /** A new run never appends to an old one: that would mix two runs' results under one run id. */

@@ -90,9 +90,10 @@ function thresholdIssues(raw: Record<string, unknown>): PathIssue[] {
     }
     const expressions: unknown[] = Array.isArray(value) ? value : [value];
     expressions.forEach((expression, index) => {
-      if (typeof expression !== 'string') return; // the schema reports the wrong type
+      const text = typeof expression === 'object' && expression !== null && 'threshold' in expression ? (expression as { threshold: unknown }).threshold : expression;
+      if (typeof text !== 'string') return; // the schema reports the wrong type
       try {
-        parseThresholdExpression(metric, expression, key.trim());
+        parseThresholdExpression(metric, text, key.trim());
       } catch (error) {
         if (!(error instanceof InputError)) throw error;
         issues.push({ path: Array.isArray(value) ? ['thresholds', key, index] : ['thresholds', key], message: error.message });

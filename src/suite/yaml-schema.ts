@@ -5,6 +5,13 @@ import { idSchema, modelsSchema, nonEmptyText, optional, requestOptionShape, str
 
 const assertList = optional(z.array(assertionSchema));
 
+const THINK_DURATION = '\\d+(?:\\.\\d+)?(?:ms|s|m)?';
+/** `2s`, `500ms`, `1s-3s` (a range), or a number of seconds. */
+export const thinkTimeSchema = z.union([
+  z.number().nonnegative(),
+  z.string().regex(new RegExp(`^\\s*${THINK_DURATION}\\s*(?:-\\s*${THINK_DURATION}\\s*)?$`), 'expected a duration like 2s, or a range like 1s-3s'),
+]);
+
 export const caseSchema = strictMap('a case', {
   id: idSchema,
   prompt: nonEmptyText,
@@ -13,6 +20,7 @@ export const caseSchema = strictMap('a case', {
   assert: assertList,
   /** Known to fail, with the reason: reported as an expected failure, never failing the run. */
   expect_fail: optional(nonEmptyText),
+  weight: optional(z.number().positive('must be above 0')),
   ...requestOptionShape,
 });
 
@@ -31,9 +39,17 @@ export const threadSchema = strictMap('a thread', {
   models: optional(modelsSchema),
   expect_fail: optional(nonEmptyText),
   turns: z.array(turnSchema).min(1, 'a thread needs at least one turn'),
+  think_time: optional(thinkTimeSchema),
+  weight: optional(z.number().positive('must be above 0')),
 });
 
-const thresholdList = z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(z.string()));
+// k6's two forms: the expression, or `{ threshold, abortOnFail, delayAbortEval }`.
+const thresholdObject = strictMap('a threshold', {
+  threshold: z.string(),
+  abortOnFail: optional(z.boolean()),
+  delayAbortEval: optional(z.union([z.string().regex(/^\s*\d+(?:\.\d+)?(?:ms|s|m|h)?\s*$/, 'expected a duration like 10s or 1m'), z.number().nonnegative()])),
+});
+const thresholdList = z.preprocess((v) => (Array.isArray(v) ? v : [v]), z.array(z.union([z.string(), thresholdObject])));
 
 export const suiteFileSchema = strictMap('the suite', {
   name: optional(nonEmptyText),
@@ -44,6 +60,7 @@ export const suiteFileSchema = strictMap('the suite', {
   cases: optional(z.array(caseSchema)),
   threads: optional(z.array(threadSchema)),
   thresholds: optional(z.record(z.string(), thresholdList)),
+  think_time: optional(thinkTimeSchema),
   workspace: optional(nonEmptyText),
 });
 

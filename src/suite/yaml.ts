@@ -1,5 +1,6 @@
 // Reads a YAML suite: parse with positions, validate with zod, report every problem with its line.
 import { LineCounter, parseDocument, type YAMLError } from 'yaml';
+import { splitThresholdEntries } from '../checks/threshold-abort.js';
 import { InputError } from '../domain/errors.js';
 import type { CheckSpec, SuiteCase, SuiteThread } from '../domain/suite.js';
 import type { ParsedSuite } from './parsed-suite.js';
@@ -56,6 +57,7 @@ function buildCase(entry: CaseEntry, index: number, locator: YamlLocator): Suite
   };
   if (entry.models) built.models = entry.models;
   if (entry.expect_fail !== undefined) built.expect_fail = entry.expect_fail;
+  if (entry.weight !== undefined) built.weight = entry.weight;
   return built;
 }
 
@@ -75,6 +77,7 @@ function buildThread(entry: ThreadEntry, index: number, locator: YamlLocator): S
   if (entry.name !== undefined) built.name = entry.name;
   if (entry.models) built.models = entry.models;
   if (entry.expect_fail !== undefined) built.expect_fail = entry.expect_fail;
+  if (entry.weight !== undefined) built.weight = entry.weight;
   return built;
 }
 
@@ -105,14 +108,36 @@ function pickDefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
+function thresholdsOf(file: SuiteFile): Pick<ParsedSuite, 'thresholds' | 'threshold_aborts'> {
+  const { expressions, aborts } = splitThresholdEntries(file.thresholds ?? {});
+  return { thresholds: expressions, ...(aborts.length > 0 ? { threshold_aborts: aborts } : {}) };
+}
+
+const THINK_UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000 };
+
+/** `2s` → 2000 ms; a bare number is seconds (the schema has checked the form). */
+function thinkMs(text: string): number {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(text.trim())!;
+  return Number(match[1]) * THINK_UNIT_MS[match[2] ?? 's']!;
+}
+
+/** A thread's think time: its own, else the suite's. */
+function withThinkTime(thread: SuiteThread, value: string | number | undefined): SuiteThread {
+  if (value === undefined) return thread;
+  const bounds = typeof value === 'number' ? [value * 1000] : value.split('-').map(thinkMs);
+  const min = Math.min(...bounds);
+  const max = Math.max(...bounds);
+  return { ...thread, think_time: { min_ms: min, max_ms: max } };
+}
+
 function buildSuite(file: SuiteFile, locator: YamlLocator): ParsedSuite {
   const suite: ParsedSuite = {
     target: pickDefined(file.target ?? {}),
     models: file.models ?? [],
     defaults: pickOptions(file.defaults ?? {}),
     cases: (file.cases ?? []).map((entry, index) => buildCase(entry, index, locator)),
-    threads: (file.threads ?? []).map((entry, index) => buildThread(entry, index, locator)),
-    thresholds: { ...file.thresholds },
+    threads: (file.threads ?? []).map((entry, index) => withThinkTime(buildThread(entry, index, locator), entry.think_time ?? file.think_time)),
+    ...thresholdsOf(file),
     warnings: modelWarnings(file, locator),
   };
   if (file.name !== undefined) suite.name = file.name;

@@ -6,9 +6,11 @@ import { InputError } from '../../domain/errors.js';
 import { parseStartAt, wallClockMs } from '../../session/start-at.js';
 import type { RequestOptions } from '../../domain/suite.js';
 import type { RunSessionOptions } from '../../session/options.js';
-import { parseDurationMs, parseList, positive } from '../parse.js';
+import { parseDurationMs, parseFraction, parseList, positive } from '../parse.js';
 import { readApiKey } from '../secrets.js';
 import { TOOL_VERSION } from '../version.js';
+import { ARRIVAL_KINDS, parseStages, type ArrivalKind } from '../../runner/arrivals.js';
+import { MIX_KINDS, type MixKind } from '../../runner/mix.js';
 import { compareTuningOptions } from './compare.js';
 import { parseFailOn } from '../../checks/gates.js';
 
@@ -26,8 +28,14 @@ export function runFlags<T>(y: Argv<T>) {
     .option('shard', { type: 'string', describe: 'run shard i of N (e.g. 2/4; auto/N: i from JOB_COMPLETION_INDEX + 1); with --rate, its segment of the total rate; merge the shards later', group: 'Plan:' })
     .option('start-at', { type: 'string', describe: 'start at this ISO instant (e.g. 2026-11-23T02:00:00Z), so shards start together; past by over 1s: exit 2', group: 'Load:' })
     .option('concurrency', { type: 'number', default: 4, describe: 'closed loop: cases/threads in flight at once', group: 'Load:' })
-    .option('rate', { type: 'number', describe: 'open loop: request starts per second (with --duration)', group: 'Load:' })
+    .option('rate', { type: 'number', describe: 'open loop: starts per second (a start is a case, or a whole thread), with --duration', group: 'Load:' })
     .option('duration', { type: 'string', describe: 'open loop: how long to keep the rate (e.g. 60s)', group: 'Load:' })
+    .option('stages', { type: 'string', describe: "open loop, ramping: duration:target starts/s, each stage ramping linearly from the last (e.g. 30s:5,1m:20,30s:0)", group: 'Load:' })
+    .option('concurrency-stages', { type: 'string', describe: 'closed loop, ramping (k6 ramping-vus): duration:workers stages from 0, cycling through the plan until they end (e.g. 30s:4,1m:16,30s:0)', group: 'Load:' })
+    .option('start-rate', { type: 'number', describe: 'open loop: the rate --stages ramps from (default 0)', group: 'Load:' })
+    .option('arrival', { choices: ARRIVAL_KINDS, describe: 'open loop: evenly spaced starts (constant, the default) or Poisson arrivals at the same mean rate (seeded by --seed)', group: 'Load:' })
+    .option('warmup', { type: 'string', describe: 'requests started in this first stretch (e.g. 30s) are sent and recorded (warmup: true) but left out of statistics and thresholds', group: 'Load:' })
+    .option('mix', { choices: MIX_KINDS, describe: 'time-bound runs: which case or thread each start draws: the plan in order (sequential, the default), shuffled each pass, or weighted by a case\'s or thread\'s `weight` (seeded by --seed)', group: 'Load:' })
     .option('max-in-flight', { type: 'number', describe: 'open loop: outstanding requests at most; later starts wait and are recorded late', group: 'Load:' })
     .option('timeout', { type: 'string', default: '120s', describe: 'per-request time limit (0: none)', group: 'Load:' })
     .option('retries', { type: 'number', default: 2, describe: 'retries on 429 (honouring Retry-After), 5xx and connection errors', group: 'Load:' })
@@ -44,7 +52,10 @@ export function runFlags<T>(y: Argv<T>) {
     .option('credit-price', { type: 'number', describe: 'price of one credit: summary.json and report.html show money too', group: 'Credits:' })
     .option('currency', { type: 'string', describe: 'the currency of --credit-price (e.g. EUR), only echoed', group: 'Credits:' })
     .option('min-remaining', { type: 'number', describe: 'stop before the account could fall below this (exit 3)', group: 'Credits:' })
-    .option('threshold', { type: 'string', array: true, describe: "extra threshold, e.g. 'ttfc_ms=p(95)<2000' (repeatable)", group: 'Checks:' })
+    .option('threshold', { type: 'string', array: true, describe: "extra threshold, e.g. 'ttfc_ms=p(95)<2000' (repeatable); add ';abortOnFail' (and ';delayAbortEval=10s') to stop the run when it fails", group: 'Checks:' })
+    .option('max-errors', { type: 'number', describe: 'stop cleanly at the N-th failed request (status aborted, exit 3)', group: 'Checks:' })
+    .option('max-error-rate', { type: 'string', describe: 'stop cleanly when the failed share of the last --error-window of results passes this (e.g. 10% or 0.1; needs 10 results in the window)', group: 'Checks:' })
+    .option('error-window', { type: 'string', describe: 'the sliding window of --max-error-rate (default 10s)', group: 'Checks:' })
     .option('baseline', { type: 'string', describe: 'compare with an earlier run directory; exit 1 on regression', group: 'Checks:' })
     .options(compareTuningOptions('Checks:'))
     .option('out', { type: 'string', describe: 'run directory (default reports/<suite>-<timestamp>)', group: 'Output:' })
@@ -52,13 +63,24 @@ export function runFlags<T>(y: Argv<T>) {
     .option('allow-changed-suite', { type: 'boolean', describe: 'with --resume: continue although the suite file changed (same suite name); see README', group: 'Output:' })
     .option('quiet', { type: 'boolean', default: false, describe: 'no progress, no table', group: 'Output:' })
     .option('json', { type: 'boolean', default: false, describe: 'print summary.json on stdout', group: 'Output:' })
-    .option('seed', { type: 'number', describe: 'embedded service: random seed', group: 'Embedded service:' })
+    .option('seed', { type: 'number', describe: 'one seed for Poisson arrivals, the traffic mix and the embedded service', group: 'Load:' })
     .option('latency-scale', { type: 'number', describe: 'embedded service: multiply model latencies (0 answers at once, no capacity limit)', group: 'Embedded service:' })
     .option('degrade-quality', { type: 'boolean', describe: 'embedded service: answers that queued for a model slot miss facts', group: 'Embedded service:' })
     .option('pause-every', { type: 'string', describe: 'embedded service: pause it whole this often (e.g. 10s, with --pause-for)', group: 'Embedded service:' })
     .option('pause-for', { type: 'string', describe: 'embedded service: length of each pause (e.g. 1s)', group: 'Embedded service:' });
 }
 
+
+function wholeStages<T extends { targetPerS: number }>(stages: T[]): T[] {
+  for (const s of stages) if (!Number.isInteger(s.targetPerS)) throw new InputError(`a number of workers is whole, got ${s.targetPerS}`, { field: '--concurrency-stages' });
+  return stages;
+}
+
+function seedOf(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value)) throw new InputError(`expected a whole number, got ${String(value)}`, { field: '--seed' });
+  return value;
+}
 
 function requestDefaults(a: Record<string, unknown>): RequestOptions {
   const o: RequestOptions = {};
@@ -107,6 +129,16 @@ export function toSessionOptions(a: Record<string, unknown>, env: NodeJS.Process
     concurrency: positive(a.concurrency as number, 'concurrency', { integer: true }) ?? 4,
     ...opt('rate', positive(a.rate as number | undefined, 'rate')),
     ...opt('durationMs', a.duration === undefined ? undefined : parseDurationMs(a.duration as string, 'duration')),
+    ...opt('stages', a.stages === undefined ? undefined : parseStages(String(a.stages), (v) => parseDurationMs(v, 'stages'))),
+    ...opt('concurrencyStages', a.concurrencyStages === undefined ? undefined : wholeStages(parseStages(String(a.concurrencyStages), (v) => parseDurationMs(v, 'concurrency-stages'), '--concurrency-stages'))),
+    ...opt('startRate', positive(a.startRate as number | undefined, 'start-rate', { allowZero: true })),
+    ...opt('arrival', a.arrival as ArrivalKind | undefined),
+    ...opt('seed', seedOf(a.seed)),
+    ...opt('mix', a.mix as MixKind | undefined),
+    ...opt('warmupMs', a.warmup === undefined ? undefined : parseDurationMs(a.warmup as string, 'warmup')),
+    ...opt('maxErrors', positive(a.maxErrors as number | undefined, 'max-errors', { integer: true })),
+    ...opt('maxErrorRate', parseFraction(a.maxErrorRate as string | undefined, 'max-error-rate')),
+    ...opt('errorWindowMs', a.errorWindow === undefined ? undefined : parseDurationMs(a.errorWindow as string, 'error-window')),
     ...opt('maxInFlight', positive(a.maxInFlight as number | undefined, 'max-in-flight', { integer: true })),
     requestDefaults: requestDefaults(a),
     timeoutMs: parseDurationMs(a.timeout as string, 'timeout'),
@@ -123,7 +155,7 @@ export function toSessionOptions(a: Record<string, unknown>, env: NodeJS.Process
     thresholdFlags: (a.threshold as string[] | undefined) ?? [],
     embedded: {
       ...opt('workspacePath', a.workspace as string | undefined),
-      ...opt('seed', a.seed as number | undefined),
+      ...opt('seed', seedOf(a.seed)),
       ...opt('latencyScale', positive(a.latencyScale as number | undefined, 'latency-scale', { allowZero: true })),
       ...opt('degradeQuality', a.degradeQuality as boolean | undefined),
       ...pauseFlags(a),

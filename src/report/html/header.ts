@@ -38,7 +38,7 @@ export function renderHeader(run: RunInfo, summary: Summary): string {
   ];
   const errorsSub = t.skipped > 0 ? plural(t.skipped, 'turn skipped', 'turns skipped') : plural(t.retries, 'retry', 'retries');
   const kpis = [
-    kpi('Requests', formatCount(t.requests), t.requests_per_s !== null ? `${t.requests_per_s} req/s` : ''),
+    kpi('Requests', formatCount(t.requests), t.requests_per_s !== null ? `${t.requests_per_s} req/s${typeof t.starts_per_s === 'number' ? ` · ${t.starts_per_s} starts/s` : ''}` : ''),
     kpi('Pass rate', formatRate(t.pass_rate), `${formatCount(t.passed)} passed · ${formatCount(t.failed)} failed`),
     kpi('Errors', formatCount(t.errors), errorsSub),
     kpi('Credits spent', formatCredits(t.credits_used), t.credits_unknown > 0 ? `${formatCount(t.credits_unknown)} unknown` : `${formatCredits(t.credits_per_request)} per request`),

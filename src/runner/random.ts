@@ -1,0 +1,13 @@
+// The run's one seeded random source (arrivals and the traffic mix), so a run with --seed repeats exactly.
+
+/** mulberry32: small, fast, and good enough for schedules; returns uniform numbers in [0, 1). */
+export function createRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
