@@ -2,6 +2,7 @@
 // pulled when a worker is free, never queued up front, so memory follows the concurrency, not the plan.
 import type { Sample } from '../domain/sample.js';
 import type { Channel } from './channel.js';
+import { monotonicMs } from './clock.js';
 import type { StartGate } from './gate.js';
 import type { SendDeps } from './send.js';
 import { runUnit, type RunEvent, type UnitSource } from './unit.js';
@@ -13,7 +14,9 @@ export function runClosedLoop(source: UnitSource, concurrency: number, deps: Sen
     while (!gate.stopped) {
       const next = units.next();
       if (next.done) return;
+      channel.push({ type: 'start', at_ms: monotonicMs(), intended_at_ms: null });
       await runUnit(next.value, deps, gate, emit);
+      channel.push({ type: 'settled' });
     }
   };
   Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker)).then(

@@ -8,7 +8,7 @@ import { withCycle } from '../plan/item-id.js';
 import type { PlanRequest, PlanUnit } from '../plan/types.js';
 import type { StartGate } from './gate.js';
 import type { SendDeps } from './send.js';
-import { runUnit, type RunEvent, type UnitSource } from './unit.js';
+import { intendedAtOf, runUnit, type RunEvent, type UnitSource } from './unit.js';
 
 export interface OpenLoopOptions {
   ratePerS: number;
@@ -67,9 +67,12 @@ export function runOpenLoop(source: UnitSource, options: OpenLoopOptions, deps: 
     }
     while (!failed && inFlight < options.maxInFlight && waiting.length > 0) {
       inFlight += 1;
-      runUnit(waiting.shift()!, deps, gate, emit).then(
+      const unit = waiting.shift()!;
+      channel.push({ type: 'start', at_ms: monotonicMs(), intended_at_ms: intendedAtOf(unit) });
+      runUnit(unit, deps, gate, emit).then(
         () => {
           inFlight -= 1;
+          channel.push({ type: 'settled' });
           pump();
           maybeClose();
         },

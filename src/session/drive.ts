@@ -1,14 +1,19 @@
 // Drives the runner: every result appended to results.ndjson (and counted only once it is there),
 // progress reported, and how the run ended.
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import type { KbClient } from '../client/index.js';
 import { createRedactor } from '../client/redact.js';
 import { fromUnits, sampleCreditUnits, toUnits } from '../credits/units.js';
 import type { RunStatus } from '../domain/run.js';
 import type { Sample } from '../domain/sample.js';
-import { startRun, type RunEvent, type StopReason, type UnitSource } from '../runner/index.js';
+import { IntervalRecorder, type LiveInterval } from '../metrics/interval-recorder.js';
+import { monotonicMs, startRun, type RunEvent, type StopReason, type UnitSource } from '../runner/index.js';
 import { ResultsFile } from '../store/results-file.js';
 import { RUN_FILES } from '../store/run-dir.js';
+import { TimelineFile, timelinePath } from '../store/timeline-file.js';
+import { loadShapeOf } from './load-shape.js';
+import { startLoopDelayProbe } from './loop-delay.js';
 import { judgePort } from './judge-port.js';
 import type { RunSessionOptions } from './options.js';
 import type { ResolvedTarget } from './target.js';
@@ -25,7 +30,12 @@ export interface DriveHooks {
   abort: AbortSignal;
   onProgress?(progress: ProgressInfo, sample: Sample): void;
   onStopping?(reason: StopReason, detail: string): void;
+  /** Once per closed second: the run's last seconds, for a live line (only cli/ prints it). */
+  onInterval?(live: LiveInterval): void;
 }
+
+/** How often closed seconds are looked for: a line reaches the file within this of its second's end. */
+const TIMELINE_TICK_MS = 250;
 
 export interface DriveOutcome {
   status: RunStatus;
@@ -62,6 +72,7 @@ export async function drive(
     },
     check: judgePort(client, target, options), stop: hooks.stop, abort: hooks.abort,
   });
+  const timeline = startTimeline(runDir, handle.runStartMs, options, hooks);
   const progress: ProgressInfo = { done: counts.done, total: counts.total, errors: 0, creditsUsed: fromUnits(counts.previousUnits) };
   let stop: StopReason | null = null;
   let stopDetail = '';
@@ -78,21 +89,62 @@ export async function drive(
   };
   try {
     for await (const event of handle.events as AsyncIterable<RunEvent>) {
+      timeline.record(event);
       if (event.type === 'sample') results.append(event.sample, counted(event.sample));
       else if (event.type === 'stopped') {
         stop = event.reason;
         stopDetail = event.detail;
         hooks.onStopping?.(event.reason, event.detail);
-      } else dropped += event.count;
+      } else if (event.type === 'dropped') dropped += event.count;
     }
   } catch (failure) {
+    timeline.close();
     results.close();
     return { status: 'failed', stopReason: String(failure), dropped, failure, unrecordedUnits: unrecordedUnits() };
   }
+  timeline.close();
   results.close();
   // Requests cancelled by a hard stop were not recorded: the run is not complete, whatever else finished.
   if (stop === null && hooks.abort.aborted) stop = 'interrupted';
   if (stop === 'budget-exhausted') return { status: 'budget-exhausted', stopReason: stopDetail, dropped, unrecordedUnits: unrecordedUnits() };
   if (stop === 'interrupted') return { status: 'interrupted', stopReason: 'interrupted by a signal', dropped, unrecordedUnits: unrecordedUnits() };
   return { status: 'completed', dropped, unrecordedUnits: unrecordedUnits() };
+}
+
+/**
+ * The per-second recorder fed from this loop, its lines appended to timeline.ndjson as each second
+ * closes (a timer looks for closed seconds, so quiet seconds get their line too).
+ */
+function startTimeline(runDir: string, runStartMs: number, options: RunSessionOptions, hooks: DriveHooks) {
+  const shape = loadShapeOf(options);
+  const recorder = new IntervalRecorder({
+    runStartMs, wallOriginMs: performance.timeOrigin, ...(shape ? { targetRateAt: shape.targetRateAt } : {}),
+  });
+  const file = new TimelineFile(timelinePath(runDir));
+  const probe = startLoopDelayProbe();
+  const loopDelay = (): number | null => probe.takeP99Ms();
+  const write = (lines: ReturnType<IntervalRecorder['flush']>): void => {
+    file.append(lines);
+    const live = lines.length > 0 ? recorder.live() : null;
+    if (live) hooks.onInterval?.(live);
+  };
+  const timer = setInterval(() => write(recorder.flush(monotonicMs(), loopDelay)), TIMELINE_TICK_MS);
+  timer.unref();
+  let closed = false;
+  return {
+    record(event: RunEvent): void {
+      const now = monotonicMs();
+      if (event.type === 'sample') recorder.sample(event.sample, now);
+      else if (event.type === 'start') recorder.start(event.at_ms);
+      else if (event.type === 'settled') recorder.settled(now);
+      else if (event.type === 'dropped') recorder.dropped(event.count, now);
+    },
+    close(): void {
+      if (closed) return;
+      closed = true;
+      clearInterval(timer);
+      file.append(recorder.finish(monotonicMs(), loopDelay));
+      probe.stop();
+    },
+  };
 }
