@@ -1,4 +1,5 @@
 // summary.json and histograms.json: what a run's statistics look like (CONTRACT.md, "summary.json").
+import type { HarnessSaturation, KneeSummary, StageSummary } from './load.js';
 import type { RunStatus, ThresholdResult } from './run.js';
 
 export type Verdict = 'pass' | 'fail';
@@ -123,6 +124,12 @@ export interface Summary {
   /** null when `cases` lists every case. */
   cases_truncated: CasesTruncated | null;
   thresholds: ThresholdResult[];
+  /** Open loop: per stage of the load profile (from timeline.ndjson, else rebuilt from results). */
+  stages?: StageSummary[];
+  /** Open loop with a ramp: the lowest achieved rate at which latency, errors or pass rate turned; null when none did. */
+  knee?: KneeSummary | null;
+  /** Whether the harness itself was the limit (from the timeline). */
+  harness?: HarnessSaturation;
 }
 
 /** histograms.json: model → metric → hdr-histogram-js compressed base64 (µs values). */

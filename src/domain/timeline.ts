@@ -18,7 +18,10 @@ export interface TimelineLine {
   t: number;
   /** ms from the run's start to the start of this second (the first second starts before the run). */
   offset_ms: number;
-  /** Intended starts per second at this second's middle (open loop); null in a closed loop. */
+  /**
+   * Starts intended within this second (the target rate's integral over it: the rate itself, but a
+   * share of it in the run's first and last seconds); null in a closed loop or once the run stopped.
+   */
   target_rate: number | null;
   /** Units handed to the runner in this second (a thread is one start). */
   starts: number;

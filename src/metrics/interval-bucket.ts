@@ -98,6 +98,12 @@ export class IntervalSum {
     }
   }
 
+  /** Adds another sum (windows into a baseline). */
+  addSummed(other: IntervalSum): void {
+    this.addLine(other.toLine(0, 0, null));
+    this.seconds += other.seconds - 1;
+  }
+
   /** The value (ms) at a percentile of one timing over everything added; null when none. */
   percentileMs(metric: IntervalTiming, percentile: number): number | null {
     const h = this.histograms.get(metric);

@@ -22,7 +22,9 @@ describe('IntervalRecorder', () => {
     expect(all[0]!.t).toBe(103);
     const [second101, second102] = lines;
     expect(second101).toMatchObject({ starts: 0, completed: 1, dropped: 3, errors: { E_SERVER: 1 }, in_flight: 0, in_flight_max: 1, failed: 1 });
-    expect(second102).toMatchObject({ starts: 0, completed: 0, in_flight: 0, loop_delay_p99_ms: 2, target_rate: 4 });
+    expect(second102).toMatchObject({ starts: 0, completed: 0, in_flight: 0, loop_delay_p99_ms: 2, target_rate: 3.6 });
+    // The target is the rate's integral over each second: 0.2 s at 2/s and 0.8 s at 4/s in second 102.
+    expect(second101!.target_rate).toBe(2);
   });
 
   it('records starts and answers with their percentiles and exact credits', () => {

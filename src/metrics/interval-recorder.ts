@@ -41,6 +41,7 @@ export class IntervalRecorder {
   private inFlight = 0;
   private readonly recentLines: TimelineLine[] = [];
   private readonly recentSeconds: number;
+  private scheduleEnded = false;
 
   constructor(private readonly options: IntervalRecorderOptions) {
     this.recentSeconds = options.recentSeconds ?? 10;
@@ -88,6 +89,11 @@ export class IntervalRecorder {
     return lines;
   }
 
+  /** The run stopped starting (a budget, a signal, a stop condition): later seconds have no target. */
+  endSchedule(): void {
+    this.scheduleEnded = true;
+  }
+
   live(): LiveInterval | null {
     const line = this.recentLines.at(-1);
     if (!line) return null;
@@ -131,7 +137,7 @@ export class IntervalRecorder {
     const offsetMs = this.currentT * 1000 - wallOriginMs - runStartMs;
     this.current.inFlight = this.inFlight;
     if (loopDelayP99Ms !== null) this.current.loopDelayP99Ms = round3(loopDelayP99Ms);
-    const target = targetRateAt ? round3(targetRateAt(Math.max(0, offsetMs + 500))) : null;
+    const target = targetRateAt && !this.scheduleEnded ? round3(intendedStarts(targetRateAt, offsetMs)) : null;
     const line = this.current.toLine(this.currentT, offsetMs, target);
     this.recentLines.push(line);
     if (this.recentLines.length > this.recentSeconds) this.recentLines.shift();
@@ -140,6 +146,19 @@ export class IntervalRecorder {
     this.current.inFlightMax = this.inFlight;
     return line;
   }
+}
+
+/**
+ * Starts intended within the second beginning at `offsetMs` (the rate's integral, by tenths): the
+ * run's first and last seconds are partly outside it and expect only their share.
+ */
+function intendedStarts(targetRateAt: (tMs: number) => number, offsetMs: number): number {
+  let starts = 0;
+  for (let k = 0; k < 10; k++) {
+    const t = offsetMs + 50 + 100 * k;
+    if (t >= 0) starts += targetRateAt(t) / 10;
+  }
+  return starts;
 }
 
 const round3 = (x: number): number => Math.round(x * 1000) / 1000;

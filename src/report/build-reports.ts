@@ -2,9 +2,11 @@
 import type { RunInfo } from '../domain/run.js';
 import type { Summary } from '../domain/summary.js';
 import { writeHistogramFile } from '../metrics/histogram-file.js';
+import type { LoadAnalysis } from '../metrics/load-analysis.js';
 import { readResults, type ResultsReadStats } from '../store/results-reader.js';
 import { createSummarizer } from '../metrics/summarizer.js';
 import { createEvidenceCollector } from './evidence.js';
+import { createLoadPass } from './load-pass.js';
 import { REPORT_WRITERS } from './registry.js';
 import { REPORT_FORMATS, type ReportFormat, type ReportInput } from './types.js';
 
@@ -36,11 +38,15 @@ export async function buildReports(options: BuildReportsOptions): Promise<BuildR
   // Past the in-memory case limit, partition files go to a temporary directory inside the run's own.
   const summarizer = createSummarizer({ thresholds: options.thresholds ?? run.thresholds ?? {}, cases: { spillDir: runDir } });
   const evidence = createEvidenceCollector();
+  const loadPass = createLoadPass(runDir, run);
+  let load;
   try {
     for await (const sample of results) {
       summarizer.add(sample);
       evidence.add(sample);
+      loadPass.add(sample);
     }
+    load = await loadPass.finish();
   } catch (error) {
     summarizer.discard();
     throw error;
@@ -54,14 +60,20 @@ export async function buildReports(options: BuildReportsOptions): Promise<BuildR
     model_order: run.plan.models,
   });
   try {
-    const { summary } = finished;
+    const summary = withLoad(finished.summary, load);
     const files = [await writeHistogramFile(runDir, finished.histograms)];
     const input: ReportInput = {
-      runDir, run, summary, details: finished.details, evidence: evidence.result(), cases: finished.cases, samples: () => readResults(runDir),
+      runDir, run, summary, details: finished.details, load, evidence: evidence.result(), cases: finished.cases, samples: () => readResults(runDir),
     };
     for (const format of options.formats ?? REPORT_FORMATS) files.push(await REPORT_WRITERS[format].write(input));
     return { summary, files, read: { ...results.stats } };
   } finally {
     finished.cases.dispose();
   }
+}
+
+/** summary.json's load fields: stages and knee for an open loop, the harness's state whenever there is a timeline. */
+function withLoad(summary: Summary, load: LoadAnalysis | null): Summary {
+  if (!load) return summary;
+  return { ...summary, ...(load.stages ? { stages: load.stages, knee: load.knee } : {}), harness: load.harness };
 }

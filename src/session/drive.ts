@@ -12,7 +12,7 @@ import { monotonicMs, startRun, type RunEvent, type StopReason, type UnitSource 
 import { ResultsFile } from '../store/results-file.js';
 import { RUN_FILES } from '../store/run-dir.js';
 import { TimelineFile, timelinePath } from '../store/timeline-file.js';
-import { loadShapeOf } from './load-shape.js';
+import { loadShapeOf, maxInFlightOf } from './load-shape.js';
 import { startLoopDelayProbe } from './loop-delay.js';
 import { judgePort } from './judge-port.js';
 import type { RunSessionOptions } from './options.js';
@@ -56,7 +56,7 @@ export interface DriveCounts {
 
 function openLoopOf(options: RunSessionOptions) {
   if (options.rate === undefined || options.durationMs === undefined) return {};
-  return { open: { ratePerS: options.rate, durationMs: options.durationMs, maxInFlight: options.maxInFlight ?? Math.max(options.concurrency, 64) } };
+  return { open: { ratePerS: options.rate, durationMs: options.durationMs, maxInFlight: maxInFlightOf(options) } };
 }
 
 export async function drive(
@@ -138,6 +138,7 @@ function startTimeline(runDir: string, runStartMs: number, options: RunSessionOp
       else if (event.type === 'start') recorder.start(event.at_ms);
       else if (event.type === 'settled') recorder.settled(now);
       else if (event.type === 'dropped') recorder.dropped(event.count, now);
+      else recorder.endSchedule();
     },
     close(): void {
       if (closed) return;

@@ -17,3 +17,9 @@ export function loadShapeOf(options: { rate?: unknown; durationMs?: unknown }): 
     targetRateAt: (tMs) => (tMs >= 0 && tMs < durationMs ? rate : 0),
   };
 }
+
+/** The open loop's bound on outstanding starts (--max-in-flight, else the larger of --concurrency and 64). */
+export function maxInFlightOf(options: { maxInFlight?: unknown; concurrency?: unknown }): number {
+  if (typeof options.maxInFlight === 'number') return options.maxInFlight;
+  return Math.max(typeof options.concurrency === 'number' ? options.concurrency : 4, 64);
+}
