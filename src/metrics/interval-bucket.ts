@@ -1,20 +1,21 @@
-// One second of a run as it is recorded (counters plus packed HDR interval histograms), and the sum
+// One second of a run as it is recorded (counters plus HDR interval histograms), and the sum
 // of timeline lines (stages, 5-second windows, merged shards) with their histograms added exactly.
-import { build, decodeFromCompressedBase64, encodeIntoCompressedBase64, type Histogram } from 'hdr-histogram-js';
+import { decodeFromCompressedBase64, encodeIntoCompressedBase64, type Histogram } from 'hdr-histogram-js';
 import { fromUnits, sampleCreditUnits } from '../credits/units.js';
 import type { Sample } from '../domain/sample.js';
 import { INTERVAL_TIMINGS, type IntervalPercentiles, type IntervalTiming, type TimelineLine } from '../domain/timeline.js';
-import { HISTOGRAM_CONFIG, msToUs, valueAtPercentileMs } from './histogram.js';
+import { createHistogram, HISTOGRAM_CONFIG, msToUs, valueAtPercentileMs } from './histogram.js';
 import { getOwn, setOwn } from './own-record.js';
 import { errorKindOf, isRequestError } from './request-stats.js';
 
 /**
- * The shared configuration, packed: an interval holds a few values, and a packed histogram's
- * memory follows them (a few KB, where the flat layout is ~95 KB). Its encoding decodes into the
- * shared layout, so intervals add to each other and to any other histogram of the project exactly.
+ * The shared (flat) configuration, so intervals add to each other and to any histogram of the
+ * project exactly. Not the packed layout: its memory follows the values, but reading a percentile
+ * or encoding took 10 to 20 times longer (ms per call), which a recorder running every second of
+ * a load test cannot afford; a few flat histograms are open at once (the open second, a window).
  */
 function createIntervalHistogram(): Histogram {
-  return build({ ...HISTOGRAM_CONFIG, bitBucketSize: 'packed' });
+  return createHistogram();
 }
 
 /** What one sample contributes to its interval's timings (answers only, as summary.json's timings). */

@@ -5,8 +5,11 @@ import type { Sample } from '../domain/sample.js';
 import type { TimelineLine } from '../domain/timeline.js';
 import { IntervalSum } from './interval-bucket.js';
 
-/** Seconds kept open behind the latest completion: results arrive in completion order, nearly. */
-const OPEN_SECONDS = 120;
+/**
+ * Seconds kept open behind the latest completion: results arrive in completion order, nearly (a
+ * judge's time comes after its answer's). A later one counts in the oldest open second.
+ */
+const OPEN_SECONDS = 30;
 
 export interface TimelineRebuilder {
   add(sample: Sample): void;
