@@ -20,16 +20,21 @@ export function createLoadStages(stages: readonly StageWindow[]): LoadStagesAccu
   let lastEndMs = Number.NEGATIVE_INFINITY;
   const knee = createKneeFinder(risingEndMs(stages));
 
-  const stageOf = (midMs: number): number => {
-    for (const s of stages) if (midMs < s.end_ms) return midMs >= s.start_ms || s.index === stages[0]!.index ? stages.indexOf(s) : -1;
-    return -1;
+  const lastEnd = stages.at(-1)?.end_ms ?? 0;
+  /**
+   * The stage holding a line's middle: a wall-clock second straddles a boundary, and its starts
+   * cannot be split. The seconds straddling the run's start and end belong to the first and last.
+   */
+  const stageOf = (line: TimelineLine): number => {
+    const midMs = line.offset_ms + 500;
+    if (midMs >= lastEnd) return line.offset_ms < lastEnd ? stages.length - 1 : -1;
+    return stages.findIndex((s, i) => midMs < s.end_ms && (i === 0 || midMs >= s.start_ms));
   };
 
   return {
     add(line) {
-      const midMs = line.offset_ms + 500;
       lastEndMs = Math.max(lastEndMs, line.offset_ms + 1000);
-      const i = stageOf(midMs);
+      const i = stageOf(line);
       if (i >= 0) sums[i]!.addLine(line);
       knee.add(line);
     },
