@@ -20,10 +20,12 @@ export interface TimelineRebuilder {
 }
 
 /**
- * `runStartWallMs`: run.json's started_at; `targetRateAt` (ms since the start) when the run's
- * options say what it meant to do.
+ * `runStartWallMs`: run.json's started_at, until a sample tells the runner's own start (its
+ * started_at less its offset: run.json's is stamped before the target was resolved and checked);
+ * `targetRateAt` (ms since the start) when the run's options say what it meant to do.
  */
 export function createTimelineRebuilder(runStartWallMs: number, targetRateAt?: (tMs: number) => number): TimelineRebuilder {
+  let anchored = false;
   const open = new Map<number, IntervalSum>();
   let closedBefore = Number.NEGATIVE_INFINITY;
   let latest = Number.NEGATIVE_INFINITY;
@@ -53,6 +55,10 @@ export function createTimelineRebuilder(runStartWallMs: number, targetRateAt?: (
     add(sample) {
       const startWallMs = Date.parse(sample.started_at);
       if (!Number.isFinite(startWallMs)) return;
+      if (!anchored) {
+        anchored = true;
+        if (Number.isFinite(sample.offset_ms)) runStartWallMs = startWallMs - sample.offset_ms;
+      }
       // A unit starts with its first request: a case, or a thread's first turn.
       if (sample.outcome !== 'skipped' && (sample.turn === null || sample.turn === 1)) bucket(Math.floor(startWallMs / 1000)).starts += 1;
       const doneT = Math.floor((startWallMs + (sample.latency_ms ?? 0)) / 1000);
