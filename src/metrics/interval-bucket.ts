@@ -99,6 +99,16 @@ export class IntervalSum {
     }
   }
 
+  /** The value (ms) at a percentile of one timing over several sums, their histograms added as they are (no decoding). */
+  static percentileOverMs(sums: readonly IntervalSum[], metric: IntervalTiming, percentile: number): number | null {
+    const total = createIntervalHistogram();
+    for (const sum of sums) {
+      const h = sum.histograms.get(metric);
+      if (h) total.add(h);
+    }
+    return total.totalCount > 0 ? valueAtPercentileMs(total, percentile) : null;
+  }
+
   /** Adds another sum (windows into a baseline). */
   addSummed(other: IntervalSum): void {
     this.addLine(other.toLine(0, 0, null));
