@@ -11,7 +11,8 @@ export { runChecks, createThresholdSinks, validateThresholds, textSimilarity, ty
 export { runSession, type SessionHooks, type SessionResult } from './session/run-session.js';
 export type { RunSessionOptions } from './session/options.js';
 export { estimateSuite } from './session/estimate.js';
-export { createSummarizer, mergeHistogramFiles } from './metrics/index.js';
+export { createSummarizer, mergeHistogramFiles, IntervalRecorder, mergeTimelines, createLoadAnalysis, type LiveInterval } from './metrics/index.js';
+export { readTimeline } from './store/timeline-file.js';
 export { readResults } from './store/results-reader.js';
 export { buildReports, renderConsoleSummary } from './report/index.js';
 export { compareRuns } from './compare/index.js';

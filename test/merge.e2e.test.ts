@@ -61,6 +61,17 @@ describe('kbbench merge of two shards', () => {
     expect(run.shards.map((s) => s.shard)).toEqual(['1/2', '2/2']);
   });
 
+  it('merges the shards’ timelines on wall-clock seconds: every start and result counted once', () => {
+    type Line = { t: number; starts: number; completed: number; passed: number; failed: number; latency_ms: { count: number } | null };
+    const merged = readNdjson<Line>(join(out, 'timeline.ndjson'));
+    const shardLines = shards.flatMap((dir) => readNdjson<Line>(join(dir, 'timeline.ndjson')));
+    const sum = (lines: Line[], f: (l: Line) => number): number => lines.reduce((a, l) => a + f(l), 0);
+    expect(merged.map((l) => l.t)).toEqual([...new Set(shardLines.map((l) => l.t))].sort((a, b) => a - b));
+    expect(sum(merged, (l) => l.starts)).toBe(sum(shardLines, (l) => l.starts));
+    expect(sum(merged, (l) => l.completed)).toBe(samples.filter((s) => s.outcome !== 'skipped').length);
+    expect(sum(merged, (l) => l.latency_ms?.count ?? 0)).toBe(samples.filter((s) => s.outcome === 'ok').length);
+  });
+
   it('adds the histograms exactly: counts sum, percentiles equal those of all samples', () => {
     const merged = histogramsOf(out);
     const parts = shards.map(histogramsOf);

@@ -8,6 +8,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildReports } from '../src/report/build-reports.js';
 import { NASTY_ANSWER, SYNTHETIC_MODELS, writeSyntheticRun } from '../src/report/test-support/synthetic-run.js';
+import { writeSyntheticTimeline } from '../src/report/test-support/synthetic-timeline.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
@@ -28,7 +29,9 @@ describe.skipIf(!hasChromium)('report.html in Chromium', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'kbbench-report-'));
     const runDir = join(dir, 'run');
-    const { run } = await writeSyntheticRun(runDir);
+    const written = await writeSyntheticRun(runDir);
+    // An open-loop ramp over time, so the Load section has stages, a knee and its charts.
+    const run = { ...written.run, load: writeSyntheticTimeline(runDir) };
     await buildReports({
       runDir,
       run,
@@ -75,6 +78,28 @@ describe.skipIf(!hasChromium)('report.html in Chromium', () => {
     const curves = page.locator('figure', { hasText: 'Latency by percentile' }).locator('path.line');
     expect(await curves.count()).toBe(SYNTHETIC_MODELS.length);
     expect(await page.getByText('✗ FAIL').count()).toBeGreaterThan(0);
+  });
+
+  it('shows the Load section: rate, throughput and latency charts, the stage table with the knee marked', async () => {
+    const load = page.locator('section#load');
+    await load.scrollIntoViewIfNeeded();
+    expect(await load.locator('svg.chart').count()).toBe(3);
+    const rate = load.locator('figure', { hasText: 'Target and achieved rate' });
+    expect(await rate.locator('path.line').count()).toBeGreaterThanOrEqual(4);
+    expect(await rate.locator('line.knee-mark').count()).toBe(1);
+    const stacked = load.locator('figure', { hasText: 'Throughput and errors by kind' });
+    expect(await stacked.locator('path.area').count()).toBe(2);
+    await expect(stacked.locator('.legend').textContent()).resolves.toContain('E_RATE_LIMITED');
+    // Corrected and uncorrected percentiles on one chart.
+    const latency = load.locator('figure', { hasText: 'Latency percentiles over time' });
+    expect(await latency.locator('path.line').count()).toBe(6);
+    const rows = load.locator('#stage-table tbody tr');
+    expect(await rows.count()).toBe(2);
+    expect(await load.locator('#stage-table tr.knee').count()).toBe(1);
+    await expect(load.locator('#knee').textContent()).resolves.toMatch(/Knee at 1\d(\.\d+)? starts\/s: p95 latency doubled/);
+    const box = await load.locator('svg.chart').first().boundingBox();
+    expect(box!.width).toBeGreaterThan(200);
+    await page.screenshot({ path: join(dir, 'run', 'report-load.png'), fullPage: false });
   });
 
   it('opens a cell with every model’s answer side by side, answers escaped', async () => {

@@ -35,6 +35,10 @@ describe('interrupt, then resume', () => {
     expect(readJson<{ status: string }>(join(out, 'run.json')).status).toBe('interrupted');
     // Reports are written from what finished.
     expect(readJson<{ totals: { requests: number } }>(join(out, 'summary.json')).totals.requests).toBe(before.length);
+    // The interrupted run keeps its time series: every finished result counted in a second of it.
+    type Line = { t: number; completed: number };
+    const secondsBefore = readNdjson<Line>(join(out, 'timeline.ndjson'));
+    expect(secondsBefore.reduce((a, l) => a + l.completed, 0)).toBe(before.length);
 
     // The resume names no plan flags: the run's models and repeats come back from run.json.
     const second = await runCli(['run', SUITE, '--resume', out, '--concurrency', '2', '--latency-scale', '0']);
@@ -55,6 +59,10 @@ describe('interrupt, then resume', () => {
     }
     const run = readJson<{ status: string }>(join(out, 'run.json'));
     expect(run.status).toBe('completed');
+    // The resume appends its own seconds after the first run's.
+    const seconds = readNdjson<Line>(join(out, 'timeline.ndjson'));
+    expect(seconds.slice(0, secondsBefore.length)).toEqual(secondsBefore);
+    expect(seconds.reduce((a, l) => a + l.completed, 0)).toBe(14);
   });
 
   it('a second signal aborts at once and still loses no written line', async () => {

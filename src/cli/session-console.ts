@@ -3,6 +3,7 @@
 import type { SessionHooks } from '../session/run-session.js';
 import { startEmbeddedService } from './embedded.js';
 import type { CliIo } from './io.js';
+import { createLiveView } from './live-line.js';
 import { createProgress } from './progress.js';
 import { redactor } from './secrets.js';
 import { installStopSignals } from './signals.js';
@@ -22,6 +23,8 @@ export async function withSessionConsole<T>(io: CliIo, view: SessionConsole, bod
   io.setRedact(redactor([view.apiKey]));
   const signals = installStopSignals(GRACE_MS, (t) => io.err(t));
   const progress = createProgress(io.stderr, !view.quiet);
+  // An open loop's progress is its rate, not a count to a total: the live line takes the bar's place.
+  const live = createLiveView(io.stderr, !view.quiet, () => progress.stop());
   const hooks: SessionHooks = {
     launchEmbedded: (embedded) => startEmbeddedService(embedded),
     stop: signals.stop,
@@ -34,16 +37,23 @@ export async function withSessionConsole<T>(io: CliIo, view: SessionConsole, bod
       const target = info.embedded ? `the embedded reference service (${info.baseUrl})` : info.baseUrl;
       if (!view.quiet) io.err(`${view.label} ${info.total} requests against ${target} → ${info.runDir}`);
     },
-    onProgress: (p) => progress.update(p),
+    onProgress: (p) => {
+      if (!live.active) progress.update(p);
+    },
+    onInterval: (interval) => live.update(interval),
     onStopping: (reason, detail) => {
       if (reason === 'budget-exhausted') io.err(`\nkbbench: ${detail}; starting no new requests.`);
       else if (reason !== 'interrupted') io.err(`\nkbbench: stopping (${reason}): ${detail}; requests in flight finish, no new ones start.`);
     },
   };
   try {
-    return await body(hooks, () => progress.stop());
+    return await body(hooks, () => {
+      progress.stop();
+      live.stop();
+    });
   } finally {
     progress.stop();
+    live.stop();
     signals.dispose();
   }
 }

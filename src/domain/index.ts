@@ -5,3 +5,5 @@ export * from './suite.js';
 export * from './client.js';
 export * from './answer.js';
 export * from './run.js';
+export * from './load.js';
+export * from './timeline.js';

@@ -1,4 +1,5 @@
 // run.json: what a run was asked to do and how it ended (CONTRACT.md, "A run directory").
+import type { RunLoad } from './load.js';
 export type RunStatus = 'running' | 'completed' | 'interrupted' | 'budget-exhausted' | 'failed' | 'aborted';
 
 export interface RunInfo {
@@ -26,6 +27,8 @@ export interface RunInfo {
   replay_credits?: number;
   /** Open-loop starts that were never sent (still waiting when the duration ended). */
   dropped?: number;
+  /** Open loop: its stages (ms since the start, starts per second) and bound on outstanding starts. */
+  load?: RunLoad;
   /** Why the run stopped early, in words (never containing the key). */
   stop_reason?: string;
   abort?: { by: 'threshold' | 'max-errors' | 'max-error-rate'; detail: string };

@@ -1,5 +1,6 @@
 // summary.json and histograms.json: what a run's statistics look like (CONTRACT.md, "summary.json").
 import type { CreditsSummary } from '../credits/run-credits.js';
+import type { HarnessSaturation, KneeSummary, StageSummary } from './load.js';
 import type { RunStatus, ThresholdResult } from './run.js';
 
 export type Verdict = 'pass' | 'fail' | 'incomplete';
@@ -155,6 +156,12 @@ export interface Summary {
   thresholds: ThresholdResult[];
   /** Spend per model and turn position, per passed answer, the balance and the ledger's reconciliation (credits/run-credits.ts). */
   credits?: CreditsSummary;
+  /** Open loop: per stage of the load profile (from timeline.ndjson, else rebuilt from results). */
+  stages?: StageSummary[];
+  /** Open loop with a ramp: the lowest achieved rate at which latency, errors or pass rate turned; null when none did. */
+  knee?: KneeSummary | null;
+  /** Whether the harness itself was the limit (from the timeline). */
+  harness?: HarnessSaturation;
 }
 
 /** histograms.json: model → metric → hdr-histogram-js compressed base64 (µs values). */

@@ -7,6 +7,8 @@ import type { HistogramFile, Summary } from '../domain/summary.js';
 import { mergeHistogramFiles, readHistogramFile, writeHistogramFile } from '../metrics/histogram-file.js';
 import { finishReports } from '../session/finish.js';
 import { ensureRunDir, readRunInfo, RUN_FILES, writeRunInfo } from '../store/run-dir.js';
+import { mergeTimelines } from '../metrics/merge-timelines.js';
+import { hasTimeline, readTimeline, TimelineFile, timelinePath } from '../store/timeline-file.js';
 import { checkUniqueItems, concatResults } from './concat-results.js';
 import { mergedRunInfo, shardWarnings, startShiftsMs, type MergedRunInfo, type ShardRun } from './merged-run-info.js';
 
@@ -92,8 +94,29 @@ export async function mergeRuns(options: MergeOptions): Promise<MergeResult> {
   }
   const run = mergedRunInfo(shards, options.toolVersion, options.nowIso);
   writeRunInfo(outDir, run);
+  // Before the reports: stages, knee and thresholds are then judged once, on the merged data.
+  const timeline = await mergeShardTimelines(dirs, outDir);
+  if (timeline === 'partial') warnings.push('some shards have no timeline.ndjson: the merged timeline is rebuilt from the merged results');
   const summary = await finishReports(outDir, run);
   const histograms = await addHistograms(dirs, outDir);
   if (histograms === 'rebuilt') warnings.push('a shard\'s histograms.json was missing or out of date; histograms were rebuilt from the merged samples');
   return { runDir: outDir, run, summary, histograms, warnings };
+}
+
+/** timeline.ndjson of the merged run, when every shard has one; else the report rebuilds it from the merged results. */
+async function mergeShardTimelines(dirs: readonly string[], outDir: string): Promise<'merged' | 'none' | 'partial'> {
+  const have = dirs.filter((dir) => hasTimeline(dir));
+  if (have.length === 0) return 'none';
+  if (have.length < dirs.length) return 'partial';
+  const file = new TimelineFile(timelinePath(outDir));
+  let batch = [];
+  for await (const line of mergeTimelines(dirs.map((dir) => readTimeline(dir)))) {
+    batch.push(line);
+    if (batch.length >= 256) {
+      file.append(batch);
+      batch = [];
+    }
+  }
+  file.append(batch);
+  return 'merged';
 }

@@ -1,4 +1,5 @@
 // run.json of a merged run: the shards' plans added, their time spans joined, their statuses combined.
+import { mergeRunLoads } from '../metrics/merge-timelines.js';
 import { randomUUID } from 'node:crypto';
 import type { RunInfo, RunStatus } from '../domain/run.js';
 
@@ -88,6 +89,7 @@ export function mergedRunInfo(shards: readonly ShardRun[], toolVersion: string, 
   const { shard: _shard, outDir: _out, resumeDir: _resume, ...options } = first.options;
   const status = mergedStatus(runs.map((r) => r.status));
   const reason = stopReason(shards);
+  const load = mergeRunLoads(runs.map((r) => r.load));
   return {
     run_id: randomUUID(),
     tool: { name: 'kbbench', version: toolVersion },
@@ -99,6 +101,7 @@ export function mergedRunInfo(shards: readonly ShardRun[], toolVersion: string, 
     ...timeSpan(runs),
     status,
     dropped: runs.reduce((a, r) => a + (r.dropped ?? 0), 0),
+    ...(load ? { load } : {}),
     ...(reason !== undefined ? { stop_reason: reason } : {}),
     shards: shards.map((s) => ({
       run_dir: s.dir, run_id: s.run.run_id, shard: shardLabel(s.run), status: s.run.status, requests: s.lines,

@@ -6,7 +6,7 @@ import { isRequestError } from './request-stats.js';
 export interface TimelinePoint {
   /** Middle of the bucket, ms since the run started. */
   t_ms: number;
-  /** Successful answers that started in the bucket. */
+  /** Requests that started in the bucket and have a latency: answers and errors alike. */
   count: number;
   mean_latency_ms: number | null;
   max_latency_ms: number | null;
@@ -53,11 +53,13 @@ export function createTimeline(maxBuckets = MAX_TIMELINE_BUCKETS): TimelineAccum
     if (sample.outcome === 'skipped') return;
     const index = Math.max(0, Math.floor(sample.offset_ms / bucketMs));
     const byModel = buckets.get(index) ?? new Map<string, Bucket>();
-    const ok = sample.outcome === 'ok' && sample.latency_ms !== null;
+    // Every request with a time counts: a third of requests refused fast must pull the line down
+    // (and show in `errors`), not leave a flat line of the answers that got through.
+    const timed = sample.latency_ms !== null && Number.isFinite(sample.latency_ms);
     mergeInto(byModel, sample.model, {
-      count: ok ? 1 : 0,
-      sumMs: ok ? sample.latency_ms! : 0,
-      maxMs: ok ? sample.latency_ms! : 0,
+      count: timed ? 1 : 0,
+      sumMs: timed ? sample.latency_ms! : 0,
+      maxMs: timed ? sample.latency_ms! : 0,
       errors: isRequestError(sample) ? 1 : 0,
     });
     buckets.set(index, byModel);

@@ -3,9 +3,11 @@ import { parseFailOn, type Gate } from '../checks/gates.js';
 import type { RunInfo } from '../domain/run.js';
 import type { Summary } from '../domain/summary.js';
 import { writeHistogramFile } from '../metrics/histogram-file.js';
+import type { LoadAnalysis } from '../metrics/load-analysis.js';
 import { readResults, type ResultsReadStats } from '../store/results-reader.js';
 import { createSummarizer } from '../metrics/summarizer.js';
 import { createEvidenceCollector } from './evidence.js';
+import { createLoadPass } from './load-pass.js';
 import { REPORT_WRITERS } from './registry.js';
 import { REPORT_FORMATS, type ReportFormat, type ReportInput, type UnsentItem } from './types.js';
 
@@ -51,11 +53,15 @@ export async function buildReports(options: BuildReportsOptions): Promise<BuildR
   // Past the in-memory case limit, partition files go to a temporary directory inside the run's own.
   const summarizer = createSummarizer({ thresholds: options.thresholds ?? run.thresholds ?? {}, cases: { spillDir: runDir } });
   const evidence = createEvidenceCollector();
+  const loadPass = createLoadPass(runDir, run);
+  let load;
   try {
     for await (const sample of results) {
       summarizer.add(sample);
       evidence.add(sample);
+      loadPass.add(sample);
     }
+    load = await loadPass.finish();
   } catch (error) {
     summarizer.discard();
     throw error;
@@ -72,10 +78,10 @@ export async function buildReports(options: BuildReportsOptions): Promise<BuildR
     ...creditPriceOf(run.options),
   });
   try {
-    const { summary } = finished;
+    const summary = withLoad(finished.summary, load);
     const files = [await writeHistogramFile(runDir, finished.histograms)];
     const input: ReportInput = {
-      runDir, run, summary, details: finished.details, evidence: evidence.result(), cases: finished.cases, samples: () => readResults(runDir),
+      runDir, run, summary, details: finished.details, load, evidence: evidence.result(), cases: finished.cases, samples: () => readResults(runDir),
       ...(options.unsent ? { unsent: options.unsent } : {}),
     };
     for (const format of options.formats ?? REPORT_FORMATS) files.push(await REPORT_WRITERS[format].write(input));
@@ -94,4 +100,10 @@ function failOnOf(options: BuildReportsOptions): { fail_on?: readonly Gate[] } {
     if (parsed) return { fail_on: parsed };
   }
   return {};
+}
+
+/** summary.json's load fields: stages and knee for an open loop, the harness's state whenever there is a timeline. */
+function withLoad(summary: Summary, load: LoadAnalysis | null): Summary {
+  if (!load) return summary;
+  return { ...summary, ...(load.stages ? { stages: load.stages, knee: load.knee } : {}), harness: load.harness };
 }

@@ -1,5 +1,6 @@
 // The plain-text summary the CLI prints after a run: totals, a table per model, thresholds.
 import type { Summary } from '../domain/summary.js';
+import { renderConsoleLoad } from './console-load.js';
 import { formatCount, formatCredits, formatDurationMs, formatMs, formatRate, formatThresholdValue, modelLabel } from './format.js';
 
 export interface ConsoleSummaryOptions {
@@ -98,6 +99,8 @@ export function renderConsoleSummary(summary: Summary, options: ConsoleSummaryOp
   const parts = [headline(summary, options).join('\n')];
   const rows = modelRows(summary);
   if (rows.length > 0) parts.push(renderTable(HEADERS, rows));
+  const load = renderConsoleLoad(summary, renderTable);
+  if (load) parts.push(load);
   const thresholds = thresholdLines(summary);
   if (thresholds.length > 0) parts.push(thresholds.join('\n'));
   return `${parts.join('\n\n')}\n`;

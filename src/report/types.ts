@@ -4,6 +4,7 @@ import type { Sample } from '../domain/sample.js';
 import type { Summary } from '../domain/summary.js';
 import type { CaseTable } from '../metrics/case-table.js';
 import type { RunDetails } from '../metrics/details.js';
+import type { LoadAnalysis } from '../metrics/load-analysis.js';
 import type { Evidence } from './evidence.js';
 
 export const REPORT_FORMATS = ['summary-json', 'samples-csv', 'summary-csv', 'cases-csv', 'junit', 'html'] as const;
@@ -14,6 +15,8 @@ export interface ReportInput {
   run: RunInfo;
   summary: Summary;
   details: RunDetails;
+  /** The run over time (timeline.ndjson, or rebuilt from the results); null when there is neither. */
+  load?: LoadAnalysis | null;
   evidence: Evidence;
   /** Every case × model row (summary.cases may be cut to the worst), read model by model. */
   cases: CaseTable;

@@ -11,7 +11,7 @@ import { segmentSchedule, unitsByStart, type DrawnUnit } from './segment.js';
 import type { SendDeps } from './send.js';
 import type { ScheduledStart } from './arrivals.js';
 import { mixedDraws, type IndexedSource, type MixOptions } from './mix.js';
-import { runUnit, type RunEvent, type UnitSource } from './unit.js';
+import { intendedAtOf, runUnit, type RunEvent, type UnitSource } from './unit.js';
 
 export interface OpenLoopOptions {
   /** Intended start offsets from t0, in order (arrivals.ts); drawn one at a time, never materialised. */
@@ -57,10 +57,6 @@ export function cyclingStarts(source: UnitSource, mix?: MixOptions): (intendedAt
     }
     return stampStart(next.value, cycle, intendedAtMs);
   };
-}
-
-function firstIntended(unit: PlanUnit): number | null {
-  return unit.kind === 'case' ? (unit.request.intended_at_ms ?? null) : (unit.turns[0]?.intended_at_ms ?? null);
 }
 
 const isIndexed = (source: UnitSource): source is IndexedSource =>
@@ -112,7 +108,7 @@ export function runOpenLoop(source: UnitSource, options: OpenLoopOptions, deps: 
     while (!failed && inFlight < options.maxInFlight && waiting.length > 0) {
       inFlight += 1;
       const unit = waiting.shift()!;
-      channel.push({ type: 'start', at_ms: monotonicMs(), intended_at_ms: firstIntended(unit) });
+      channel.push({ type: 'start', at_ms: monotonicMs(), intended_at_ms: intendedAtOf(unit) });
       runUnit(unit, deps, gate, emit).then(
         () => {
           inFlight -= 1;

@@ -88,6 +88,19 @@ describe('startRun', () => {
     }
   });
 
+  it('closed loop: a start and a settled event per unit (a thread is one start)', async () => {
+    const client = scriptedClient(async () => answer('x'));
+    const handle = startRun(source([thread('a', 3), { kind: 'case', index: 0, request: spec('q') }]), {
+      client, target: { boardId: 'b', chatId: 'c' }, concurrency: 2, timeoutMs: 1000, retries: 0,
+      check: async () => [], stop: new AbortController().signal, abort: new AbortController().signal,
+    });
+    const types: string[] = [];
+    for await (const e of handle.events) types.push(e.type);
+    expect(types.filter((t) => t === 'start')).toHaveLength(2);
+    expect(types.filter((t) => t === 'settled')).toHaveLength(2);
+    expect(types.filter((t) => t === 'sample')).toHaveLength(4);
+  });
+
   it('retries 429 and 5xx and records the attempts', async () => {
     const client = scriptedClient(async (_req, n) => {
       if (n === 0) throw new RateLimitedError('slow down', 429, null, 1);
@@ -144,11 +157,19 @@ describe('startRun', () => {
     });
     const samples: Sample[] = [];
     let dropped = 0;
+    const intended: (number | null)[] = [];
+    let settled = 0;
     for await (const e of handle.events) {
       if (e.type === 'sample') samples.push(e.sample);
       if (e.type === 'dropped') dropped += e.count;
+      if (e.type === 'start') intended.push(e.intended_at_ms);
+      if (e.type === 'settled') settled += 1;
     }
     expect(samples.length + dropped).toBe(10);
+    // Every start is announced with its schedule, and settles.
+    expect(intended).toHaveLength(samples.length);
+    expect(settled).toBe(samples.length);
+    expect(intended.every((t) => typeof t === 'number')).toBe(true);
     expect(samples.length).toBeGreaterThanOrEqual(2);
     expect(new Set(samples.map((s) => s.item_id)).size).toBe(samples.length);
     const late = samples.filter((s) => (s.scheduled_delay_ms ?? 0) > 50);

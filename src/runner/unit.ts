@@ -9,10 +9,16 @@ export type RunEvent =
   | { type: 'sample'; sample: Sample }
   | { type: 'stopped'; reason: StopReason; detail: string }
   | { type: 'dropped'; count: number }
-  /** A unit handed to runUnit (at_ms monotonic; intended_at_ms: the open loop's schedule, else null). */
+  /** A unit handed to runUnit: at_ms monotonic, intended_at_ms its open-loop schedule (null in a closed loop). */
   | { type: 'start'; at_ms: number; intended_at_ms: number | null }
-  /** That unit finished. */
+  /** That unit finished (its samples, if any, were pushed before). */
   | { type: 'settled' };
+
+/** The intended start of a unit (its first request's), null when it has none (closed loop). */
+export function intendedAtOf(unit: PlanUnit): number | null {
+  const first = unit.kind === 'case' ? unit.request : unit.turns[0];
+  return first?.intended_at_ms ?? null;
+}
 
 /** Where a run draws its units from: a plan, or the part of one a resume has left. */
 export interface UnitSource {

@@ -1,19 +1,23 @@
 // Drives the runner: every result appended to results.ndjson (and counted only once it is there),
 // progress reported, and how the run ended.
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import type { KbClient } from '../client/index.js';
 import { createRedactor } from '../client/redact.js';
 import { fromUnits, sampleCreditUnits, toUnits } from '../credits/units.js';
 import type { RunStatus } from '../domain/run.js';
 import type { Sample } from '../domain/sample.js';
-import { startRun, type RunEvent, type StopReason, type UnitSource } from '../runner/index.js';
+import { IntervalRecorder, type LiveInterval } from '../metrics/interval-recorder.js';
+import { monotonicMs, startRun, type RunEvent, type StopReason, type UnitSource } from '../runner/index.js';
 import { ResultsFile } from '../store/results-file.js';
 import { RUN_FILES } from '../store/run-dir.js';
 import { arrivalSchedule, profileDurationMs } from '../runner/arrivals.js';
+import { TimelineFile, timelinePath } from '../store/timeline-file.js';
+import { loadShapeOf, maxInFlightOf } from './load-shape.js';
+import { startLoopDelayProbe } from './loop-delay.js';
 import { judgePort } from './judge-port.js';
 import { createStopConditions, type StopDecision } from './stop-conditions.js';
 import type { ThresholdAbort } from '../checks/index.js';
-import { monotonicMs } from '../runner/index.js';
 import { concurrencyProfileOf, loadProfileOf } from './load-profile.js';
 import type { RunSessionOptions } from './options.js';
 import type { ResolvedTarget } from './target.js';
@@ -30,7 +34,12 @@ export interface DriveHooks {
   abort: AbortSignal;
   onProgress?(progress: ProgressInfo, sample: Sample): void;
   onStopping?(reason: StopReason, detail: string): void;
+  /** Once per closed second: the run's last seconds, for a live line (only cli/ prints it). */
+  onInterval?(live: LiveInterval): void;
 }
+
+/** How often closed seconds are looked for: a line reaches the file within this of its second's end. */
+const TIMELINE_TICK_MS = 250;
 
 export interface DriveOutcome {
   status: RunStatus;
@@ -77,7 +86,7 @@ function openLoopOf(options: RunSessionOptions) {
   const profile = loadProfileOf(options);
   if (profile === null) return {};
   const schedule = arrivalSchedule(profile, { arrival: options.arrival ?? 'constant', ...(options.seed !== undefined ? { seed: options.seed } : {}) });
-  return { open: { schedule, durationMs: profileDurationMs(profile), maxInFlight: options.maxInFlight ?? Math.max(options.concurrency, 64), segment: options.shard ?? null } };
+  return { open: { schedule, durationMs: profileDurationMs(profile), maxInFlight: maxInFlightOf(options), segment: options.shard ?? null } };
 }
 
 export async function drive(
@@ -93,6 +102,7 @@ export async function drive(
     },
     check: judgePort(client, target, options), stop: hooks.stop, abort: hooks.abort,
   });
+  const timeline = startTimeline(runDir, handle.runStartMs, options, hooks);
   const progress: ProgressInfo = { done: counts.done, total: counts.total, errors: 0, creditsUsed: fromUnits(counts.previousUnits) };
   let stop: StopReason | null = null;
   let stopDetail = '';
@@ -119,19 +129,24 @@ export async function drive(
     for await (const event of handle.events as AsyncIterable<RunEvent>) {
       if (event.type === 'sample') {
         const sample = markWarmup(event.sample, options.warmupMs);
+        timeline.record({ type: 'sample', sample });
         results.append(sample, counted(sample));
         if (sample.warmup !== true) judge(sample);
+        continue;
       }
-      else if (event.type === 'stopped') {
+      timeline.record(event);
+      if (event.type === 'stopped') {
         stop = event.reason;
         stopDetail = event.detail;
         hooks.onStopping?.(event.reason, event.detail);
       } else if (event.type === 'dropped') dropped += event.count;
     }
   } catch (failure) {
+    timeline.close();
     results.close();
     return { status: 'failed', stopReason: String(failure), dropped, failure, unrecordedUnits: unrecordedUnits() };
   }
+  timeline.close();
   results.close();
   // Requests cancelled by a hard stop were not recorded: the run is not complete, whatever else finished.
   if (stop === null && hooks.abort.aborted) stop = 'interrupted';
@@ -140,4 +155,43 @@ export async function drive(
   if (stop === 'budget-exhausted') return { status: 'budget-exhausted', stopReason: stopDetail, dropped, unrecordedUnits: unrecordedUnits() };
   if (stop === 'interrupted') return { status: 'interrupted', stopReason: 'interrupted by a signal', dropped, unrecordedUnits: unrecordedUnits() };
   return { status: 'completed', dropped, unrecordedUnits: unrecordedUnits() };
+}
+
+/**
+ * The per-second recorder fed from this loop, its lines appended to timeline.ndjson as each second
+ * closes (a timer looks for closed seconds, so quiet seconds get their line too).
+ */
+function startTimeline(runDir: string, runStartMs: number, options: RunSessionOptions, hooks: DriveHooks) {
+  const shape = loadShapeOf(options);
+  const recorder = new IntervalRecorder({
+    runStartMs, wallOriginMs: performance.timeOrigin, ...(shape ? { targetRateAt: shape.targetRateAt } : {}),
+  });
+  const file = new TimelineFile(timelinePath(runDir));
+  const probe = startLoopDelayProbe();
+  const loopDelay = (): number | null => probe.takeP99Ms();
+  const write = (lines: ReturnType<IntervalRecorder['flush']>): void => {
+    file.append(lines);
+    const live = lines.length > 0 ? recorder.live() : null;
+    if (live) hooks.onInterval?.(live);
+  };
+  const timer = setInterval(() => write(recorder.flush(monotonicMs(), loopDelay)), TIMELINE_TICK_MS);
+  timer.unref();
+  let closed = false;
+  return {
+    record(event: RunEvent): void {
+      const now = monotonicMs();
+      if (event.type === 'sample') recorder.sample(event.sample, now);
+      else if (event.type === 'start') recorder.start(event.at_ms);
+      else if (event.type === 'settled') recorder.settled(now);
+      else if (event.type === 'dropped') recorder.dropped(event.count, now);
+      else recorder.endSchedule();
+    },
+    close(): void {
+      if (closed) return;
+      closed = true;
+      clearInterval(timer);
+      file.append(recorder.finish(monotonicMs(), loopDelay));
+      probe.stop();
+    },
+  };
 }

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { RunInfo } from '../domain/run.js';
 import { loadProfileOf, plannedLoad } from './load-profile.js';
 import { isoNow } from '../runner/index.js';
+import { loadShapeOf, maxInFlightOf } from './load-shape.js';
 import { recordableOptions, type RunSessionOptions } from './options.js';
 import type { PreparedRun } from './prepare.js';
 import type { ResolvedTarget } from './target.js';
@@ -20,6 +21,7 @@ function openLoopPlan(options: RunSessionOptions, prepared: PreparedRun): Partia
 
 export function initialRunInfo(prepared: PreparedRun, options: RunSessionOptions, target: ResolvedTarget, previous: RunInfo | null, purpose?: string): RunInfo {
   const { plan, suite } = prepared;
+  const shape = loadShapeOf(options);
   return {
     run_id: previous?.run_id ?? randomUUID(),
     tool: { name: 'kbbench', version: options.toolVersion },
@@ -32,6 +34,7 @@ export function initialRunInfo(prepared: PreparedRun, options: RunSessionOptions
     finished_at: null,
     duration_ms: null,
     status: 'running',
+    ...(shape ? { load: { stages: shape.stages, max_in_flight: maxInFlightOf(options) } } : {}),
   };
 }
 

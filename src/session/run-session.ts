@@ -12,6 +12,7 @@ import type { PlanUnit } from '../plan/types.js';
 import { isoNow, monotonicMs, type StopReason, type UnitSource } from '../runner/index.js';
 import { readResumeState, remainingUnits, type ResumeState } from '../store/resume.js';
 import { defaultRunDir, ensureRunDir, readRunInfo, RUN_FILES, writeRunInfo } from '../store/run-dir.js';
+import type { LiveInterval } from '../metrics/interval-recorder.js';
 import { drive, type ProgressInfo } from './drive.js';
 import { finishReports } from './finish.js';
 import type { RunSessionOptions } from './options.js';
@@ -35,6 +36,8 @@ export interface SessionHooks {
   onStart?(info: { runDir: string; total: number; done: number; baseUrl: string; embedded: boolean; warnings: string[] }): void;
   onProgress?(progress: ProgressInfo, sample: Sample): void;
   onStopping?(reason: StopReason, detail: string): void;
+  /** Once per second of the run: the last seconds' rates, in flight, p95 and errors (a live line). */
+  onInterval?(live: LiveInterval): void;
 }
 
 /** Narrows a run to part of its plan and labels it (an estimate's sample). */

@@ -109,10 +109,10 @@ export function timelineChart(title: string, models: readonly string[], timeline
     const every = Math.max(1, Math.ceil(points.length / 40));
     points.forEach((p, k) => {
       if (k % every !== 0 && k !== points.length - 1) return;
-      const what = `${modelLabel(models[i]!)} at ${(p.t_ms / 1000).toFixed(1)} s: mean ${formatMs(p.mean_latency_ms)} ms, max ${formatMs(p.max_latency_ms)} ms, ${p.count} answers, ${p.errors} errors`;
+      const what = `${modelLabel(models[i]!)} at ${(p.t_ms / 1000).toFixed(1)} s: mean ${formatMs(p.mean_latency_ms)} ms, max ${formatMs(p.max_latency_ms)} ms, ${p.count} requests, ${p.errors} of them errors`;
       body.push(marker(i, xy[k]![0], xy[k]![1], what));
     });
   });
-  const note = `Mean latency of the answers started in each ${formatMs(timeline.bucket_ms / 1000)} s window.`;
+  const note = `Mean latency of the requests started in each ${formatMs(timeline.bucket_ms / 1000)} s window, errors included (a marker's tooltip counts them).`;
   return figure(title, svgFrame(`${title}, per ${timeline.bucket_ms / 1000} s window`, body.join('')), models, note);
 }

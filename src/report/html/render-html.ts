@@ -2,6 +2,7 @@
 import type { RunInfo } from '../../domain/run.js';
 import type { Summary } from '../../domain/summary.js';
 import type { RunDetails } from '../../metrics/details.js';
+import type { LoadAnalysis } from '../../metrics/load-analysis.js';
 import { getOwn } from '../../metrics/own-record.js';
 import type { Evidence } from '../evidence.js';
 import { EVIDENCE_LIMITS } from '../evidence.js';
@@ -11,6 +12,7 @@ import { renderCreditsSection } from './credits-section.js';
 import { esc } from './escape.js';
 import { pageHead } from './page-head.js';
 import { renderHeader } from './header.js';
+import { LOAD_STYLES, renderLoadSection } from './load-section.js';
 import { renderErrors, renderThresholds } from './issues.js';
 import { distributionChart, percentileChart, timelineChart } from './line-charts.js';
 import { renderMatrix } from './matrix.js';
@@ -24,6 +26,8 @@ export interface HtmlReportInput {
   summary: Summary;
   details: RunDetails;
   evidence: Evidence;
+  /** The run over time; the Load section shows when there is one. */
+  load?: LoadAnalysis | null;
 }
 
 const SECTIONS = [
@@ -60,17 +64,20 @@ Bounds: at most ${formatCount(MAX_MATRIX_ROWS)} cases and turns in the matrix, $
 samples.csv holds every request and answer in full; percentiles come from HDR histograms (3 significant digits, histograms.json).</p></div></footer>`;
 }
 
-export function renderHtmlReport({ run, summary, details, evidence }: HtmlReportInput): string {
-  const nav = SECTIONS.map(([id, title]) => `<li><a href="#${id}">${esc(title)}</a></li>`).join('');
+export function renderHtmlReport({ run, summary, details, evidence, load }: HtmlReportInput): string {
+  const loadBody = renderLoadSection(summary, load);
+  const sections = loadBody ? [...SECTIONS.slice(0, 2), ['load', 'Load'] as const, ...SECTIONS.slice(2)] : SECTIONS;
+  const nav = sections.map(([id, title]) => `<li><a href="#${id}">${esc(title)}</a></li>`).join('');
   const main = [
     section('models', 'Models', renderModelTable(summary)),
     section('charts', 'Charts', charts(details, summary)),
+    ...(loadBody ? [section('load', 'Load', loadBody)] : []),
     section('matrix-section', 'Cases × models', renderMatrix(summary, evidence)),
     section('credits', 'Credits', renderCreditsSection(summary)),
     section('errors', 'Errors', renderErrors(evidence.errors)),
     section('thresholds', 'Thresholds', renderThresholds(summary.thresholds)),
   ].join('\n');
-  return `${pageHead(`kbbench · ${run.suite.name} · ${summary.verdict.toUpperCase()}`, STYLES)}
+  return `${pageHead(`kbbench · ${run.suite.name} · ${summary.verdict.toUpperCase()}`, STYLES + LOAD_STYLES)}
 <body>
 <a class="skip" href="#main">Skip to the report</a>
 ${renderHeader(run, summary)}

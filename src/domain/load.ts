@@ -1,0 +1,79 @@
+// An open loop's stages (as the arrivals module describes them: plain data here), and summary.json's load figures: per stage of an open loop, the knee, and whether the harness itself was the limit.
+
+export interface StagePercentiles {
+  p50: number;
+  p95: number;
+  p99: number;
+}
+
+export interface StageSummary {
+  index: number;
+  /** Target starts per second at the stage's start and end (a ramp goes linearly between). */
+  from_rate: number;
+  to_rate: number;
+  start_ms: number;
+  end_ms: number;
+  starts: number;
+  dropped: number;
+  /** Requests that finished within the stage's seconds. */
+  requests: number;
+  errors: number;
+  errors_by_kind: Record<string, number>;
+  /** Starts per second over the part of the stage the run covered. */
+  achieved_rate: number | null;
+  error_rate: number | null;
+  pass_rate: number | null;
+  ttfc_ms: StagePercentiles | null;
+  latency_ms: StagePercentiles | null;
+  corrected_latency_ms: StagePercentiles | null;
+  credits_used: number;
+  credits_per_min: number | null;
+}
+
+export type KneeReason = 'latency' | 'errors' | 'pass_rate';
+
+/** The lowest achieved rate (5-second windows of the rising part) at which the service turned. */
+export interface KneeSummary {
+  rate_per_s: number;
+  /** Which turned first in the order latency, errors, pass rate; `reasons` lists every one that did. */
+  by: KneeReason;
+  reasons: KneeReason[];
+  /** The window's start (ms since the run's start) and length. */
+  at_ms: number;
+  window_ms: number;
+  latency_metric: 'corrected_latency_ms' | 'latency_ms';
+  baseline_p95_ms: number;
+  p95_ms: number | null;
+  baseline_pass_rate: number;
+  pass_rate: number;
+  error_rate: number;
+}
+
+/** A load tool must not present its own limit as the service's. */
+export interface HarnessSaturation {
+  saturated: boolean;
+  /** In words, each a reason the figures may show the harness rather than the service. */
+  reasons: string[];
+  loop_delay_p99_max_ms: number | null;
+  loop_delay_limit_ms: number;
+  /** Seconds whose event-loop delay p99 passed the limit. */
+  seconds_over_limit: number;
+  /** 5-second windows that started under 90% of their target while slots were free. */
+  shortfall_windows: number;
+}
+
+/** A stage of an open loop's load profile; ms since the run's start. */
+export interface StageWindow {
+  index: number;
+  from_rate: number;
+  to_rate: number;
+  /** ms since the run's start. */
+  start_ms: number;
+  end_ms: number;
+}
+
+/** run.json's `load`: what an open loop meant to do, so reports rebuilt later know its stages. */
+export interface RunLoad {
+  stages: StageWindow[];
+  max_in_flight: number;
+}

@@ -1,0 +1,87 @@
+// Stages and the knee, on constructed timeline lines: counts per stage, and which of the three turned first.
+import { describe, expect, it } from 'vitest';
+import { sample } from '../compare/test-support/fixtures.js';
+import type { TimelineLine } from '../domain/timeline.js';
+import { createHarnessSaturation } from './harness-saturation.js';
+import { IntervalSum } from './interval-bucket.js';
+import { createLoadStages, risingEndMs } from './load-stages.js';
+import type { StageWindow } from './stage-window.js';
+
+interface SecondSpec {
+  starts: number;
+  latencyMs: number;
+  errors?: number;
+  failed?: number;
+  target?: number;
+}
+
+/** Second `i` of a run (offset i s): `starts` starts, as many answers at `latencyMs`, some errors or failed checks. */
+function line(i: number, spec: SecondSpec): TimelineLine {
+  const sum = new IntervalSum();
+  sum.starts = spec.starts;
+  for (let k = 0; k < spec.starts; k++) {
+    const error = k < (spec.errors ?? 0);
+    const failed = !error && k < (spec.errors ?? 0) + (spec.failed ?? 0);
+    sum.addSample({ ...sample({ latencyMs: spec.latencyMs, outcome: error ? 'http_error' : 'ok', pass: !error && !failed, credits: 0.001 }), corrected_latency_ms: spec.latencyMs });
+  }
+  return sum.toLine(1000 + i, i * 1000, spec.target ?? spec.starts);
+}
+
+const ramp: StageWindow[] = [
+  { index: 0, from_rate: 0, to_rate: 20, start_ms: 0, end_ms: 60_000 },
+  { index: 1, from_rate: 20, to_rate: 20, start_ms: 60_000, end_ms: 70_000 },
+];
+
+function run(stages: StageWindow[], specOf: (i: number, rate: number) => SecondSpec, seconds = 70) {
+  const acc = createLoadStages(stages);
+  for (let i = 0; i < seconds; i++) acc.add(line(i, specOf(i, Math.round(Math.min(20, i / 3)))));
+  return acc.finish();
+}
+
+describe('load stages', () => {
+  it('sums each stage: starts, achieved rate, error and pass rates, credits per minute', () => {
+    const { stages } = run(ramp, (i, rate) => ({ starts: i >= 60 ? 20 : rate, latencyMs: 100, errors: i >= 60 ? 1 : 0 }));
+    const s1 = stages[1]!;
+    expect(s1).toMatchObject({ index: 1, from_rate: 20, to_rate: 20, starts: 200, requests: 200, errors: 10, achieved_rate: 20, error_rate: 0.05, pass_rate: 0.95 });
+    expect(s1.credits_per_min).toBeCloseTo(0.001 * 200 * 6, 5);
+    expect(s1.latency_ms!.p95).toBeCloseTo(100, 0);
+    expect(s1.corrected_latency_ms!.p95).toBeCloseTo(100, 0);
+    expect(stages[0]!.starts).toBe(Array.from({ length: 60 }, (_, i) => Math.round(i / 3)).reduce((a, b) => a + b, 0));
+  });
+
+  it('finds the knee where p95 latency doubled, as the lowest achieved rate, named', () => {
+    const { knee } = run(ramp, (_i, rate) => ({ starts: rate, latencyMs: rate >= 12 ? 450 : 100 }));
+    expect(knee).toMatchObject({ by: 'latency', reasons: ['latency'], latency_metric: 'corrected_latency_ms', window_ms: 5000 });
+    // The first window whose answers slowed starts at 35 s: rates 12, 12, 12, 13, 13.
+    expect(knee!.at_ms).toBe(35_000);
+    expect(knee!.rate_per_s).toBeCloseTo(12.4, 5);
+  });
+
+  it('names errors past 1% and a pass rate 5 points down', () => {
+    expect(run(ramp, (_i, rate) => ({ starts: rate, latencyMs: 100, errors: rate >= 15 ? 1 : 0 })).knee).toMatchObject({ by: 'errors' });
+    expect(run(ramp, (_i, rate) => ({ starts: rate, latencyMs: 100, failed: rate >= 10 ? 2 : 0 })).knee).toMatchObject({ by: 'pass_rate' });
+    expect(run(ramp, (_i, rate) => ({ starts: rate, latencyMs: 100 })).knee).toBeNull();
+  });
+
+  it('a constant rate has no rising part, so no knee', () => {
+    expect(risingEndMs([{ index: 0, from_rate: 5, to_rate: 5, start_ms: 0, end_ms: 10_000 }])).toBeNull();
+    expect(risingEndMs(ramp)).toBe(60_000);
+  });
+});
+
+describe('harness saturation', () => {
+  it('says so when starts fall short of the target with slots free, not when the slots were full', () => {
+    const short = createHarnessSaturation({ maxInFlight: 64 });
+    for (let i = 0; i < 10; i++) short.add({ ...line(i, { starts: 5, latencyMs: 10, target: 10 }), in_flight_max: 3 });
+    expect(short.finish()).toMatchObject({ saturated: true, shortfall_windows: 2 });
+    const full = createHarnessSaturation({ maxInFlight: 3 });
+    for (let i = 0; i < 10; i++) full.add({ ...line(i, { starts: 5, latencyMs: 10, target: 10 }), in_flight_max: 3 });
+    expect(full.finish()).toMatchObject({ saturated: false, shortfall_windows: 0 });
+  });
+
+  it('says so when the event loop lagged past the limit for more than one second', () => {
+    const h = createHarnessSaturation({ maxInFlight: null });
+    for (let i = 0; i < 5; i++) h.add({ ...line(i, { starts: 1, latencyMs: 10 }), loop_delay_p99_ms: i < 2 ? 150 : 5 });
+    expect(h.finish()).toMatchObject({ saturated: true, seconds_over_limit: 2, loop_delay_p99_max_ms: 150 });
+  });
+});

@@ -1,0 +1,41 @@
+// Test support: a timeline.ndjson of a ramp whose latency turns at 12 starts/s (errors and failed checks after it), with its run.json `load`.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { sample } from '../../compare/test-support/fixtures.js';
+import type { RunLoad } from '../../domain/load.js';
+import type { TimelineLine } from '../../domain/timeline.js';
+import { IntervalSum } from '../../metrics/interval-bucket.js';
+
+export const SYNTHETIC_LOAD: RunLoad = {
+  stages: [
+    { index: 0, from_rate: 0, to_rate: 20, start_ms: 0, end_ms: 40_000 },
+    { index: 1, from_rate: 20, to_rate: 20, start_ms: 40_000, end_ms: 50_000 },
+  ],
+  max_in_flight: 64,
+};
+
+export function syntheticTimeline(startT = 1_790_000_000): TimelineLine[] {
+  return Array.from({ length: 50 }, (_, i) => {
+    const rate = Math.round(Math.min(20, i / 2));
+    const sum = new IntervalSum();
+    sum.starts = rate;
+    sum.inFlight = Math.round(rate * (rate >= 12 ? 2 : 0.5));
+    sum.inFlightMax = sum.inFlight;
+    for (let k = 0; k < rate; k++) {
+      const slow = rate >= 12;
+      const error = slow && k === 0;
+      const latencyMs = slow ? 900 + 40 * k : 300 + 10 * k;
+      sum.addSample({
+        ...sample({ latencyMs, ttfcMs: latencyMs / 3, outcome: error ? 'http_error' : 'ok', pass: !error && !(slow && k === 1), credits: 0.002 }),
+        status: error ? 429 : 200, error: error ? { code: 'E_RATE_LIMITED', message: 'slow down' } : null,
+        corrected_latency_ms: latencyMs * (slow ? 1.5 : 1),
+      });
+    }
+    return { ...sum.toLine(startT + i, i * 1000, rate), loop_delay_p99_ms: 2 };
+  });
+}
+
+export function writeSyntheticTimeline(runDir: string): RunLoad {
+  writeFileSync(join(runDir, 'timeline.ndjson'), syntheticTimeline().map((l) => `${JSON.stringify(l)}\n`).join(''));
+  return SYNTHETIC_LOAD;
+}

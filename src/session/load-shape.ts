@@ -1,0 +1,32 @@
+// What the open loop meant to do over time (its stages and target rate), for the timeline and the
+// per-stage summary: the load profile's stages (runner/arrivals.ts), a shard's share of them.
+import type { StageWindow } from '../metrics/stage-window.js';
+import { stageWindows, targetRateAt } from '../runner/arrivals.js';
+import { loadProfileOf } from './load-profile.js';
+import type { RunSessionOptions } from './options.js';
+
+export interface LoadShape {
+  stages: StageWindow[];
+  /** Intended starts per second at ms since the run's start. */
+  targetRateAt(tMs: number): number;
+}
+
+/**
+ * The load shape of a session's options; null for a closed loop. A shard of N runs 1/N of every
+ * stage's rate (its execution segment), and `kbbench merge` adds the shards' rates back up.
+ */
+export function loadShapeOf(options: RunSessionOptions): LoadShape | null {
+  const profile = loadProfileOf(options);
+  if (profile === null) return null;
+  const share = options.shard ? 1 / options.shard.count : 1;
+  return {
+    stages: stageWindows(profile).map((w) => ({ ...w, from_rate: w.from_rate * share, to_rate: w.to_rate * share })),
+    targetRateAt: (tMs) => targetRateAt(profile, tMs) * share,
+  };
+}
+
+/** The open loop's bound on outstanding starts (--max-in-flight, else the larger of --concurrency and 64). */
+export function maxInFlightOf(options: { maxInFlight?: unknown; concurrency?: unknown }): number {
+  if (typeof options.maxInFlight === 'number') return options.maxInFlight;
+  return Math.max(typeof options.concurrency === 'number' ? options.concurrency : 4, 64);
+}

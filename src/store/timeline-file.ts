@@ -1,0 +1,65 @@
+// timeline.ndjson: the one appender (a line per second as the run goes) and reader of a run's time series.
+import { appendFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { TimelineLine } from '../domain/timeline.js';
+import { readLines } from './results-reader.js';
+import { RUN_FILES } from './run-dir.js';
+
+export function timelinePath(runDir: string): string {
+  return join(runDir, RUN_FILES.timeline);
+}
+
+export function hasTimeline(runDir: string): boolean {
+  return existsSync(timelinePath(runDir));
+}
+
+/**
+ * Appends lines as each second closes: one write per second, so an interrupted run keeps every
+ * second it finished (a resume appends its own seconds after them).
+ */
+export class TimelineFile {
+  constructor(readonly path: string) {}
+
+  append(lines: readonly TimelineLine[]): void {
+    if (lines.length === 0) return;
+    appendFileSync(this.path, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+  }
+}
+
+export interface TimelineReadStats {
+  lines: number;
+  /** Lines that are not a timeline line (a torn last line of a killed run among them). */
+  unreadable: number;
+}
+
+/** The lines of a run's timeline.ndjson in file order (none when there is no file). */
+export function readTimeline(runDir: string, stats: TimelineReadStats = { lines: 0, unreadable: 0 }): AsyncIterable<TimelineLine> {
+  return readTimelineFile(timelinePath(runDir), stats);
+}
+
+export async function* readTimelineFile(path: string, stats: TimelineReadStats = { lines: 0, unreadable: 0 }): AsyncGenerator<TimelineLine> {
+  for await (const { line } of readLines(path)) {
+    if (line.trim() === '') continue;
+    const parsed = parseLine(line);
+    if (parsed) {
+      stats.lines += 1;
+      yield parsed;
+    } else stats.unreadable += 1;
+  }
+}
+
+function parseLine(text: string): TimelineLine | null {
+  try {
+    const value = JSON.parse(text) as Partial<TimelineLine> | null;
+    if (!value || typeof value !== 'object' || typeof value.t !== 'number' || typeof value.starts !== 'number') return null;
+    return {
+      ...(value as TimelineLine),
+      errors: value.errors && typeof value.errors === 'object' ? value.errors : {},
+      hdr: value.hdr && typeof value.hdr === 'object' ? value.hdr : {},
+      target_rate: typeof value.target_rate === 'number' ? value.target_rate : null,
+      loop_delay_p99_ms: typeof value.loop_delay_p99_ms === 'number' ? value.loop_delay_p99_ms : null,
+    };
+  } catch {
+    return null;
+  }
+}
