@@ -1,6 +1,8 @@
-// The API key: from KBBENCH_API_KEY or --api-key-file, never a flag value; and the redactor for output.
+// The API key: from KBBENCH_API_KEY or --api-key-file, never a flag value. Redaction is
+// client/redact.ts's (the one redactor); this file only reads the key and words the warning.
 import { readFileSync } from 'node:fs';
 import { InputError } from '../domain/errors.js';
+import { MIN_REDACTED_SECRET_CHARS, unredactableSecrets } from '../client/redact.js';
 
 export function readApiKey(env: NodeJS.ProcessEnv, keyFile: string | undefined): string | undefined {
   if (keyFile !== undefined) {
@@ -17,9 +19,8 @@ export function readApiKey(env: NodeJS.ProcessEnv, keyFile: string | undefined):
   return fromEnv ? fromEnv : undefined;
 }
 
-/** Replaces every occurrence of the secrets in a text: the last line of defence before output. */
-export function redactor(secrets: (string | undefined)[]): (text: string) => string {
-  const list = secrets.filter((s): s is string => typeof s === 'string' && s.length >= 4);
-  if (list.length === 0) return (text) => text;
-  return (text) => list.reduce((acc, secret) => acc.split(secret).join('[redacted]'), text);
+/** The one warning for a key too short to be redacted (said once per command, never the key itself). */
+export function shortKeyWarning(secrets: readonly (string | undefined)[]): string | undefined {
+  if (unredactableSecrets(secrets).length === 0) return undefined;
+  return `warning: the API key is shorter than ${MIN_REDACTED_SECRET_CHARS} characters, so it cannot be redacted from output (it would alter ordinary text); use a real key`;
 }

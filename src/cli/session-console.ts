@@ -4,7 +4,8 @@ import type { SessionHooks } from '../session/run-session.js';
 import { startEmbeddedService } from './embedded.js';
 import type { CliIo } from './io.js';
 import { createProgress } from './progress.js';
-import { redactor } from './secrets.js';
+import { createRedactor } from '../client/redact.js';
+import { shortKeyWarning } from './secrets.js';
 import { installStopSignals } from './signals.js';
 
 /** Requests in flight get this long after the first Ctrl-C before they are cancelled. */
@@ -19,11 +20,18 @@ export interface SessionConsole {
 
 /** Runs `body` with hooks wired to the terminal; the progress line is gone before `body`'s own output. */
 export async function withSessionConsole<T>(io: CliIo, view: SessionConsole, body: (hooks: SessionHooks, settle: () => void) => Promise<T>): Promise<T> {
-  io.setRedact(redactor([view.apiKey]));
+  io.setRedact(createRedactor([view.apiKey]));
+  const short = shortKeyWarning([view.apiKey]);
+  if (short) io.err(short);
   const signals = installStopSignals(GRACE_MS, (t) => io.err(t));
   const progress = createProgress(io.stderr, !view.quiet);
   const hooks: SessionHooks = {
-    launchEmbedded: (embedded) => startEmbeddedService(embedded),
+    // The embedded service's own key is redacted too (beside the one from the environment).
+    launchEmbedded: async (embedded) => {
+      const service = await startEmbeddedService(embedded);
+      io.setRedact(createRedactor([view.apiKey, service.key]));
+      return service;
+    },
     stop: signals.stop,
     abort: signals.abort,
     onStart: (info) => {

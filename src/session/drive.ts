@@ -10,6 +10,7 @@ import { startRun, type RunEvent, type StopReason, type UnitSource } from '../ru
 import { ResultsFile } from '../store/results-file.js';
 import { RUN_FILES } from '../store/run-dir.js';
 import { judgePort } from './judge-port.js';
+import { redactSample } from './redact-sample.js';
 import type { RunSessionOptions } from './options.js';
 import type { ResolvedTarget } from './target.js';
 
@@ -52,7 +53,9 @@ function openLoopOf(options: RunSessionOptions) {
 export async function drive(
   source: UnitSource, options: RunSessionOptions, hooks: DriveHooks, client: KbClient, target: ResolvedTarget, runDir: string, counts: DriveCounts,
 ): Promise<DriveOutcome> {
-  const results = new ResultsFile(join(runDir, RUN_FILES.results), createRedactor(target.apiKey));
+  const results = new ResultsFile(join(runDir, RUN_FILES.results));
+  // Both keys: the one sent (the embedded service's, in embedded mode) and the user's own.
+  const redact = createRedactor([target.apiKey, options.apiKey]);
   const handle = startRun(source, {
     client, target: { boardId: target.boardId, chatId: target.chatId }, concurrency: options.concurrency, ...openLoopOf(options),
     timeoutMs: options.timeoutMs, retries: options.retries,
@@ -78,7 +81,10 @@ export async function drive(
   };
   try {
     for await (const event of handle.events as AsyncIterable<RunEvent>) {
-      if (event.type === 'sample') results.append(event.sample, counted(event.sample));
+      if (event.type === 'sample') {
+        const sample = redactSample(event.sample, redact);
+        results.append(sample, counted(sample));
+      }
       else if (event.type === 'stopped') {
         stop = event.reason;
         stopDetail = event.detail;

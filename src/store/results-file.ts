@@ -17,18 +17,15 @@ export class ResultsFile {
   private callbacks: (() => void)[] = [];
   private scheduled: NodeJS.Immediate | null = null;
 
-  /** `redact` scrubs secrets from each line: a service that echoes the key must not get it written. */
-  constructor(
-    readonly path: string,
-    private readonly redact: (line: string) => string = (line) => line,
-  ) {
+  /** Lines are written as given: secrets are scrubbed from a result's values before (never from a line's JSON). */
+  constructor(readonly path: string) {
     this.fd = openSync(path, 'a+');
     dropTornTail(this.fd);
   }
 
   /** Queues the line; `written` runs once it is in the file. */
   append(sample: Sample, written?: () => void): void {
-    this.pending.push(this.redact(JSON.stringify(sample)));
+    this.pending.push(JSON.stringify(sample));
     if (written) this.callbacks.push(written);
     this.scheduled ??= setImmediate(() => this.flush());
   }

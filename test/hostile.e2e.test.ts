@@ -1,0 +1,68 @@
+// A hostile service and hostile input: the CLI (dist/cli/main.js) against a real server on 127.0.0.1
+// that echoes the key, lies about credits and asks for long waits (test/hostile-server.ts).
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendJson } from '../src/client/test-support/raw-server.js';
+import type { Sample } from '../src/domain/sample.js';
+import { readJson, readNdjson, runCli, tempDir } from './helpers.js';
+import { hostileSuite, startHostileServer, type HostileServer } from './hostile-server.js';
+
+const REAL_KEY = 'kb-live-7f3a9c2e51d04b8a';
+
+function everyFileOf(dir: string): string {
+  return readdirSync(dir).map((name) => readFileSync(join(dir, name), 'utf8')).join('\n');
+}
+
+describe('redaction never corrupts results (finding 1)', () => {
+  let server: HostileServer;
+  beforeAll(async () => {
+    server = await startHostileServer();
+    // Echoes the key in the answer, and in the error body of every third question.
+    let n = 0;
+    server.answer((_req, res, key) => {
+      n += 1;
+      if (n % 3 === 0) return sendJson(res, 500, { error: `upstream said ${key}` }, { 'x-echo': key });
+      sendJson(res, 200, { text: `ok: the key you sent is ${key} (true, null, model, 1)`, credits_used: 0.01, credits_remaining: 10 });
+    });
+  });
+  afterAll(() => server.close());
+
+  for (const key of ['1', 'k', 'ok', 'true', 'model', 'null']) {
+    it(`with the key ${JSON.stringify(key)}, every line parses and every field is intact, and a warning says it cannot be redacted`, async () => {
+      const dir = tempDir();
+      const out = join(dir, 'run');
+      const r = await runCli(['run', hostileSuite(dir, 8), '--base-url', server.url, '--out', out, '--retries', '0', '--quiet'], { env: { KBBENCH_API_KEY: key } });
+      const lines = readFileSync(join(out, 'results.ndjson'), 'utf8').trim().split('\n');
+      expect(lines).toHaveLength(8);
+      const samples = lines.map((l) => JSON.parse(l) as Sample);
+      for (const s of samples) {
+        expect(s.model).toBe('gpt-4o');
+        expect(s.repeat).toBe(1);
+        expect(['ok', 'http_error']).toContain(s.outcome);
+        expect(s.endpoint).toBe('ask');
+      }
+      const ok = samples.filter((s) => s.outcome === 'ok');
+      expect(ok.length).toBeGreaterThan(0);
+      for (const s of ok) expect(s.text).toBe(`ok: the key you sent is ${key} (true, null, model, 1)`);
+      const summary = readJson<{ totals: { requests: number; ok: number } }>(join(out, 'summary.json'));
+      expect(summary.totals.requests).toBe(8);
+      expect(summary.totals.ok).toBe(ok.length);
+      expect(r.code).toBe(1); // the 500s are failures, counted as such
+      expect(r.stderr.match(/cannot be redacted/g)).toHaveLength(1);
+    });
+  }
+
+  it('a realistic key echoed by the service (answer, error body, header) appears in no run file and no output', async () => {
+    const dir = tempDir();
+    const out = join(dir, 'run');
+    const r = await runCli(['run', hostileSuite(dir, 8), '--base-url', server.url, '--out', out, '--retries', '0'], { env: { KBBENCH_API_KEY: REAL_KEY } });
+    expect(r.code).toBe(1);
+    const samples = readNdjson<Sample>(join(out, 'results.ndjson'));
+    expect(samples).toHaveLength(8);
+    expect(samples.filter((s) => s.outcome === 'ok').every((s) => s.text.includes('[redacted]'))).toBe(true);
+    expect(everyFileOf(out)).not.toContain(REAL_KEY);
+    expect(`${r.stdout}${r.stderr}`).not.toContain(REAL_KEY);
+    expect(r.stderr).not.toMatch(/cannot be redacted/);
+  });
+});
