@@ -23,14 +23,15 @@ export function keyOf(req: RecordedRequest): string {
 
 export async function startHostileServer(): Promise<HostileServer> {
   const raw = await startRawServer();
-  let answer = (_req: RecordedRequest, res: ServerResponse, key: string): void => sendJson(res, 200, { text: `you said ${key}`, credits_used: 0.01, credits_remaining: 10 });
-  let boards = (_req: RecordedRequest, res: ServerResponse): void => sendJson(res, 200, { data: [{ id: HOSTILE_BOARD, name: 'hostile' }] });
+  type Answer = (req: RecordedRequest, res: ServerResponse, key: string) => void | Promise<void>;
+  let answer: Answer = (_req, res, key) => sendJson(res, 200, { text: `you said ${key}`, credits_used: 0.01, credits_remaining: 10 });
+  let boards: Answer = (_req, res) => sendJson(res, 200, { data: [{ id: HOSTILE_BOARD, name: 'hostile' }] });
   raw.handle((req, res) => (req.path === '/api/boards' ? boards(req, res, keyOf(req)) : answer(req, res, keyOf(req))));
   return Object.assign(raw, {
-    answer: (next: typeof answer) => {
+    answer: (next: Answer) => {
       answer = next;
     },
-    boards: (next: typeof boards) => {
+    boards: (next: Answer) => {
       boards = next;
     },
   });
