@@ -1,6 +1,6 @@
 // A hostile service and hostile input: the CLI (dist/cli/main.js) against a real server on 127.0.0.1
 // that echoes the key, lies about credits and asks for long waits (test/hostile-server.ts).
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendJson } from '../src/client/test-support/raw-server.js';
@@ -64,5 +64,41 @@ describe('redaction never corrupts results (finding 1)', () => {
     expect(everyFileOf(out)).not.toContain(REAL_KEY);
     expect(`${r.stdout}${r.stderr}`).not.toContain(REAL_KEY);
     expect(r.stderr).not.toMatch(/cannot be redacted/);
+  });
+});
+
+describe('the embedded service reads only its documents root, and never sees the environment (finding 2)', () => {
+  const GITHUB_TOKEN = 'ghp_0123456789abcdefghijklmnopqrstuvwxyz';
+  const suiteFor = (dir: string, documents: string, docsRoot = ''): string => {
+    const ws = join(dir, 'ws.yaml');
+    writeFileSync(ws, `${docsRoot}accounts: [ { id: a, name: A, key: kb-test-0000-local, credits: 1000 } ]\nboards:\n  - id: b\n    name: B\n    account: a\n    chats:\n      - id: c\n        documents: ['${documents}']\n`);
+    const suite = join(dir, 'suite.yaml');
+    writeFileSync(suite, `name: leak\nworkspace: ws.yaml\ntarget: { board_id: b, chat_id: c }\nmodels: [gpt-4o]\ncases:\n  - id: env\n    prompt: GITHUB_TOKEN KBBENCH_API_KEY PATH HOME root\n`);
+    return suite;
+  };
+
+  for (const doc of ['../../../../../../etc/passwd', '/proc/self/environ']) {
+    it(`refuses ${doc} with file:line, exit 2, nothing sent`, async () => {
+      const dir = tempDir();
+      const out = join(dir, 'run');
+      const r = await runCli(['run', suiteFor(dir, doc), '--out', out, '--latency-scale', '0']);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/ws\.yaml:8: boards\[0\]\.chats\[0\]\.documents\[0\]: .*outside the documents root/);
+      expect(existsSync(join(out, 'results.ndjson'))).toBe(false);
+    });
+  }
+
+  it('even with docs_root: / serving /proc/self/environ, neither the key nor a CI token reaches any run file', async () => {
+    const dir = tempDir();
+    const out = join(dir, 'run');
+    const r = await runCli(['run', suiteFor(dir, '/proc/self/environ', 'docs_root: /\n'), '--out', out, '--latency-scale', '0'], {
+      env: { KBBENCH_API_KEY: REAL_KEY, GITHUB_TOKEN },
+    });
+    expect(r.code).toBe(0);
+    const files = everyFileOf(out);
+    expect(files).not.toContain(REAL_KEY);
+    expect(files).not.toContain(GITHUB_TOKEN);
+    expect(files).not.toContain('kb-test-0000-local');
+    expect(`${r.stdout}${r.stderr}`).not.toContain(GITHUB_TOKEN);
   });
 });
