@@ -102,3 +102,66 @@ describe('the embedded service reads only its documents root, and never sees the
     expect(`${r.stdout}${r.stderr}`).not.toContain(GITHUB_TOKEN);
   });
 });
+
+describe('credit values are validated: one rule for JSON answers and usage chunks (finding 9)', () => {
+  let server: HostileServer;
+  beforeAll(async () => {
+    server = await startHostileServer();
+  });
+  afterAll(() => server.close());
+
+  it('a negative credits_used does not let a --max-credits run spend past its budget', async () => {
+    server.answer((_req, res) => sendJson(res, 200, { text: 'fine', credits_used: -5, credits_remaining: 100 }));
+    const before = server.requests.length;
+    const dir = tempDir();
+    const out = join(dir, 'run');
+    const r = await runCli(['run', hostileSuite(dir, 20), '--base-url', server.url, '--out', out, '--max-credits', '1', '--quiet', '--json'], { env: { KBBENCH_API_KEY: REAL_KEY } });
+    expect(r.code).toBe(3);
+    const asked = server.requests.slice(before).filter((q) => q.path === '/api/conversation').length;
+    expect(asked).toBeLessThan(20);
+    const samples = readNdjson<Sample>(join(out, 'results.ndjson'));
+    for (const s of samples) {
+      expect(s.outcome).toBe('ok');
+      expect(s.text).toBe('fine');
+      expect(s.credits_used).toBeNull();
+      expect(s.credits_invalid).toBe('credits_used -5');
+    }
+    const summary = readJson<{ totals: { credits_used: number } }>(join(out, 'summary.json'));
+    expect(readJson<{ status: string }>(join(out, 'run.json')).status).toBe('budget-exhausted');
+    expect(summary.totals.credits_used).toBeGreaterThanOrEqual(0);
+  });
+
+  it('1e308 in a JSON answer keeps the answer, marks its credits invalid, and the sums stay numbers', async () => {
+    server.answer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"text":"big","credits_used":1e308,"credits_remaining":1e308}');
+    });
+    const dir = tempDir();
+    const out = join(dir, 'run');
+    const r = await runCli(['run', hostileSuite(dir, 3), '--base-url', server.url, '--out', out, '--quiet'], { env: { KBBENCH_API_KEY: REAL_KEY } });
+    expect(r.code).toBe(0);
+    const samples = readNdjson<Sample>(join(out, 'results.ndjson'));
+    expect(samples.every((s) => s.outcome === 'ok' && s.text === 'big' && s.credits_invalid === 'credits_used 1e+308, credits_remaining 1e+308')).toBe(true);
+    const summary = readJson<{ totals: { credits_used: number } }>(join(out, 'summary.json'));
+    expect(summary.totals.credits_used).toBe(0);
+    expect(r.stdout).not.toMatch(/\d{30}/);
+  });
+
+  it('NaN in a usage chunk keeps a complete streamed answer', async () => {
+    server.answer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end('data: {"type":"text-delta","id":"t","delta":"streamed answer"}\n\ndata: {"type":"finish"}\n\ndata: {"type":"usage","credits_used":NaN}\n\ndata: [DONE]\n\n');
+    });
+    const dir = tempDir();
+    const out = join(dir, 'run');
+    const suite = hostileSuite(dir, 2);
+    writeFileSync(suite, readFileSync(suite, 'utf8').replace('streaming: false', 'streaming: true'));
+    const r = await runCli(['run', suite, '--base-url', server.url, '--out', out, '--quiet'], { env: { KBBENCH_API_KEY: REAL_KEY } });
+    const samples = readNdjson<Sample>(join(out, 'results.ndjson'));
+    expect(samples.map((s) => [s.outcome, s.text, s.credits_used, s.credits_invalid])).toEqual([
+      ['ok', 'streamed answer', null, 'credits_used NaN'],
+      ['ok', 'streamed answer', null, 'credits_used NaN'],
+    ]);
+    expect(r.code).toBe(0);
+  });
+});
