@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendJson } from '../src/client/test-support/raw-server.js';
 import type { Sample } from '../src/domain/sample.js';
 import { readJson, readNdjson, runCli, tempDir } from './helpers.js';
-import { hostileSuite, startHostileServer, type HostileServer } from './hostile-server.js';
+import { HOSTILE_BOARD, hostileSuite, startHostileServer, type HostileServer } from './hostile-server.js';
 
 const REAL_KEY = 'kb-live-7f3a9c2e51d04b8a';
 
@@ -163,5 +163,59 @@ describe('credit values are validated: one rule for JSON answers and usage chunk
       ['ok', 'streamed answer', null, 'credits_used NaN'],
     ]);
     expect(r.code).toBe(0);
+  });
+});
+
+describe('Retry-After is bounded by --max-retry-wait (finding 4)', () => {
+  let server: HostileServer;
+  beforeAll(async () => {
+    server = await startHostileServer();
+  });
+  afterAll(() => server.close());
+
+  it('a 429 asking for 999999s ends that request at once: recorded as rate limited with the wait asked', async () => {
+    server.answer((_req, res) => sendJson(res, 429, { error: 'Too Many Requests' }, { 'retry-after': '999999' }));
+    const before = server.requests.length;
+    const dir = tempDir();
+    const out = join(dir, 'run');
+    const r = await runCli(['run', hostileSuite(dir, 3), '--base-url', server.url, '--out', out, '--retries', '5', '--quiet'], { env: { KBBENCH_API_KEY: REAL_KEY }, timeoutMs: 60_000 });
+    expect(r.code).toBe(1);
+    const samples = readNdjson<Sample>(join(out, 'results.ndjson'));
+    expect(samples).toHaveLength(3);
+    for (const s of samples) {
+      expect(s.status).toBe(429);
+      expect(s.attempts).toBe(1);
+      expect(s.error?.code).toBe('E_RATE_LIMITED');
+      expect(s.error?.message).toContain('asked to wait 999999s (Retry-After), longer than --max-retry-wait 60s');
+    }
+    expect(server.requests.slice(before).filter((q) => q.path === '/api/conversation')).toHaveLength(3);
+  });
+
+  it('a Retry-After past the timer range (9999999s) sends no burst of retries', async () => {
+    server.answer((_req, res) => sendJson(res, 429, { error: 'Too Many Requests' }, { 'retry-after': '9999999' }));
+    const before = server.requests.length;
+    const dir = tempDir();
+    const r = await runCli(['run', hostileSuite(dir, 1), '--base-url', server.url, '--out', join(dir, 'run'), '--retries', '3', '--quiet'], { env: { KBBENCH_API_KEY: REAL_KEY }, timeoutMs: 60_000 });
+    expect(r.code).toBe(1);
+    expect(server.requests.slice(before).filter((q) => q.path === '/api/conversation')).toHaveLength(1);
+  });
+
+  it('the preflight listing is bounded too, and a smaller --max-retry-wait is honoured', async () => {
+    server.boards((_req, res) => sendJson(res, 429, { error: 'Too Many Requests' }, { 'retry-after': '120' }));
+    try {
+      const dir = tempDir();
+      const r = await runCli(['run', hostileSuite(dir, 1), '--base-url', server.url, '--out', join(dir, 'run'), '--max-retry-wait', '90s'], { env: { KBBENCH_API_KEY: REAL_KEY }, timeoutMs: 60_000 });
+      expect(r.code).toBe(3);
+      expect(r.stderr).toContain('asked to wait 120s (Retry-After), longer than --max-retry-wait 90s');
+    } finally {
+      server.boards((_req, res) => sendJson(res, 200, { data: [{ id: HOSTILE_BOARD, name: 'hostile' }] }));
+    }
+  });
+
+  it('refuses a --max-retry-wait past a day (exit 2)', async () => {
+    const dir = tempDir();
+    const r = await runCli(['run', hostileSuite(dir, 1), '--base-url', server.url, '--out', join(dir, 'run'), '--max-retry-wait', '25h'], { env: { KBBENCH_API_KEY: REAL_KEY } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--max-retry-wait');
   });
 });

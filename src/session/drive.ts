@@ -59,6 +59,7 @@ export async function drive(
   const handle = startRun(source, {
     client, target: { boardId: target.boardId, chatId: target.chatId }, concurrency: options.concurrency, ...openLoopOf(options),
     timeoutMs: options.timeoutMs, retries: options.retries,
+    ...(options.maxRetryWaitMs !== undefined ? { backoff: { maxWaitMs: options.maxRetryWaitMs } } : {}),
     budget: {
       ...(options.maxCredits !== undefined ? { maxCredits: Math.max(0, options.maxCredits - fromUnits(counts.previousUnits)) } : {}),
       ...(options.minRemaining !== undefined ? { minRemaining: options.minRemaining } : {}),

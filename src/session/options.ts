@@ -35,6 +35,8 @@ export interface RunSessionOptions {
   requestDefaults: RequestOptions;
   timeoutMs: number;
   retries: number;
+  /** --max-retry-wait: the longest wait before a retry (runner/backoff.ts); default 60 s. */
+  maxRetryWaitMs?: number;
   maxCredits?: number;
   minRemaining?: number;
   shard?: Shard;

@@ -62,7 +62,7 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
   const source: UnitSource = state ? remainingUnits(prepared.plan, state, !target.embedded) : prepared.plan;
   const client = createClient({ baseUrl: target.baseUrl, apiKey: target.apiKey, auth: options.auth, ...(options.dialect ? { dialect: options.dialect } : {}) });
   try {
-    await preflight(client, target, hooks.abort);
+    await preflight(client, target, hooks.abort, options);
     const info = { ...initialRunInfo(prepared, options, target, previous, overrides.purpose), started_at: startedAt };
     ensureRunDir(runDir);
     writeRunInfo(runDir, info);
