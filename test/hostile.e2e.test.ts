@@ -219,3 +219,54 @@ describe('Retry-After is bounded by --max-retry-wait (finding 4)', () => {
     expect(r.stderr).toContain('--max-retry-wait');
   });
 });
+
+describe('user-named things called __proto__, constructor, toString (finding 3)', () => {
+  const NAMES = ['__proto__', 'constructor', 'toString'];
+  let server: HostileServer;
+  beforeAll(async () => {
+    server = await startHostileServer();
+    server.answer((req, res) => {
+      if (req.path === '/api/conversation/new') {
+        return sendJson(res, 200, { conversationId: '00000000-0000-4000-8000-000000000001', name: 'n', createdAt: '2026-01-01T00:00:00Z', boardId: 'b', chatId: 'c' });
+      }
+      sendJson(res, 200, { text: 'the answer is 30 days', credits_used: 0.01, credits_remaining: 100 });
+    });
+  });
+  afterAll(() => server.close());
+
+  /** Case ids and thread ids share one namespace: one suite names its cases so, the other its threads. */
+  function protoSuite(dir: string, named: 'cases' | 'threads'): string {
+    const path = join(dir, `proto-${named}.yaml`);
+    const id = (n: string, kind: string): string => (kind === named ? n : `${kind}-${n.replace(/_/g, '')}`);
+    const cases = NAMES.map((n) => `  - id: ${id(n, 'cases')}\n    prompt: Question ${n}?\n    assert: [ { contains: 30 days } ]\n`).join('');
+    const threads = NAMES.map((n) => `  - id: ${id(n, 'threads')}\n    turns:\n      - prompt: First?\n      - prompt: Second?\n`).join('');
+    writeFileSync(path, `name: proto\ntarget: { board_id: ${HOSTILE_BOARD}, chat_id: chat-hostile }\nmodels: [${NAMES.join(', ')}]\ndefaults: { streaming: false }\ncases:\n${cases}threads:\n${threads}thresholds:\n  pass_rate: ['rate>=1']\n`);
+    return path;
+  }
+
+  for (const named of ['cases', 'threads'] as const) {
+    it(`validate lists every model, and a run writes every report with every model and item (${named} so named)`, async () => {
+      const dir = tempDir();
+      const suite = protoSuite(dir, named);
+      const v = await runCli(['validate', suite]);
+      expect(v.code).toBe(0);
+      for (const n of NAMES) expect(v.stdout).toMatch(new RegExp(`^${n}\\s+3\\s+3\\s+`, 'm'));
+      for (const n of NAMES) expect(v.stdout).toContain(`${named === 'cases' ? 'case' : 'thread'}:${n}|`);
+      const out = join(dir, 'run');
+      const r = await runCli(['run', suite, '--base-url', server.url, '--out', out, '--quiet'], { env: { KBBENCH_API_KEY: REAL_KEY } });
+      expect(r.stderr).not.toMatch(/Invalid argument|TypeError|at .*\.js:\d+/);
+      expect(r.code).toBe(0);
+      for (const f of ['summary.json', 'samples.csv', 'summary.csv', 'cases.csv', 'report.html', 'junit.xml']) expect(existsSync(join(out, f))).toBe(true);
+      const summary = readJson<{ models: Record<string, { requests: number }> }>(join(out, 'summary.json'));
+      expect(Object.keys(summary.models).sort()).toEqual([...NAMES].sort());
+      for (const n of NAMES) expect(Object.getOwnPropertyDescriptor(summary.models, n)?.value.requests).toBe(9);
+      const samples = readNdjson<Sample>(join(out, 'results.ndjson'));
+      expect(samples.filter((s) => s.outcome === 'ok')).toHaveLength(27);
+      const cases = readFileSync(join(out, 'cases.csv'), 'utf8');
+      for (const n of NAMES) expect(cases).toContain(`${named === 'cases' ? 'case' : 'thread'}:${n}`);
+      const cmp = await runCli(['compare', out, out, '--out', join(dir, 'cmp')]);
+      expect(cmp.stderr).not.toMatch(/TypeError|at .*\.js:\d+/);
+      expect(cmp.code).toBe(0);
+    });
+  }
+});
