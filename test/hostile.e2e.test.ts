@@ -270,3 +270,57 @@ describe('user-named things called __proto__, constructor, toString (finding 3)'
     });
   }
 });
+
+describe('a full disk (ENOSPC) (finding 7)', () => {
+  const PRELOAD = join(import.meta.dirname, 'fixtures', 'preload', 'full-disk.mjs');
+  let server: HostileServer;
+  beforeAll(async () => {
+    server = await startHostileServer();
+  });
+  afterAll(() => server.close());
+  const fullDisk = (env: Record<string, string>) => ({ KBBENCH_API_KEY: REAL_KEY, NODE_OPTIONS: `--import ${PRELOAD}`, ...env });
+  const tempFiles = (dir: string) => readdirSync(dir).filter((f) => f.includes('.tmp'));
+
+  it('mid-run: names results.ndjson, marks run.json failed, keeps only whole lines, leaves no temp file; a resume finishes the run', async () => {
+    const dir = tempDir();
+    const out = join(dir, 'run');
+    const suite = hostileSuite(dir, 30);
+    const r = await runCli(['run', suite, '--base-url', server.url, '--out', out, '--concurrency', '1', '--quiet'], { env: fullDisk({ KBBENCH_TEST_FULL_RESULTS_AFTER: '3', KBBENCH_TEST_FULL_RUN_JSON_OK: '1' }) });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(`cannot write ${join(out, 'results.ndjson')}: no space left on the device (ENOSPC)`);
+    expect(r.stderr).toContain(`--resume ${out}`);
+    expect(r.stderr).not.toMatch(/at .*\.js:\d+/);
+    expect(readJson<{ status: string }>(join(out, 'run.json')).status).toBe('failed');
+    const text = readFileSync(join(out, 'results.ndjson'), 'utf8');
+    expect(text.endsWith('\n')).toBe(true);
+    const lines = text.trim().split('\n').map((l) => JSON.parse(l) as Sample);
+    expect(lines).toHaveLength(3);
+    expect(tempFiles(out)).toEqual([]);
+    const resumed = await runCli(['run', suite, '--base-url', server.url, '--resume', out, '--quiet'], { env: { KBBENCH_API_KEY: REAL_KEY } });
+    expect(resumed.code).toBe(0);
+    expect(readNdjson<Sample>(join(out, 'results.ndjson'))).toHaveLength(30);
+  });
+
+  it('mid-run with run.json unwritable too: says so, and leaves no 0-byte temp file', async () => {
+    const dir = tempDir();
+    const out = join(dir, 'run');
+    const r = await runCli(['run', hostileSuite(dir, 20), '--base-url', server.url, '--out', out, '--concurrency', '1', '--quiet'], { env: fullDisk({ KBBENCH_TEST_FULL_RESULTS_AFTER: '2' }) });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('run.json could not be marked failed either');
+    expect(tempFiles(out)).toEqual([]);
+  });
+
+  it('while writing reports: names the report, says `kbbench report` rebuilds it, no temp file; the rebuild works', async () => {
+    const dir = tempDir();
+    const out = join(dir, 'run');
+    const r = await runCli(['run', hostileSuite(dir, 4), '--base-url', server.url, '--out', out, '--quiet'], { env: fullDisk({ KBBENCH_TEST_FULL_FILES: 'report.html,samples.csv' }) });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(new RegExp(`cannot write ${join(out, '(report\\.html|samples\\.csv)')}: no space left on the device \\(ENOSPC\\)`));
+    expect(r.stderr).toContain(`kbbench report ${out}`);
+    expect(r.stderr).not.toMatch(/at .*\.js:\d+/);
+    expect(tempFiles(out)).toEqual([]);
+    const rebuilt = await runCli(['report', out]);
+    expect(rebuilt.code).toBe(0);
+    expect(existsSync(join(out, 'report.html'))).toBe(true);
+  });
+});

@@ -56,6 +56,10 @@ export async function drive(
   const results = new ResultsFile(join(runDir, RUN_FILES.results));
   // Both keys: the one sent (the embedded service's, in embedded mode) and the user's own.
   const redact = createRedactor([target.apiKey, options.apiKey]);
+  // A result that cannot be written (a full disk) stops the run at once: the requests in flight are
+  // cancelled, for their results would have nowhere to go.
+  let cancelRun = (): void => undefined;
+  results.onFailure = () => cancelRun();
   const handle = startRun(source, {
     client, target: { boardId: target.boardId, chatId: target.chatId }, concurrency: options.concurrency, ...openLoopOf(options),
     timeoutMs: options.timeoutMs, retries: options.retries,
@@ -66,6 +70,7 @@ export async function drive(
     },
     check: judgePort(client, target, options), stop: hooks.stop, abort: hooks.abort,
   });
+  cancelRun = () => handle.cancel();
   const progress: ProgressInfo = { done: counts.done, total: counts.total, errors: 0, creditsUsed: fromUnits(counts.previousUnits) };
   let stop: StopReason | null = null;
   let stopDetail = '';
@@ -82,6 +87,7 @@ export async function drive(
   };
   try {
     for await (const event of handle.events as AsyncIterable<RunEvent>) {
+      if (results.failure) break;
       if (event.type === 'sample') {
         const sample = redactSample(event.sample, redact);
         results.append(sample, counted(sample));
@@ -97,6 +103,7 @@ export async function drive(
     return { status: 'failed', stopReason: String(failure), dropped, failure, unrecordedUnits: unrecordedUnits() };
   }
   results.close();
+  if (results.failure) return { status: 'failed', stopReason: results.failure.message, dropped, failure: results.failure, unrecordedUnits: unrecordedUnits() };
   // Requests cancelled by a hard stop were not recorded: the run is not complete, whatever else finished.
   if (stop === null && hooks.abort.aborted) stop = 'interrupted';
   if (stop === 'budget-exhausted') return { status: 'budget-exhausted', stopReason: stopDetail, dropped, unrecordedUnits: unrecordedUnits() };

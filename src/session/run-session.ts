@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createClient } from '../client/index.js';
 import { fromUnits, roundCredits, toUnits } from '../credits/units.js';
-import { InputError } from '../domain/errors.js';
+import { InputError, StorageError } from '../domain/errors.js';
 import type { RunInfo } from '../domain/run.js';
 import type { Sample } from '../domain/sample.js';
 import type { Summary } from '../domain/summary.js';
@@ -79,14 +79,37 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
       replay_credits: roundCredits(fromUnits(replayUnits + outcome.unrecordedUnits)),
       ...(outcome.stopReason ? { stop_reason: outcome.stopReason } : {}),
     };
+    if (outcome.failure instanceof StorageError) throw storageStop(outcome.failure, runDir, run, options.suitePath);
     writeRunInfo(runDir, run);
-    const summary = await finishReports(runDir, run);
+    const summary = await finishReports(runDir, run).catch((error: unknown) => {
+      if (!(error instanceof StorageError)) throw error;
+      throw new StorageError(`${error.message}. The run's results are whole in ${RUN_FILES.results}: free some space, then rebuild its reports with \`kbbench report ${runDir}\``, error.file, error.reason);
+    });
     if (outcome.failure) throw outcome.failure;
     return { runDir, run, summary };
   } finally {
     await client.close();
     await target.stop();
   }
+}
+
+/**
+ * A result that could not be written (a full disk) ends the run: run.json is marked failed when it
+ * can be, and the message names the file and the way on (a resume sends only what is missing).
+ */
+function storageStop(failure: StorageError, runDir: string, run: RunInfo, suitePath: string): StorageError {
+  let marked = true;
+  try {
+    writeRunInfo(runDir, run);
+  } catch {
+    marked = false;
+  }
+  const state = marked ? `${RUN_FILES.run} is marked failed` : `${RUN_FILES.run} could not be marked failed either`;
+  return new StorageError(
+    `${failure.message}. The results written before it are whole and ${state}: free some space, then continue with \`kbbench run ${suitePath} --resume ${runDir}\``,
+    failure.file,
+    failure.reason,
+  );
 }
 
 /** A new run never appends to an old one: that would mix two runs' results under one run id. */
