@@ -1,6 +1,7 @@
 // A hostile service and hostile input: the CLI (dist/cli/main.js) against a real server on 127.0.0.1
 // that echoes the key, lies about credits and asks for long waits (test/hostile-server.ts).
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { chmodSync, existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendJson } from '../src/client/test-support/raw-server.js';
@@ -322,5 +323,59 @@ describe('a full disk (ENOSPC) (finding 7)', () => {
     const rebuilt = await runCli(['report', out]);
     expect(rebuilt.code).toBe(0);
     expect(existsSync(join(out, 'report.html'))).toBe(true);
+  });
+});
+
+describe('inputs are read with a byte limit; pipes still work (finding 6) and open key files are warned of (finding 11)', () => {
+  let server: HostileServer;
+  beforeAll(async () => {
+    server = await startHostileServer();
+  });
+  afterAll(() => server.close());
+
+  it('--api-key-file /dev/zero ends at once with the limit stated (exit 2)', async () => {
+    const dir = tempDir();
+    const r = await runCli(['run', hostileSuite(dir, 1), '--base-url', server.url, '--api-key-file', '/dev/zero', '--out', join(dir, 'run')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('larger than the limit of 4096 bytes');
+  });
+
+  it('a workspace linked to /dev/zero ends with the limit stated (exit 2)', async () => {
+    const dir = tempDir();
+    symlinkSync('/dev/zero', join(dir, 'ws.yaml'));
+    const suite = join(dir, 'suite.yaml');
+    writeFileSync(suite, 'name: z\nworkspace: ws.yaml\ntarget: { board_id: b, chat_id: c }\ncases:\n  - { id: a, prompt: hi }\n');
+    const r = await runCli(['run', suite, '--out', join(dir, 'run'), '--latency-scale', '0']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('larger than the limit of 4 MiB');
+  });
+
+  it('a suite and a key file from pipes (FIFOs, as process substitution gives) still work', async () => {
+    const dir = tempDir();
+    const source = readFileSync(hostileSuite(dir, 2), 'utf8');
+    const suiteFifo = join(dir, 'piped.yaml');
+    const keyFifo = join(dir, 'key');
+    execFileSync('mkfifo', [suiteFifo, keyFifo]);
+    const writers = [spawn('sh', ['-c', `cat > '${suiteFifo}'`]), spawn('sh', ['-c', `cat > '${keyFifo}'`])];
+    writers[0]!.stdin!.end(source);
+    writers[1]!.stdin!.end(`${REAL_KEY}\n`);
+    const r = await runCli(['run', suiteFifo, '--base-url', server.url, '--api-key-file', keyFifo, '--out', join(dir, 'run'), '--quiet']);
+    expect(r.code).toBe(0);
+    expect(readNdjson<Sample>(join(dir, 'run', 'results.ndjson'))).toHaveLength(2);
+    expect(r.stderr).not.toContain('readable by others');
+  });
+
+  it('a key file readable by others (mode 644) gets a warning, as ssh gives; mode 600 none', async () => {
+    const dir = tempDir();
+    const keyFile = join(dir, 'key');
+    writeFileSync(keyFile, REAL_KEY);
+    chmodSync(keyFile, 0o644);
+    const open = await runCli(['run', hostileSuite(dir, 1), '--base-url', server.url, '--api-key-file', keyFile, '--out', join(dir, 'run1'), '--quiet']);
+    expect(open.code).toBe(0);
+    expect(open.stderr).toContain(`warning: the API key file ${keyFile} is readable by others (mode 644)`);
+    chmodSync(keyFile, 0o600);
+    const closed = await runCli(['run', hostileSuite(dir, 1), '--base-url', server.url, '--api-key-file', keyFile, '--out', join(dir, 'run2'), '--quiet']);
+    expect(closed.code).toBe(0);
+    expect(closed.stderr).not.toContain('readable by others');
   });
 });

@@ -5,7 +5,7 @@ import { startEmbeddedService } from './embedded.js';
 import type { CliIo } from './io.js';
 import { createProgress } from './progress.js';
 import { createRedactor } from '../client/redact.js';
-import { shortKeyWarning } from './secrets.js';
+import { keyFileModeWarning, shortKeyWarning } from './secrets.js';
 import { installStopSignals } from './signals.js';
 
 /** Requests in flight get this long after the first Ctrl-C before they are cancelled. */
@@ -16,13 +16,14 @@ export interface SessionConsole {
   label: string;
   quiet: boolean;
   apiKey: string | undefined;
+  /** --api-key-file, if given: warned of when others can read it. */
+  apiKeyFile?: string | undefined;
 }
 
 /** Runs `body` with hooks wired to the terminal; the progress line is gone before `body`'s own output. */
 export async function withSessionConsole<T>(io: CliIo, view: SessionConsole, body: (hooks: SessionHooks, settle: () => void) => Promise<T>): Promise<T> {
   io.setRedact(createRedactor([view.apiKey]));
-  const short = shortKeyWarning([view.apiKey]);
-  if (short) io.err(short);
+  for (const warning of [shortKeyWarning([view.apiKey]), keyFileModeWarning(view.apiKeyFile)]) if (warning) io.err(warning);
   const signals = installStopSignals(GRACE_MS, (t) => io.err(t));
   const progress = createProgress(io.stderr, !view.quiet);
   const hooks: SessionHooks = {

@@ -1,5 +1,5 @@
 // Loading a workspace file: YAML, validated with zod, documents read and split; errors name file, line and field.
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { open, readFile, realpath, stat } from 'node:fs/promises';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
@@ -116,6 +116,26 @@ function checkReferences(spec: WorkspaceSpec, file: string, locate: (path: Prope
   });
 }
 
+/** A workspace file larger than this is refused (it names documents; it does not hold them). */
+export const MAX_WORKSPACE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Reads at most `maxBytes` (+1, to see there is more) from a file, a pipe or a device, so a
+ * workspace linked to /dev/zero ends in an error, not in gigabytes. (The service shares no code with
+ * the harness but protocol/: suite/bounded-read.ts is the harness's counterpart.)
+ */
+async function readBounded(path: string, maxBytes: number): Promise<string | null> {
+  const handle = await open(path, 'r');
+  try {
+    const buffer = Buffer.alloc(maxBytes + 1);
+    let total = 0;
+    for (let n = 1; n > 0 && total < buffer.length; total += n) n = (await handle.read(buffer, total, buffer.length - total, null)).bytesRead;
+    return total > maxBytes ? null : buffer.subarray(0, total).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
 /** A knowledge document larger than this is refused: the service keeps every passage in memory. */
 export const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
 
@@ -180,12 +200,13 @@ async function loadChat(
  */
 export async function loadWorkspace(workspacePath: string): Promise<Workspace> {
   const file = resolve(workspacePath);
-  let text: string;
+  let text: string | null;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readBounded(file, MAX_WORKSPACE_BYTES);
   } catch (error) {
     throw new WorkspaceError(file, '', `cannot read workspace file: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
+  if (text === null) throw new WorkspaceError(file, '', `the workspace file is larger than the limit of ${MAX_WORKSPACE_BYTES / 1024 / 1024} MiB`);
   const { spec, locate } = parseSpec(text, file);
   checkReferences(spec, file, locate);
   const folder = dirname(file);

@@ -70,7 +70,7 @@ export function estimateCommand(io: CliIo, setExit: (code: ExitCode) => void): C
       const options = toSessionOptions(a, io.env, process.cwd());
       const quiet = argv.quiet === true || argv.json === true;
       // The sample is a run: the same embedded service, signals and progress line as `run`.
-      await withSessionConsole(io, { label: 'kbbench estimate: sampling', quiet, apiKey: options.apiKey }, async (hooks, settle) => {
+      await withSessionConsole(io, { label: 'kbbench estimate: sampling', quiet, apiKey: options.apiKey, apiKeyFile: a.apiKeyFile as string | undefined }, async (hooks, settle) => {
         const estimate = await estimateSuite({
           options,
           samplePerModel: positive(a.sample as number, 'sample', { integer: true }) ?? DEFAULT_SAMPLE,

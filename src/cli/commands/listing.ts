@@ -5,7 +5,7 @@ import { InputError } from '../../domain/errors.js';
 import { EXIT, type ExitCode } from '../exit.js';
 import type { CliIo } from '../io.js';
 import { createRedactor } from '../../client/redact.js';
-import { readApiKey, shortKeyWarning } from '../secrets.js';
+import { keyFileModeWarning, readApiKey, shortKeyWarning } from '../secrets.js';
 
 function target<T>(y: Argv<T>) {
   return y
@@ -21,8 +21,8 @@ function clientFor(io: CliIo, a: Record<string, unknown>) {
   const apiKey = readApiKey(io.env, a.apiKeyFile as string | undefined);
   if (!apiKey) throw new InputError('set KBBENCH_API_KEY or pass --api-key-file PATH', { field: 'KBBENCH_API_KEY' });
   io.setRedact(createRedactor([apiKey]));
-  const short = shortKeyWarning([apiKey]);
-  if (short) io.err(short);
+  const keyFile = a.apiKeyFile as string | undefined;
+  for (const warning of [shortKeyWarning([apiKey]), keyFileModeWarning(keyFile)]) if (warning) io.err(warning);
   return createClient({ baseUrl, apiKey, auth: a.auth as 'header' | 'query' });
 }
 
