@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendJson } from '../src/client/test-support/raw-server.js';
 import type { Sample } from '../src/domain/sample.js';
-import { readJson, readNdjson, runCli, tempDir } from './helpers.js';
+import { CLI, readJson, readNdjson, runCli, tempDir } from './helpers.js';
 import { HOSTILE_BOARD, hostileSuite, startHostileServer, type HostileServer } from './hostile-server.js';
 
 const REAL_KEY = 'kb-live-7f3a9c2e51d04b8a';
@@ -377,5 +377,49 @@ describe('inputs are read with a byte limit; pipes still work (finding 6) and op
     const closed = await runCli(['run', hostileSuite(dir, 1), '--base-url', server.url, '--api-key-file', keyFile, '--out', join(dir, 'run2'), '--quiet']);
     expect(closed.code).toBe(0);
     expect(closed.stderr).not.toContain('readable by others');
+  });
+});
+
+describe('a closed stdout ends the command quietly (finding 8)', () => {
+  it('`kbbench validate … | head -1` prints no EPIPE stack trace', async () => {
+    const dir = tempDir();
+    const suite = join(dir, 'big.yaml');
+    writeFileSync(suite, `name: big\ncases:\n${Array.from({ length: 20_000 }, (_, i) => `  - { id: c${i}, prompt: Question ${i}? }\n`).join('')}`);
+    const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn('sh', ['-c', `"${process.execPath}" "${CLI}" validate "${suite}" | head -1`]);
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+    expect(r.stdout).toBe(`suite big (${suite}): valid\n`);
+    expect(r.stderr).toBe('');
+  });
+});
+
+describe('text from outside is shown as text (finding 10)', () => {
+  let server: HostileServer;
+  beforeAll(async () => {
+    server = await startHostileServer();
+    server.answer((_req, res) => sendJson(res, 200, { text: 'nul\u0000here \u001b]0;title\u0007', credits_used: 0.01, credits_remaining: 9 }));
+  });
+  afterAll(() => server.close());
+
+  it('escapes ANSI/OSC and bidi controls in ids on the console, and NUL in samples.csv', async () => {
+    const dir = tempDir();
+    const suite = join(dir, 'esc.yaml');
+    writeFileSync(suite, `name: esc\ntarget: { board_id: ${HOSTILE_BOARD}, chat_id: c }\nmodels: ["m\\u001b[31mred"]\ndefaults: { streaming: false }\ncases:\n  - { id: "a\\u001b]0;pwned\\u0007b\\u202eevil", prompt: hi }\n`);
+    const v = await runCli(['validate', suite]);
+    expect(v.code).toBe(0);
+    for (const text of [v.stdout, v.stderr]) expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u202e]/);
+    expect(v.stdout).toContain('case:a\\x1b]0;pwned\\x07b\\u202eevil');
+    const out = join(dir, 'run');
+    const r = await runCli(['run', suite, '--base-url', server.url, '--out', out], { env: { KBBENCH_API_KEY: REAL_KEY } });
+    expect(r.code).toBe(0);
+    for (const text of [r.stdout, r.stderr]) expect(text).not.toMatch(/[\u0000\u001b\u202e]/);
+    const csv = readFileSync(join(out, 'samples.csv'), 'utf8');
+    expect(csv).not.toContain('\u0000');
+    expect(csv).toContain('nul\\x00here');
   });
 });
