@@ -412,11 +412,13 @@ describe('text from outside is shown as text (finding 10)', () => {
     writeFileSync(suite, `name: esc\ntarget: { board_id: ${HOSTILE_BOARD}, chat_id: c }\nmodels: ["m\\u001b[31mred"]\ndefaults: { streaming: false }\ncases:\n  - { id: "a\\u001b]0;pwned\\u0007b\\u202eevil", prompt: hi }\n`);
     const v = await runCli(['validate', suite]);
     expect(v.code).toBe(0);
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point
     for (const text of [v.stdout, v.stderr]) expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u202e]/);
     expect(v.stdout).toContain('case:a\\x1b]0;pwned\\x07b\\u202eevil');
     const out = join(dir, 'run');
     const r = await runCli(['run', suite, '--base-url', server.url, '--out', out], { env: { KBBENCH_API_KEY: REAL_KEY } });
     expect(r.code).toBe(0);
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point
     for (const text of [r.stdout, r.stderr]) expect(text).not.toMatch(/[\u0000\u001b\u202e]/);
     const csv = readFileSync(join(out, 'samples.csv'), 'utf8');
     expect(csv).not.toContain('\u0000');

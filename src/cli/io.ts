@@ -14,6 +14,7 @@ export interface CliIo {
  * never obeyed: an ESC or OSC sequence in a case id must not drive the terminal, and U+202E must not
  * reverse what follows it. Tabs and line breaks stay: they are the output's own layout.
  */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
 export function escapeControls(text: string): string {

@@ -13,6 +13,7 @@ const FORMULA_START = /^[=+\-@\t\r]/;
  * NUL and the other control characters but tab and line breaks (which CSV quotes) are written as
  * `\x00`: a NUL cuts a cell short in many readers, and an ESC would drive a terminal that `cat`s the file.
  */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 /** The same without `g`: a global regex's test() keeps state between calls. */
 const HAS_CONTROL = new RegExp(CONTROL.source);
