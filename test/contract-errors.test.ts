@@ -153,7 +153,8 @@ describe('402: credits exhausted', () => {
     const docs = resolve(ROOT, 'suites/demo/docs');
     writeFileSync(
       join(folder, 'ws.yaml'),
-      `accounts: [ { id: small, name: Small, key: kb-small-0000-local, credits: 0.1 } ]\n` +
+      `docs_root: ${docs}\n` +
+        `accounts: [ { id: small, name: Small, key: kb-small-0000-local, credits: 0.1 } ]\n` +
         `boards: [ { id: ${BOARD}, name: Small board, account: small, chats: [ { id: ${CHAT}, documents: ['${docs}/plans-and-pricing.md', '${docs}/refunds.md'] } ] } ]\n`,
     );
     const small = await startReferenceService({ latencyScale: 0, workspacePath: join(folder, 'ws.yaml') });

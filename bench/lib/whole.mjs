@@ -89,7 +89,7 @@ export const load1 = () => Number(loadavg()[0].toFixed(2));
  */
 export function writeServeWorkspace(dir) {
   const demoDir = join(ROOT, 'suites', 'demo');
-  const text = readFileSync(join(demoDir, 'workspace.yaml'), 'utf8')
+  const text = `docs_root: ${join(demoDir, 'docs')}\n` + readFileSync(join(demoDir, 'workspace.yaml'), 'utf8')
     .replace(/credits: \d+/g, 'credits: 9999999999')
     .replace(/- docs\//g, `- ${join(demoDir, 'docs')}/`);
   const path = join(dir, 'serve-workspace.yaml');

@@ -15,6 +15,18 @@ export interface EmbeddedService {
 }
 
 const SERVER_ENTRY = fileURLToPath(new URL('../server/main.js', import.meta.url));
+
+/**
+ * What the service needs of the environment: nothing but what Node itself reads. It never gets the
+ * rest (the API key, tokens of CI), so no workspace or fault can make it quote them.
+ */
+const CHILD_ENV_NAMES = ['PATH', 'TZ', 'LANG', 'LC_ALL', 'TMPDIR', 'SYSTEMROOT'] as const;
+
+export function embeddedChildEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const child: NodeJS.ProcessEnv = {};
+  for (const name of CHILD_ENV_NAMES) if (env[name] !== undefined) child[name] = env[name];
+  return child;
+}
 const READY_TIMEOUT_MS = 20_000;
 
 function readReadyLine(child: ChildProcess): Promise<{ url: string; keys: string[] }> {
@@ -77,6 +89,7 @@ export async function startEmbeddedService(options: EmbeddedServiceOptions): Pro
   // requests in flight finish before it stops the service (stdin closing stops it if we die).
   const child = spawn(process.execPath, [SERVER_ENTRY, JSON.stringify(childServiceOptions(options))], {
     stdio: ['pipe', 'pipe', 'pipe'],
+    env: embeddedChildEnv(process.env),
     detached: true,
   });
   let ready: { url: string; keys: string[] };

@@ -1,11 +1,32 @@
-// The API key: from KBBENCH_API_KEY or --api-key-file, never a flag value; and the redactor for output.
-import { readFileSync } from 'node:fs';
+// The API key: from KBBENCH_API_KEY or --api-key-file, never a flag value. Redaction is
+// client/redact.ts's (the one redactor); this file only reads the key and words the warning.
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { InputError } from '../domain/errors.js';
+import { MIN_REDACTED_SECRET_CHARS, unredactableSecrets } from '../client/redact.js';
+
+/** A key file holds one key: anything longer than this is not one (a link to /dev/zero, a wrong file). */
+export const MAX_KEY_FILE_BYTES = 4096;
+
+/** Reads at most MAX_KEY_FILE_BYTES (+1, to see there is more); works for pipes and `<(…)` too. */
+function readKeyFile(path: string): string {
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.alloc(MAX_KEY_FILE_BYTES + 1);
+    let total = 0;
+    for (let n = 1; n > 0 && total < buffer.length; total += n) n = readSync(fd, buffer, total, buffer.length - total, null);
+    if (total > MAX_KEY_FILE_BYTES) {
+      throw new InputError(`the API key file is larger than the limit of ${MAX_KEY_FILE_BYTES} bytes; it should hold the key alone`, { file: path, field: '--api-key-file' });
+    }
+    return buffer.subarray(0, total).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
 
 export function readApiKey(env: NodeJS.ProcessEnv, keyFile: string | undefined): string | undefined {
   if (keyFile !== undefined) {
     try {
-      const key = readFileSync(keyFile, 'utf8').trim();
+      const key = readKeyFile(keyFile).trim();
       if (!key) throw new InputError('the API key file is empty', { file: keyFile, field: '--api-key-file' });
       return key;
     } catch (error) {
@@ -17,9 +38,23 @@ export function readApiKey(env: NodeJS.ProcessEnv, keyFile: string | undefined):
   return fromEnv ? fromEnv : undefined;
 }
 
-/** Replaces every occurrence of the secrets in a text: the last line of defence before output. */
-export function redactor(secrets: (string | undefined)[]): (text: string) => string {
-  const list = secrets.filter((s): s is string => typeof s === 'string' && s.length >= 4);
-  if (list.length === 0) return (text) => text;
-  return (text) => list.reduce((acc, secret) => acc.split(secret).join('[redacted]'), text);
+/** The one warning for a key too short to be redacted (said once per command, never the key itself). */
+export function shortKeyWarning(secrets: readonly (string | undefined)[]): string | undefined {
+  if (unredactableSecrets(secrets).length === 0) return undefined;
+  return `warning: the API key is shorter than ${MIN_REDACTED_SECRET_CHARS} characters, so it cannot be redacted from output (it would alter ordinary text); use a real key`;
+}
+
+/**
+ * As ssh warns of a private key others can read: a key file readable by its group or by anyone
+ * (mode 644) gets a warning. Only a regular file's mode says anything (a pipe's does not).
+ */
+export function keyFileModeWarning(keyFile: string | undefined): string | undefined {
+  if (keyFile === undefined) return undefined;
+  try {
+    const info = statSync(keyFile);
+    if (!info.isFile() || (info.mode & 0o044) === 0) return undefined;
+    return `warning: the API key file ${keyFile} is readable by others (mode ${(info.mode & 0o777).toString(8)}); restrict it with chmod 600 ${keyFile}`;
+  } catch {
+    return undefined;
+  }
 }

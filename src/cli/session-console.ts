@@ -5,7 +5,8 @@ import { startEmbeddedService } from './embedded.js';
 import type { CliIo } from './io.js';
 import { createLiveView } from './live-line.js';
 import { createProgress } from './progress.js';
-import { redactor } from './secrets.js';
+import { createRedactor } from '../client/redact.js';
+import { keyFileModeWarning, shortKeyWarning } from './secrets.js';
 import { installStopSignals } from './signals.js';
 
 /** Requests in flight get this long after the first Ctrl-C before they are cancelled. */
@@ -16,17 +17,25 @@ export interface SessionConsole {
   label: string;
   quiet: boolean;
   apiKey: string | undefined;
+  /** --api-key-file, if given: warned of when others can read it. */
+  apiKeyFile?: string | undefined;
 }
 
 /** Runs `body` with hooks wired to the terminal; the progress line is gone before `body`'s own output. */
 export async function withSessionConsole<T>(io: CliIo, view: SessionConsole, body: (hooks: SessionHooks, settle: () => void) => Promise<T>): Promise<T> {
-  io.setRedact(redactor([view.apiKey]));
+  io.setRedact(createRedactor([view.apiKey]));
+  for (const warning of [shortKeyWarning([view.apiKey]), keyFileModeWarning(view.apiKeyFile)]) if (warning) io.err(warning);
   const signals = installStopSignals(GRACE_MS, (t) => io.err(t));
   const progress = createProgress(io.stderr, !view.quiet);
   // An open loop's progress is its rate, not a count to a total: the live line takes the bar's place.
   const live = createLiveView(io.stderr, !view.quiet, () => progress.stop());
   const hooks: SessionHooks = {
-    launchEmbedded: (embedded) => startEmbeddedService(embedded),
+    // The embedded service's own key is redacted too (beside the one from the environment).
+    launchEmbedded: async (embedded) => {
+      const service = await startEmbeddedService(embedded);
+      io.setRedact(createRedactor([view.apiKey, service.key]));
+      return service;
+    },
     stop: signals.stop,
     abort: signals.abort,
     onWaitStart: ({ startAt }) => {

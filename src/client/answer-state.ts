@@ -7,6 +7,8 @@ export class AnswerState {
   dialect: AnswerDialect | null = null;
   creditsUsed: number | null = null;
   creditsRemaining: number | null = null;
+  /** A reported credit value that was not believed, with the value seen (client/credit-value.ts). */
+  creditsInvalid: string | null = null;
   finished = false;
   readonly chunks: ContentChunk[] = [];
   readonly marks: AnswerMarks;
@@ -37,8 +39,9 @@ export class AnswerState {
     this.marks.finishAt = atMs;
   }
 
-  onUsage(creditsUsed: number, creditsRemaining: number | null, atMs: number): void {
+  onUsage(creditsUsed: number | null, creditsRemaining: number | null, atMs: number, invalid: string | null = null): void {
     this.creditsUsed = creditsUsed;
+    this.creditsInvalid = invalid;
     if (creditsRemaining !== null) this.creditsRemaining = creditsRemaining;
     this.marks.usageAt = atMs;
   }
@@ -51,7 +54,7 @@ export class AnswerState {
   result(endAt: number): AnswerResult {
     this.marks.endAt = endAt;
     const dialect = this.dialect ?? 'json';
-    return {
+    const result: AnswerResult = {
       status: this.status ?? 0,
       text: this.text,
       streamed: dialect !== 'json',
@@ -62,5 +65,7 @@ export class AnswerState {
       finished: this.finished,
       marks: { ...this.marks },
     };
+    if (this.creditsInvalid !== null) result.creditsInvalid = this.creditsInvalid;
+    return result;
   }
 }

@@ -16,7 +16,7 @@ export interface DecodeStreamOptions {
 export type DecodedStreamEvent =
   | { kind: 'chunk'; text: string; atMs: number }
   | { kind: 'finish'; finishReason?: string; atMs: number }
-  | { kind: 'usage'; creditsUsed: number; creditsRemaining?: number; atMs: number }
+  | { kind: 'usage'; creditsUsed: number | null; creditsRemaining?: number; creditsInvalid?: string; atMs: number }
   | { kind: 'body'; raw: string; atMs: number };
 
 function timed(event: DecodedEvent, atMs: number): DecodedStreamEvent {

@@ -3,7 +3,8 @@
 import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import { MalformedBodyError, StreamError, type AnswerResult } from '../domain/index.js';
-import type { Answer, StreamDialect } from '../protocol/index.js';
+import type { StreamDialect } from '../protocol/index.js';
+import { parseJsonLenient, readCredits, type CreditReading } from './credit-value.js';
 import { AnswerState } from './answer-state.js';
 import type { DecodedEvent } from './decode/events.js';
 import { ResponseDecoder } from './decode/response-decoder.js';
@@ -17,7 +18,7 @@ export type StreamEvent =
   | { kind: 'headers'; status: number; atMs: number }
   | { kind: 'chunk'; text: string; atMs: number }
   | { kind: 'finish'; finishReason?: string; atMs: number }
-  | { kind: 'usage'; creditsUsed: number; creditsRemaining: number | null; atMs: number }
+  | { kind: 'usage'; creditsUsed: number | null; creditsRemaining: number | null; creditsInvalid?: string; atMs: number }
   | { kind: 'end'; result: AnswerResult; atMs: number };
 
 export interface ExchangeSettings {
@@ -138,7 +139,7 @@ class Exchange {
   /** A whole JSON body, parsed; a body that is not JSON is a MalformedBodyError. */
   parseJson(raw: string): unknown {
     try {
-      return JSON.parse(raw);
+      return parseJsonLenient(raw);
     } catch {
       throw this.malformed(raw, 'JSON');
     }
@@ -181,8 +182,8 @@ function apply(ex: Exchange, event: DecodedEvent, atMs: number, emit: Emit): voi
     }
     case 'usage': {
       const remaining = event.creditsRemaining ?? null;
-      state.onUsage(event.creditsUsed, remaining, atMs);
-      emit?.({ kind: 'usage', creditsUsed: event.creditsUsed, creditsRemaining: remaining, atMs });
+      state.onUsage(event.creditsUsed, remaining, atMs, event.creditsInvalid ?? null);
+      emit?.({ kind: 'usage', creditsUsed: event.creditsUsed, creditsRemaining: remaining, ...(event.creditsInvalid ? { creditsInvalid: event.creditsInvalid } : {}), atMs });
       return;
     }
     case 'error':
@@ -196,14 +197,14 @@ function apply(ex: Exchange, event: DecodedEvent, atMs: number, emit: Emit): voi
 function applyJsonAnswer(ex: Exchange, raw: string, value: unknown, atMs: number, emit: Emit): void {
   const answer = readAnswer(value);
   if (!answer) throw ex.malformed(raw, 'an answer');
-  const { text, credits_used: used, credits_remaining: remaining } = answer;
+  const { text, creditsUsed: used, creditsRemaining: remaining, invalid } = answer;
   ex.state.onText(text, atMs);
   ex.state.onFinish(atMs);
-  ex.state.onUsage(used, remaining, atMs);
+  ex.state.onUsage(used, remaining, atMs, invalid);
   if (!emit) return;
   emit({ kind: 'chunk', text, atMs });
   emit({ kind: 'finish', atMs });
-  emit({ kind: 'usage', creditsUsed: used, creditsRemaining: remaining, atMs });
+  emit({ kind: 'usage', creditsUsed: used, creditsRemaining: remaining, ...(invalid ? { creditsInvalid: invalid } : {}), atMs });
 }
 
 /**
@@ -211,11 +212,12 @@ function applyJsonAnswer(ex: Exchange, raw: string, value: unknown, atMs: number
  * schema library's generic walk showed in the profile. protocol/'s AnswerSchema says the same and
  * is what the tests hold both to.
  */
-function readAnswer(value: unknown): Answer | null {
+function readAnswer(value: unknown): ({ text: string } & CreditReading) | null {
   if (typeof value !== 'object' || value === null) return null;
   const { text, credits_used: used, credits_remaining: remaining } = value as Record<string, unknown>;
-  if (typeof text !== 'string' || !isFiniteNumber(used) || !isFiniteNumber(remaining)) return null;
-  return { text, credits_used: used, credits_remaining: remaining };
+  // Not an answer at all without its text and both credit fields; bad credit values are kept as invalid.
+  if (typeof text !== 'string' || !('credits_used' in value) || !('credits_remaining' in value)) return null;
+  return { text, ...readCredits(used, remaining ?? null) };
 }
 
 /**
@@ -340,6 +342,3 @@ export async function exchangeJson<T>(settings: ExchangeSettings, request: WireR
     ex.guard.dispose();
   }
 }
-
-/** As the schema's z.number(): JSON may hold 1e400, which parses to Infinity and is no credit figure. */
-const isFiniteNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);

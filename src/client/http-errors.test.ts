@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { HttpError, type RateLimitedError, ValidationError } from '../domain/index.js';
 import { errorFromOkBody, httpErrorFor, parseRetryAfterMs } from './http-errors.js';
-import { createRedactor, excerpt } from './redact.js';
+import { createRedactor, excerpt, unredactableSecrets } from './redact.js';
 
 const failure = (status: number, body: unknown, retryAfter?: string) => ({
   status,
@@ -87,9 +87,21 @@ describe('parseRetryAfterMs', () => {
 
 describe('redaction', () => {
   it('removes the key raw and percent-encoded', () => {
-    const redact = createRedactor('k/y+z 1');
-    expect(redact('a k/y+z 1 b k%2Fy%2Bz%201 c k%2Fy%2Bz+1')).toBe('a [redacted] b [redacted] c [redacted]');
+    const redact = createRedactor('k/y+z 12');
+    expect(redact('a k/y+z 12 b k%2Fy%2Bz%2012 c k%2Fy%2Bz+12')).toBe('a [redacted] b [redacted] c [redacted]');
     expect(createRedactor('')('same')).toBe('same');
+  });
+
+  it('never searches for a key under 8 characters (it would alter ordinary text)', () => {
+    for (const key of ['1', 'k', 'ok', 'true', 'model', 'abcdefg']) {
+      expect(createRedactor(key)('{"outcome":"ok","repeat":1,"model":"true"}')).toBe('{"outcome":"ok","repeat":1,"model":"true"}');
+    }
+    expect(unredactableSecrets(['ok', undefined, '', 'long-enough-key'])).toEqual(['ok']);
+  });
+
+  it('redacts several secrets, each in every form', () => {
+    const redact = createRedactor(['kb-live-aaaa-1111', undefined, 'kb-demo-0000-local']);
+    expect(redact('a kb-live-aaaa-1111 b kb-demo-0000-local')).toBe('a [redacted] b [redacted]');
   });
 
   it('makes short one-line excerpts', () => {

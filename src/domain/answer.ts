@@ -26,6 +26,8 @@ export interface AnswerResult {
   chunks: ContentChunk[];
   creditsUsed: number | null;
   creditsRemaining: number | null;
+  /** A reported credit value not believed (negative, not finite, absurdly large), as seen; null when fine. */
+  creditsInvalid?: string;
   /** A stream carried the finish event. Always true for a JSON answer. */
   finished: boolean;
   marks: AnswerMarks;

@@ -17,7 +17,8 @@ export type KbErrorCode =
   | 'E_STREAM'
   | 'E_ABORTED'
   | 'E_INPUT'
-  | 'E_CONFIG';
+  | 'E_CONFIG'
+  | 'E_STORAGE';
 
 export abstract class KbError extends Error {
   abstract readonly code: KbErrorCode;
@@ -116,4 +117,17 @@ export class InputError extends KbError {
 }
 export class ConfigError extends KbError {
   readonly code = 'E_CONFIG' as const;
+}
+
+/** A file of a run directory could not be written (a full disk, a read-only folder): names the file. */
+export class StorageError extends KbError {
+  readonly code = 'E_STORAGE' as const;
+  constructor(
+    message: string,
+    readonly file: string,
+    /** The system's code, e.g. ENOSPC. */
+    readonly reason: string,
+  ) {
+    super(message);
+  }
 }

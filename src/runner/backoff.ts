@@ -1,7 +1,7 @@
 // Retry policy: which failures are worth another attempt, and how long to wait before it.
 import type { KbError } from '../domain/errors.js';
 import { KbError as KbErrorClass, RateLimitedError, ServerError } from '../domain/errors.js';
-import { sleep } from './clock.js';
+import { monotonicMs, sleep } from './clock.js';
 
 export interface BackoffPolicy {
   retries: number;
@@ -9,9 +9,19 @@ export interface BackoffPolicy {
   capMs: number;
   /** Injected for tests; Math.random in production. */
   random: () => number;
+  /**
+   * --max-retry-wait: no wait before a retry is longer. A service asking (Retry-After) for more
+   * ends that request's retries instead: a retry is never sent sooner than the service asked.
+   */
+  maxWaitMs: number;
+  /** Monotonic ms past which no wait may end (an open loop's end); none when absent. */
+  deadlineMs?: number;
 }
 
-export const DEFAULT_BACKOFF: BackoffPolicy = { retries: 2, baseMs: 250, capMs: 10_000, random: Math.random };
+/** The default of --max-retry-wait (README, "Limits"). */
+export const DEFAULT_MAX_RETRY_WAIT_MS = 60_000;
+
+export const DEFAULT_BACKOFF: BackoffPolicy = { retries: 2, baseMs: 250, capMs: 10_000, random: Math.random, maxWaitMs: DEFAULT_MAX_RETRY_WAIT_MS };
 
 /**
  * 429, 5xx and connection failures before an answer began are transient; a timeout is not
@@ -38,9 +48,30 @@ export function isRetryable(error: KbError): boolean {
 export function backoffDelayMs(retry: number, error: KbError, policy: BackoffPolicy): number {
   const ceiling = Math.min(policy.capMs, policy.baseMs * 2 ** (retry - 1));
   const jittered = policy.random() * ceiling;
-  const retryAfterMs = error instanceof RateLimitedError || error instanceof ServerError ? error.retryAfterMs : undefined;
-  if (retryAfterMs !== undefined) return retryAfterMs + jittered * 0.1;
-  return jittered;
+  const retryAfterMs = retryAfterOf(error);
+  // The service's wait is a floor; the jitter on top of it never takes the wait past the cap.
+  if (retryAfterMs !== undefined) return Math.max(retryAfterMs, Math.min(retryAfterMs + jittered * 0.1, policy.maxWaitMs));
+  return Math.min(jittered, policy.maxWaitMs);
+}
+
+function retryAfterOf(error: KbError): number | undefined {
+  return error instanceof RateLimitedError || error instanceof ServerError ? error.retryAfterMs : undefined;
+}
+
+const seconds = (ms: number): string => `${Math.round(ms / 100) / 10}s`;
+
+/**
+ * Why no retry may follow, or null when one may: the service asked for a longer wait than
+ * --max-retry-wait allows, or the wait would end past the run's deadline. Said in the error, which
+ * stays what it was (a 429 is recorded as rate limited, with the wait it asked for).
+ */
+function waitRefusal(delayMs: number, error: KbError, policy: BackoffPolicy): string | null {
+  const asked = retryAfterOf(error);
+  if (asked !== undefined && asked > policy.maxWaitMs) {
+    return `the service asked to wait ${seconds(asked)} (Retry-After), longer than --max-retry-wait ${seconds(policy.maxWaitMs)}: not retried`;
+  }
+  if (policy.deadlineMs !== undefined && monotonicMs() + delayMs > policy.deadlineMs) return 'the wait before a retry would end after the run\'s deadline: not retried';
+  return null;
 }
 
 function answerBegan(error: KbError): boolean {
@@ -60,7 +91,13 @@ export async function withRetries<T>(attempt: (n: number) => Promise<T>, policy:
       return await attempt(n);
     } catch (error) {
       if (!(error instanceof KbErrorClass) || n > policy.retries || !isRetryable(error) || signal.aborted) throw error;
-      if (!(await sleep(backoffDelayMs(n, error, policy), signal))) throw error;
+      const delayMs = backoffDelayMs(n, error, policy);
+      const refusal = waitRefusal(delayMs, error, policy);
+      if (refusal !== null) {
+        error.message = `${error.message} (${refusal})`;
+        throw error;
+      }
+      if (!(await sleep(delayMs, signal))) throw error;
     }
   }
 }

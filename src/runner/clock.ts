@@ -22,8 +22,21 @@ export function isoNow(): string {
   return lastLabel;
 }
 
+/** setTimeout's longest delay: a longer one overflows and fires after 1 ms. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** Resolves after `ms`, or at once when `signal` aborts (then it resolves `false`). */
-export function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
+export async function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
+  // A wait past the timer's range is slept in parts, never cut to 1 ms by the overflow.
+  let left = ms;
+  while (left > MAX_TIMER_MS) {
+    if (!(await sleepOnce(MAX_TIMER_MS, signal))) return false;
+    left -= MAX_TIMER_MS;
+  }
+  return sleepOnce(left, signal);
+}
+
+function sleepOnce(ms: number, signal?: AbortSignal): Promise<boolean> {
   if (signal?.aborted) return Promise.resolve(false);
   return new Promise((resolve) => {
     const timer = setTimeout(() => {

@@ -68,7 +68,11 @@ export function startRun(source: UnitSource, options: RunnerOptions): RunHandle 
     client: options.client,
     target: options.target,
     timeoutMs: options.timeoutMs,
-    backoff: { ...DEFAULT_BACKOFF, ...options.backoff, retries: options.retries },
+    backoff: {
+      ...DEFAULT_BACKOFF, ...options.backoff, retries: options.retries,
+      // An open loop ends at its duration: no retry waits past it.
+      ...(options.open ? { deadlineMs: runStartMs + options.open.durationMs } : {}),
+    },
     check: options.check,
     ledger,
     runStartMs,

@@ -86,10 +86,12 @@ function sampleOf(spec: PlanRequest, ctx: SampleContext, t: Timings, o: Result, 
 }
 
 export function sampleFromAnswer(spec: PlanRequest, ctx: SampleContext, answer: AnswerResult): Sample {
-  return sampleOf(spec, ctx, timings(answer.marks, answer.chunks), {
+  const sample = sampleOf(spec, ctx, timings(answer.marks, answer.chunks), {
     status: answer.status, outcome: 'ok', error: null, chunks: answer.chunks.length, chars: codePoints(answer.text), text: answer.text,
     credits_used: answer.creditsUsed, credits_remaining: answer.creditsRemaining, credits_unknown: answer.creditsUsed === null,
   }, answer.dialect);
+  if (answer.creditsInvalid !== undefined) sample.credits_invalid = answer.creditsInvalid;
+  return sample;
 }
 
 export function outcomeOf(error: KbError): Outcome {

@@ -33,6 +33,15 @@ describe('boards and chats', () => {
     expect(theirs).toEqual({ data: [{ id: DEMO.otherBoardId, name: 'Escalation playbooks' }] });
   });
 
+  it('refuses a conversation name longer than its limit with a 400 and details (finding 5)', async () => {
+    const app = await demoApp();
+    const long = await app.handle(request('POST', '/api/conversation/new', { body: { boardId: DEMO.boardId, chatId: DEMO.chatId, name: 'n'.repeat(1_000_001) } }));
+    expect(long.status).toBe(400);
+    expect(bodyJson<{ details: Record<string, string> }>(long).details).toEqual({ name: 'must be at most 1000 characters' });
+    const fits = await app.handle(request('POST', '/api/conversation/new', { body: { boardId: DEMO.boardId, chatId: DEMO.chatId, name: 'n'.repeat(1_000) } }));
+    expect(fits.status).toBe(200);
+  });
+
   it('lists a board’s chats with their conversations', async () => {
     const app = await demoApp();
     const created = bodyJson<{ conversationId: string }>(

@@ -60,7 +60,7 @@ function safeDecode(segment: string): string {
 }
 
 function normaliseHeaders(headers: ServiceRequest['headers']): Record<string, string> {
-  const normalised: Record<string, string> = {};
+  const normalised = Object.create(null) as Record<string, string>; // header names come from the wire
   for (const [name, value] of Object.entries(headers)) {
     if (value !== undefined) normalised[name.toLowerCase()] = Array.isArray(value) ? (value[0] ?? '') : value;
   }

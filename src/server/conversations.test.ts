@@ -40,7 +40,7 @@ describe('ConversationStore memory', () => {
     for (let i = 0; i < MAX_SAVED_TURNS + 30; i++) store.saveTurn(long, turn(`t${String(i).padStart(3, '0')}`, 'a'.repeat(96)));
     expect(long.turns).toHaveLength(MAX_SAVED_TURNS);
     expect(long.turns[0]?.prompt).toBe('t030');
-    expect(long.storedChars).toBe(MAX_SAVED_TURNS * 100);
+    expect(long.storedChars).toBe(MAX_SAVED_TURNS * 100 + long.name.length);
     // Under the budget (5 000 of 10 000), so a second thread with as much does not push it out.
     const other = store.create(thread);
     store.saveTurn(other, turn('x'.repeat(4_000)));
@@ -54,4 +54,13 @@ describe('ConversationStore memory', () => {
     expect(store.listForChat('c').map((x) => x.conversationId)).toEqual([a.conversationId, b.conversationId]);
     expect(store.listForChat('other')).toEqual([c]);
   });
+
+  it('counts names against the character budget too: threads with long names are forgotten, oldest first (finding 5)', () => {
+    const store = new ConversationStore({ maxConversations: 1_000, maxStoredChars: 10_000 });
+    const made = Array.from({ length: 30 }, () => store.create({ ...thread, name: 'n'.repeat(1_000) }));
+    expect(store.size).toBe(10);
+    expect(store.get(made[0]!.conversationId)).toBeUndefined();
+    expect(store.get(made[29]!.conversationId)?.name).toHaveLength(1_000);
+  });
 });
+

@@ -21,7 +21,7 @@ export interface StoredConversation extends Conversation {
   turns: SavedTurn[];
   /** Creation order, for listings: recency of use reorders the store itself. */
   createdSeq: number;
-  /** Characters its turns hold (prompts, answers, quoted context), counted against the store's budget. */
+  /** Characters it holds (its name, its turns' prompts, answers, quoted context), counted against the store's budget. */
   storedChars: number;
 }
 
@@ -69,9 +69,10 @@ export class ConversationStore {
       accountId: input.accountId,
       turns: [],
       createdSeq: this.nextSeq++,
-      storedChars: 0,
+      storedChars: name.length,
     };
     this.byId.set(conversation.conversationId, conversation);
+    this.storedChars += conversation.storedChars;
     this.evict(conversation);
     return conversation;
   }

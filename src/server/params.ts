@@ -103,10 +103,15 @@ export function parseAnswerParams(input: Input, knownModels: ReadonlySet<string>
   return Object.keys(reader.details).length > 0 ? { ok: false, details: reader.details } : { ok: true, value };
 }
 
+/** The longest conversation name the service keeps (README, "Limits"). */
+export const MAX_CONVERSATION_NAME_CHARS = 1000;
+
 export function parseCreateParams(input: Input): Parsed<CreateParams> {
   const reader = new FieldReader(input);
   const boardId = reader.requiredString('boardId', 'board_id');
   const chatId = reader.requiredString('chatId', 'chat_id');
   const name = reader.optionalString('name');
+  // A name is a label: 1 MB names by the thousand once exhausted the service's memory.
+  if (name !== undefined && name.length > MAX_CONVERSATION_NAME_CHARS) reader.details.name = `must be at most ${MAX_CONVERSATION_NAME_CHARS} characters`;
   return Object.keys(reader.details).length > 0 ? { ok: false, details: reader.details } : { ok: true, value: { boardId, chatId, name } };
 }

@@ -41,6 +41,8 @@ export const AccountSpecSchema = z
 export const WorkspaceSpecSchema = z
   .object({
     name: z.string().optional(),
+    /** The folder documents must lie in (after symlinks); default: the workspace file's folder. */
+    docs_root: z.string().min(1).optional(),
     accounts: z.array(AccountSpecSchema).min(1),
     boards: z.array(BoardSpecSchema).default([]),
     models: z.record(z.string(), ModelProfileOverrideSchema).default({}),

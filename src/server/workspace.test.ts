@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadWorkspace, WorkspaceError } from './workspace.js';
 import { DEMO, loadDemoWorkspace, writeTempFiles } from './test-helpers.js';
@@ -80,5 +81,43 @@ describe('loading a workspace', () => {
     const workspace = await loadWorkspace(join(folder, 'ws.yaml'));
     expect(workspace.models).toEqual({ 'my-model': { ttfcMedianMs: 10 } });
     expect(workspace.boards[0]?.chats[1]).toMatchObject({ id: 'judge', kind: 'judge', documents: [] });
+  });
+});
+
+describe('the documents root', () => {
+  const withDoc = (doc: string): string => valid.replace('documents: [docs/one.md]', `documents: ['${doc}']`);
+
+  it('refuses a document outside the workspace folder, with file:line and field', async () => {
+    for (const doc of ['../../../../etc/passwd', '/etc/passwd', '/proc/self/environ']) {
+      const error = await loadError(withDoc(doc), { 'docs/one.md': '# One' });
+      expect(error.field).toBe('boards[0].chats[0].documents[0]');
+      expect(error.line).toBe(9);
+      expect(error.message).toMatch(/ws\.yaml:9: .*outside the documents root/);
+    }
+  });
+
+  it('follows symlinks before deciding: a link inside the folder to a file outside is refused', async () => {
+    const folder = await writeTempFiles({ 'ws.yaml': withDoc('docs/link.md'), 'docs/one.md': '# One' });
+    symlinkSync('/etc/hostname', join(folder, 'docs/link.md'));
+    await expect(loadWorkspace(join(folder, 'ws.yaml'))).rejects.toThrow(/outside the documents root/);
+  });
+
+  it('serves a folder named explicitly as docs_root, and still nothing outside it', async () => {
+    const shared = await writeTempFiles({ 'kb/one.md': '# One\n\nHello.' });
+    const ok = await writeTempFiles({ 'ws.yaml': `docs_root: ${shared}/kb\n${withDoc(`${shared}/kb/one.md`)}` });
+    expect((await loadWorkspace(join(ok, 'ws.yaml'))).boards[0]?.chats[0]?.documents[0]?.title).toBe('One');
+    const outside = await writeTempFiles({ 'ws.yaml': `docs_root: ${shared}/kb\n${withDoc('/etc/passwd')}` });
+    await expect(loadWorkspace(join(outside, 'ws.yaml'))).rejects.toThrow(/outside the documents root/);
+  });
+
+  it('refuses what is not a regular file (a device), even inside the root', async () => {
+    const folder = await writeTempFiles({ 'ws.yaml': `docs_root: /dev\n${withDoc('/dev/zero')}` });
+    await expect(loadWorkspace(join(folder, 'ws.yaml'))).rejects.toThrow(/not a regular file/);
+  });
+
+  it('names a docs_root that does not exist', async () => {
+    const error = await loadError(`docs_root: nowhere\n${valid}`, { 'docs/one.md': '# One' });
+    expect(error.field).toBe('docs_root');
+    expect(error.line).toBe(1);
   });
 });

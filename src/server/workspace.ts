@@ -1,6 +1,6 @@
 // Loading a workspace file: YAML, validated with zod, documents read and split; errors name file, line and field.
-import { readFile } from 'node:fs/promises';
-import { dirname, relative, resolve } from 'node:path';
+import { open, readFile, realpath, stat } from 'node:fs/promises';
+import { dirname, relative, resolve, sep } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { splitMarkdown, type Passage } from './markdown.js';
@@ -116,10 +116,63 @@ function checkReferences(spec: WorkspaceSpec, file: string, locate: (path: Prope
   });
 }
 
+/** A workspace file larger than this is refused (it names documents; it does not hold them). */
+export const MAX_WORKSPACE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Reads at most `maxBytes` (+1, to see there is more) from a file, a pipe or a device, so a
+ * workspace linked to /dev/zero ends in an error, not in gigabytes. (The service shares no code with
+ * the harness but protocol/: suite/bounded-read.ts is the harness's counterpart.)
+ */
+async function readBounded(path: string, maxBytes: number): Promise<string | null> {
+  const handle = await open(path, 'r');
+  try {
+    const buffer = Buffer.alloc(maxBytes + 1);
+    let total = 0;
+    for (let n = 1; n > 0 && total < buffer.length; total += n) n = (await handle.read(buffer, total, buffer.length - total, null)).bytesRead;
+    return total > maxBytes ? null : buffer.subarray(0, total).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A knowledge document larger than this is refused: the service keeps every passage in memory. */
+export const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The documents root, symlinks resolved: a workspace may serve only files inside it, so a workspace
+ * that names `../../etc/passwd` or `/proc/self/environ` cannot turn answers into a file reader.
+ */
+async function documentsRoot(spec: WorkspaceSpec, folder: string, file: string, locate: (path: PropertyKey[]) => number | undefined): Promise<string> {
+  const root = resolve(folder, spec.docs_root ?? '.');
+  try {
+    return await realpath(root);
+  } catch (error) {
+    throw new WorkspaceError(file, 'docs_root', `cannot open the documents root ${root}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, locate(['docs_root']));
+  }
+}
+
+function inside(root: string, path: string): boolean {
+  return path === root || path.startsWith(root.endsWith(sep) ? root : `${root}${sep}`);
+}
+
+/** Reads one document, refusing anything outside the root (symlinks followed first), not a file, or too large. */
+async function readDocument(path: string, root: string): Promise<string> {
+  const real = await realpath(path);
+  if (!inside(root, real)) {
+    throw new Error(`document ${path} is outside the documents root ${root} (name a docs_root in the workspace to serve another folder)`);
+  }
+  const info = await stat(real);
+  if (!info.isFile()) throw new Error(`document ${path} is not a regular file`);
+  if (info.size > MAX_DOCUMENT_BYTES) throw new Error(`document ${path} is larger than the limit of ${MAX_DOCUMENT_BYTES} bytes`);
+  return readFile(real, 'utf8');
+}
+
 async function loadChat(
   chat: ChatSpec,
   boardId: string,
   folder: string,
+  root: string,
   fail: (documentIndex: number, reason: string) => never,
 ): Promise<WorkspaceChat> {
   const documents: KnowledgeDocument[] = [];
@@ -128,9 +181,10 @@ async function loadChat(
     const path = resolve(folder, name);
     let markdown: string;
     try {
-      markdown = await readFile(path, 'utf8');
+      markdown = await readDocument(path, root);
     } catch (error) {
-      fail(i, `cannot read document ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+      const code = (error as NodeJS.ErrnoException).code;
+      fail(i, code ? `cannot read document ${path}: ${code}` : (error as Error).message);
     }
     const docName = relative(folder, path) || name;
     const split = splitMarkdown(markdown, docName);
@@ -140,18 +194,23 @@ async function loadChat(
   return { id: chat.id, name: chat.name || chat.id, kind: chat.kind, boardId, documents, passages };
 }
 
-/** Reads and validates a workspace file; relative document paths are resolved against its folder. */
+/**
+ * Reads and validates a workspace file; relative document paths are resolved against its folder, and
+ * every document must lie inside the documents root (the folder, or `docs_root`).
+ */
 export async function loadWorkspace(workspacePath: string): Promise<Workspace> {
   const file = resolve(workspacePath);
-  let text: string;
+  let text: string | null;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readBounded(file, MAX_WORKSPACE_BYTES);
   } catch (error) {
     throw new WorkspaceError(file, '', `cannot read workspace file: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
+  if (text === null) throw new WorkspaceError(file, '', `the workspace file is larger than the limit of ${MAX_WORKSPACE_BYTES / 1024 / 1024} MiB`);
   const { spec, locate } = parseSpec(text, file);
   checkReferences(spec, file, locate);
   const folder = dirname(file);
+  const root = await documentsRoot(spec, folder, file, locate);
   const boards: WorkspaceBoard[] = [];
   for (const [i, board] of spec.boards.entries()) {
     const chats: WorkspaceChat[] = [];
@@ -160,7 +219,7 @@ export async function loadWorkspace(workspacePath: string): Promise<Workspace> {
         const path = ['boards', i, 'chats', j, 'documents', k];
         throw new WorkspaceError(file, formatFieldPath(path), reason, locate(path));
       };
-      chats.push(await loadChat(chat, board.id, folder, fail));
+      chats.push(await loadChat(chat, board.id, folder, root, fail));
     }
     boards.push({ id: board.id, name: board.name, accountId: board.account, chats });
   }

@@ -19,6 +19,7 @@ import { judgePort } from './judge-port.js';
 import { createStopConditions, type StopDecision } from './stop-conditions.js';
 import type { ThresholdAbort } from '../checks/index.js';
 import { concurrencyProfileOf, loadProfileOf } from './load-profile.js';
+import { redactSample } from './redact-sample.js';
 import type { RunSessionOptions } from './options.js';
 import type { ResolvedTarget } from './target.js';
 
@@ -92,10 +93,17 @@ function openLoopOf(options: RunSessionOptions) {
 export async function drive(
   source: UnitSource, options: RunSessionOptions, hooks: DriveHooks, client: KbClient, target: ResolvedTarget, runDir: string, counts: DriveCounts,
 ): Promise<DriveOutcome> {
-  const results = new ResultsFile(join(runDir, RUN_FILES.results), createRedactor(target.apiKey));
+  const results = new ResultsFile(join(runDir, RUN_FILES.results));
+  // Both keys: the one sent (the embedded service's, in embedded mode) and the user's own.
+  const redact = createRedactor([target.apiKey, options.apiKey]);
+  // A result that cannot be written (a full disk) stops the run at once: the requests in flight are
+  // cancelled, for their results would have nowhere to go.
+  let cancelRun = (): void => undefined;
+  results.onFailure = () => cancelRun();
   const handle = startRun(source, {
     client, target: { boardId: target.boardId, chatId: target.chatId }, concurrency: options.concurrency, ...openLoopOf(options), ...mixOf(options, counts.maxWeight),
     timeoutMs: options.timeoutMs, retries: options.retries,
+    ...(options.maxRetryWaitMs !== undefined ? { backoff: { maxWaitMs: options.maxRetryWaitMs } } : {}),
     budget: {
       ...(options.maxCredits !== undefined ? { maxCredits: Math.max(0, options.maxCredits - fromUnits(counts.previousUnits)) } : {}),
       ...(options.minRemaining !== undefined ? { minRemaining: options.minRemaining } : {}),
@@ -103,6 +111,7 @@ export async function drive(
     check: judgePort(client, target, options), stop: hooks.stop, abort: hooks.abort,
   });
   const timeline = startTimeline(runDir, handle.runStartMs, options, hooks);
+  cancelRun = () => handle.cancel();
   const progress: ProgressInfo = { done: counts.done, total: counts.total, errors: 0, creditsUsed: fromUnits(counts.previousUnits) };
   let stop: StopReason | null = null;
   let stopDetail = '';
@@ -127,8 +136,9 @@ export async function drive(
   };
   try {
     for await (const event of handle.events as AsyncIterable<RunEvent>) {
+      if (results.failure) break;
       if (event.type === 'sample') {
-        const sample = markWarmup(event.sample, options.warmupMs);
+        const sample = redactSample(markWarmup(event.sample, options.warmupMs), redact);
         timeline.record({ type: 'sample', sample });
         results.append(sample, counted(sample));
         if (sample.warmup !== true) judge(sample);
@@ -148,6 +158,7 @@ export async function drive(
   }
   timeline.close();
   results.close();
+  if (results.failure) return { status: 'failed', stopReason: results.failure.message, dropped, failure: results.failure, unrecordedUnits: unrecordedUnits() };
   // Requests cancelled by a hard stop were not recorded: the run is not complete, whatever else finished.
   if (stop === null && hooks.abort.aborted) stop = 'interrupted';
   const aborted = abort as StopDecision | null;

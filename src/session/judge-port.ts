@@ -3,11 +3,12 @@ import { runChecks, type JudgeRequest } from '../checks/index.js';
 import type { KbClient } from '../client/index.js';
 import { AbortedError } from '../domain/errors.js';
 import { DEFAULT_BACKOFF, withRetries, type CheckFn } from '../runner/index.js';
+import { retryPolicyOf } from './preflight.js';
 import type { RunSessionOptions } from './options.js';
 import type { ResolvedTarget } from './target.js';
 
 /** A hard stop during a judge is a cancellation (resume grades the answer again), never a failed check. */
-export function judgePort(client: KbClient, target: ResolvedTarget, options: Pick<RunSessionOptions, 'timeoutMs' | 'retries'>): CheckFn {
+export function judgePort(client: KbClient, target: ResolvedTarget, options: Pick<RunSessionOptions, 'timeoutMs' | 'retries' | 'maxRetryWaitMs'>): CheckFn {
   // The request's own signal: it also carries the run's cancel when the run stops itself.
   const ask = (request: JudgeRequest, signal: AbortSignal) =>
     client.ask({
@@ -17,7 +18,7 @@ export function judgePort(client: KbClient, target: ResolvedTarget, options: Pic
   return async (specs, subject, requestSignal) => {
     const results = await runChecks(specs, subject, {
       judge: async (request) => {
-        const answer = await withRetries(() => ask(request, requestSignal), { ...DEFAULT_BACKOFF, retries: options.retries }, requestSignal);
+        const answer = await withRetries(() => ask(request, requestSignal), retryPolicyOf({ ...DEFAULT_BACKOFF, retries: options.retries }, options), requestSignal);
         return { text: answer.text, credits_used: answer.creditsUsed };
       },
     });

@@ -60,6 +60,8 @@ export interface RunSessionOptions {
   requestDefaults: RequestOptions;
   timeoutMs: number;
   retries: number;
+  /** --max-retry-wait: the longest wait before a retry (runner/backoff.ts); default 60 s. */
+  maxRetryWaitMs?: number;
   maxCredits?: number;
   minRemaining?: number;
   /** `--shard i/N`: a closed loop runs its part of the plan's items; an open loop its segment of the starts. */

@@ -1,7 +1,8 @@
 // Before the first question: is the service there, and does it accept the key? (listing boards costs no credits)
 import type { KbClient } from '../client/index.js';
 import { InputError, KbError } from '../domain/errors.js';
-import { DEFAULT_BACKOFF, withRetries } from '../runner/index.js';
+import { DEFAULT_BACKOFF, withRetries, type BackoffPolicy } from '../runner/index.js';
+import type { RunSessionOptions } from './options.js';
 import type { ResolvedTarget } from './target.js';
 
 export class PreflightError extends KbError {
@@ -16,14 +17,19 @@ const PREFLIGHT_TIMEOUT_MS = 15_000;
 /** A 429 or a passing 5xx must not end a run before it starts: a few tries, through the one retry path. */
 const PREFLIGHT_RETRY = { ...DEFAULT_BACKOFF, retries: 4, baseMs: 400 };
 
-function listBoardsPatiently(client: KbClient, signal: AbortSignal): Promise<{ id: string }[]> {
-  return withRetries(() => client.listBoards(signal, PREFLIGHT_TIMEOUT_MS), PREFLIGHT_RETRY, signal);
+/** A policy with the run's --max-retry-wait, for the waits outside the runner (preflight, judges). */
+export function retryPolicyOf(policy: BackoffPolicy, options: Pick<RunSessionOptions, 'maxRetryWaitMs'>): BackoffPolicy {
+  return options.maxRetryWaitMs === undefined ? policy : { ...policy, maxWaitMs: options.maxRetryWaitMs };
 }
 
-export async function preflight(client: KbClient, target: ResolvedTarget, signal: AbortSignal): Promise<void> {
+function listBoardsPatiently(client: KbClient, signal: AbortSignal, policy: BackoffPolicy): Promise<{ id: string }[]> {
+  return withRetries(() => client.listBoards(signal, PREFLIGHT_TIMEOUT_MS), policy, signal);
+}
+
+export async function preflight(client: KbClient, target: ResolvedTarget, signal: AbortSignal, options: Pick<RunSessionOptions, 'maxRetryWaitMs'> = {}): Promise<void> {
   let boards: { id: string }[];
   try {
-    boards = await listBoardsPatiently(client, signal);
+    boards = await listBoardsPatiently(client, signal, retryPolicyOf(PREFLIGHT_RETRY, options));
   } catch (error) {
     if (!(error instanceof KbError)) throw error;
     if (error.code === 'E_UNAUTHORIZED') throw new PreflightError('the service rejected the API key (401 Unauthorized)', error);

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createClient } from '../client/index.js';
 import { fromUnits, roundCredits, toUnits } from '../credits/units.js';
-import { InputError } from '../domain/errors.js';
+import { InputError, StorageError } from '../domain/errors.js';
 import type { RunInfo } from '../domain/run.js';
 import type { Sample } from '../domain/sample.js';
 import type { Summary } from '../domain/summary.js';
@@ -69,7 +69,7 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
   const source: UnitSource = state ? remainingUnits(prepared.plan, state, !target.embedded) : prepared.plan;
   const client = createClient({ baseUrl: target.baseUrl, apiKey: target.apiKey, auth: options.auth, ...(options.dialect ? { dialect: options.dialect } : {}) });
   try {
-    await preflight(client, target, hooks.abort);
+    await preflight(client, target, hooks.abort, options);
     if (options.startAt !== undefined) {
       hooks.onWaitStart?.({ startAt: options.startAt });
       await waitForStartAt(options.startAt, { signal: hooks.stop });
@@ -94,8 +94,12 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
       ...(outcome.stopReason ? { stop_reason: outcome.stopReason } : {}),
       ...(outcome.abort ? { abort: outcome.abort } : {}),
     };
+    if (outcome.failure instanceof StorageError) throw storageStop(outcome.failure, runDir, run, options.suitePath);
     writeRunInfo(runDir, run);
-    const summary = await finishReports(runDir, run, { plan: prepared.plan });
+    const summary = await finishReports(runDir, run, { plan: prepared.plan }).catch((error: unknown) => {
+      if (!(error instanceof StorageError)) throw error;
+      throw new StorageError(`${error.message}. The run's results are whole in ${RUN_FILES.results}: free some space, then rebuild its reports with \`kbbench report ${runDir}\``, error.file, error.reason);
+    });
     if (outcome.failure) throw outcome.failure;
     return { runDir, run, summary };
   } finally {
@@ -109,6 +113,25 @@ function maxWeightOf(suite: PreparedRun['suite']): number {
   for (const c of suite.cases) max = Math.max(max, c.weight ?? 1);
   for (const t of suite.threads) max = Math.max(max, t.weight ?? 1);
   return max;
+}
+
+/**
+ * A result that could not be written (a full disk) ends the run: run.json is marked failed when it
+ * can be, and the message names the file and the way on (a resume sends only what is missing).
+ */
+function storageStop(failure: StorageError, runDir: string, run: RunInfo, suitePath: string): StorageError {
+  let marked = true;
+  try {
+    writeRunInfo(runDir, run);
+  } catch {
+    marked = false;
+  }
+  const state = marked ? `${RUN_FILES.run} is marked failed` : `${RUN_FILES.run} could not be marked failed either`;
+  return new StorageError(
+    `${failure.message}. The results written before it are whole and ${state}: free some space, then continue with \`kbbench run ${suitePath} --resume ${runDir}\``,
+    failure.file,
+    failure.reason,
+  );
 }
 
 /** A new run never appends to an old one: that would mix two runs' results under one run id. */

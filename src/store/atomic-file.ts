@@ -5,6 +5,7 @@ import { createWriteStream, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { storageError } from './storage-error.js';
 
 /** Random, not the pid: two report builds of one run must not share a temp file. */
 function tempPathOf(path: string): string {
@@ -18,7 +19,7 @@ export async function writeFileAtomic(path: string, content: string): Promise<st
     await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true });
-    throw error;
+    throw storageError(path, error);
   }
   return path;
 }
@@ -31,7 +32,7 @@ export function writeFileAtomicSync(path: string, content: string): string {
     renameSync(temp, path);
   } catch (error) {
     rmSync(temp, { force: true });
-    throw error;
+    throw storageError(path, error);
   }
   return path;
 }
@@ -44,7 +45,8 @@ export async function streamFileAtomic(path: string, source: Readable | AsyncIte
     await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true });
-    throw error;
+    // A failure of the source (a report's own bug) is not a storage failure: passed on as it is.
+    throw (error as NodeJS.ErrnoException).code?.startsWith('E') && (error as NodeJS.ErrnoException).syscall ? storageError(path, error) : error;
   }
   return path;
 }

@@ -1,6 +1,8 @@
 // The one appender of results.ndjson, the run's source of truth: a line per finished request.
 import { closeSync, fstatSync, fsyncSync, openSync, readSync, ftruncateSync, writeSync } from 'node:fs';
+import type { StorageError } from '../domain/errors.js';
 import type { Sample } from '../domain/sample.js';
+import { storageError } from './storage-error.js';
 
 /**
  * Lines are appended in batches: every result that completes within one turn of the event loop is
@@ -16,19 +18,23 @@ export class ResultsFile {
   private pending: string[] = [];
   private callbacks: (() => void)[] = [];
   private scheduled: NodeJS.Immediate | null = null;
+  private bytes = 0;
+  /** The first write that failed (a full disk): nothing more is written after it. */
+  failure: StorageError | null = null;
+  /** Told once, when a write fails: the run stops (its requests would have nowhere to go). */
+  onFailure: ((failure: StorageError) => void) | null = null;
 
-  /** `redact` scrubs secrets from each line: a service that echoes the key must not get it written. */
-  constructor(
-    readonly path: string,
-    private readonly redact: (line: string) => string = (line) => line,
-  ) {
+  /** Lines are written as given: secrets are scrubbed from a result's values before (never from a line's JSON). */
+  constructor(readonly path: string) {
     this.fd = openSync(path, 'a+');
     dropTornTail(this.fd);
+    this.bytes = fstatSync(this.fd).size;
   }
 
-  /** Queues the line; `written` runs once it is in the file. */
+  /** Queues the line; `written` runs once it is in the file (never, once a write failed). */
   append(sample: Sample, written?: () => void): void {
-    this.pending.push(this.redact(JSON.stringify(sample)));
+    if (this.failure) return;
+    this.pending.push(JSON.stringify(sample));
     if (written) this.callbacks.push(written);
     this.scheduled ??= setImmediate(() => this.flush());
   }
@@ -39,9 +45,15 @@ export class ResultsFile {
     this.scheduled = null;
     if (this.pending.length === 0) return;
     const text = `${this.pending.join('\n')}\n`;
-    this.lines += this.pending.length;
+    const count = this.pending.length;
     this.pending = [];
-    writeAll(this.fd, text);
+    try {
+      this.bytes += writeAll(this.fd, text);
+    } catch (error) {
+      this.fail(error);
+      return;
+    }
+    this.lines += count;
     const callbacks = this.callbacks;
     this.callbacks = [];
     for (const callback of callbacks) callback();
@@ -51,9 +63,29 @@ export class ResultsFile {
     return this.lines;
   }
 
+  /**
+   * A failed write (ENOSPC) may have left part of the batch: the file is cut back to its last whole
+   * line, so a resume finds only whole results (their requests are sent again), and nothing counts.
+   */
+  private fail(error: unknown): void {
+    this.callbacks = [];
+    try {
+      ftruncateSync(this.fd, this.bytes);
+    } catch {
+      // Cutting back failed too: the torn tail is dropped when the run is resumed (dropTornTail).
+    }
+    if (this.failure) return;
+    this.failure = storageError(this.path, error);
+    this.onFailure?.(this.failure);
+  }
+
   close(): void {
     this.flush();
-    fsyncSync(this.fd);
+    try {
+      fsyncSync(this.fd);
+    } catch (error) {
+      this.fail(error);
+    }
     closeSync(this.fd);
   }
 }
@@ -62,12 +94,13 @@ export class ResultsFile {
  * A write(2) may take part of a large buffer; the rest follows, so a line is never left half. The
  * common case writes the string straight (no Buffer made first); only a short write converts.
  */
-function writeAll(fd: number, text: string): void {
+function writeAll(fd: number, text: string): number {
   const written = writeSync(fd, text);
   const bytes = Buffer.byteLength(text);
-  if (written === bytes) return;
+  if (written === bytes) return bytes;
   const rest = Buffer.from(text, 'utf8');
   for (let offset = written; offset < rest.length; ) offset += writeSync(fd, rest, offset);
+  return bytes;
 }
 
 /**

@@ -100,12 +100,12 @@ describe('ResultsFile', () => {
     file.close();
   });
 
-  it('never writes a secret that an answer echoed', () => {
+  it('writes a line as it is given: a short text is never searched inside the JSON', () => {
     const path = join(runDirWith([]), 'results.ndjson');
-    const file = new ResultsFile(path, (l) => l.split('sk-secret-123').join('[redacted]'));
-    file.append({ ...(JSON.parse(line('a')) as Sample), text: 'your key is sk-secret-123' });
+    const file = new ResultsFile(path);
+    const sample = { ...(JSON.parse(line('a')) as Sample), text: 'ok 1 true' };
+    file.append(sample);
     file.close();
-    expect(readFileSync(path, 'utf8')).not.toContain('sk-secret-123');
-    expect(readFileSync(path, 'utf8')).toContain('[redacted]');
+    expect(JSON.parse(readFileSync(path, 'utf8').trim())).toEqual(sample);
   });
 });

@@ -1,9 +1,9 @@
 // Loads a suite file by its extension: reads the bytes once, hashes them, parses and validates.
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname, resolve } from 'node:path';
 import { InputError } from '../domain/errors.js';
 import type { Suite } from '../domain/suite.js';
+import { formatBytes, MiB, readFileBounded, TooLargeError } from './bounded-read.js';
 import { parseCsvSuite } from './csv.js';
 import type { ParsedSuite } from './parsed-suite.js';
 import { parseYamlSuite } from './yaml.js';
@@ -42,10 +42,17 @@ export function parseSuite(bytes: Uint8Array, file: string, format: SuiteFormat 
   return suite;
 }
 
+/**
+ * The largest suite read: generous (a million-row CSV is about 100 MiB and must fit), yet a suite
+ * linked to /dev/zero ends here instead of in gigabytes.
+ */
+export const MAX_SUITE_BYTES = 1024 * MiB;
+
 async function readSuiteBytes(file: string): Promise<Uint8Array> {
   try {
-    return await readFile(file);
+    return await readFileBounded(file, MAX_SUITE_BYTES);
   } catch (error) {
+    if (error instanceof TooLargeError) throw new InputError(`the suite file is larger than the limit of ${formatBytes(MAX_SUITE_BYTES)}; reading stopped there`, { file });
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new InputError('suite file not found', { file });
     if (code === 'EISDIR') throw new InputError('is a directory; give a .yaml, .yml or .csv suite file', { file });

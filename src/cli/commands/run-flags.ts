@@ -39,6 +39,7 @@ export function runFlags<T>(y: Argv<T>) {
     .option('max-in-flight', { type: 'number', describe: 'open loop: outstanding requests at most; later starts wait and are recorded late', group: 'Load:' })
     .option('timeout', { type: 'string', default: '120s', describe: 'per-request time limit (0: none)', group: 'Load:' })
     .option('retries', { type: 'number', default: 2, describe: 'retries on 429 (honouring Retry-After), 5xx and connection errors', group: 'Load:' })
+    .option('max-retry-wait', { type: 'string', default: '60s', describe: 'longest wait before a retry; a longer Retry-After ends that request\'s retries (recorded as rate limited)', group: 'Load:' })
     .option('stream', { type: 'boolean', describe: 'stream answers (default on; --no-stream for JSON answers)', group: 'Request:' })
     .option('method', { choices: ['post', 'get'] as const, describe: 'POST body or GET query form', group: 'Request:' })
     .option('plaintext', { type: 'boolean', describe: 'ask for plain text instead of markdown', group: 'Request:' })
@@ -95,6 +96,15 @@ function requestDefaults(a: Record<string, unknown>): RequestOptions {
   return o;
 }
 
+/** The longest --max-retry-wait: a day (well inside the timer's range, 24.8 days). */
+const MAX_RETRY_WAIT_LIMIT_MS = 24 * 3600_000;
+
+function maxRetryWaitMs(value: string | undefined): number {
+  const ms = parseDurationMs(value ?? '60s', 'max-retry-wait');
+  if (ms > MAX_RETRY_WAIT_LIMIT_MS) throw new InputError(`expected at most 24h, got "${value}"`, { field: '--max-retry-wait' });
+  return ms;
+}
+
 const opt = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } =>
   (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 
@@ -143,6 +153,7 @@ export function toSessionOptions(a: Record<string, unknown>, env: NodeJS.Process
     requestDefaults: requestDefaults(a),
     timeoutMs: parseDurationMs(a.timeout as string, 'timeout'),
     retries: positive(a.retries as number, 'retries', { integer: true, allowZero: true }) ?? 2,
+    maxRetryWaitMs: maxRetryWaitMs(a.maxRetryWait as string | undefined),
     ...opt('maxCredits', positive(a.maxCredits as number | undefined, 'max-credits', { allowZero: true })),
     ...opt('minRemaining', positive(a.minRemaining as number | undefined, 'min-remaining', { allowZero: true })),
     ...opt('shard', a.shard === undefined ? undefined : parseShard(a.shard as string, env.JOB_COMPLETION_INDEX)),

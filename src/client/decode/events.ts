@@ -4,7 +4,7 @@ import type { StreamDialect } from '../../protocol/index.js';
 export type DecodedEvent =
   | { kind: 'text'; text: string }
   | { kind: 'finish'; finishReason?: string }
-  | { kind: 'usage'; creditsUsed: number; creditsRemaining?: number }
+  | { kind: 'usage'; creditsUsed: number | null; creditsRemaining?: number; creditsInvalid?: string }
   | { kind: 'error'; message: string }
   /** A whole non-stream body (JSON answer or list); the exchange validates it against a schema. */
   | { kind: 'body'; raw: string; /** The body parsed, when the decoder already parsed it (it is parsed once). */ value?: unknown };

@@ -1,6 +1,7 @@
 // Reads one JSON stream payload: an AI SDK UI-message chunk or an OpenAI chat-completion chunk.
 import { StreamError } from '../../domain/index.js';
 import type { DecodedEvent } from './events.js';
+import { parseJsonLenient, readCredits } from '../credit-value.js';
 
 export type PayloadShape = 'ui' | 'openai';
 
@@ -12,7 +13,7 @@ const isObject = (value: unknown): value is Json =>
 /** Parses a payload, turning bad JSON into a typed StreamError naming the dialect. */
 export function parseJsonPayload(raw: string, where: string): unknown {
   try {
-    return JSON.parse(raw);
+    return parseJsonLenient(raw);
   } catch {
     throw new StreamError(`${where} carried a payload that is not JSON: ${preview(raw)}`);
   }
@@ -25,22 +26,24 @@ export function preview(raw: string, maxChars = 80): string {
 
 /**
  * The balance a usage object (or a finish chunk's messageMetadata) reports beside credits_used, when it
- * does: the documented usage chunk carries credits_used alone, some services add the balance.
+ * does (the documented usage chunk carries credits_used alone) and when it passes the credit rule.
  */
 export function remainingFrom(value: Json): number | undefined {
-  const remaining = value.credits_remaining;
-  return typeof remaining === 'number' ? remaining : undefined;
+  if (value.credits_remaining === undefined) return undefined;
+  return readCredits(0, value.credits_remaining).creditsRemaining ?? undefined;
 }
 
-/** A usage object carries credits when `credits_used` is a finite number. */
+/**
+ * A usage object carries credits when it has `credits_used`; its values pass the one credit rule
+ * (client/credit-value.ts): a bad one is kept as invalid, never trusted and never fatal.
+ */
 export function usageFrom(value: unknown): DecodedEvent | null {
-  if (!isObject(value)) return null;
-  const used = value.credits_used;
-  if (typeof used !== 'number' || !Number.isFinite(used)) return null;
-  const remaining = remainingFrom(value);
-  return remaining !== undefined
-    ? { kind: 'usage', creditsUsed: used, creditsRemaining: remaining }
-    : { kind: 'usage', creditsUsed: used };
+  if (!isObject(value) || !('credits_used' in value)) return null;
+  const { creditsUsed, creditsRemaining, invalid } = readCredits(value.credits_used, value.credits_remaining);
+  const event: DecodedEvent = { kind: 'usage', creditsUsed };
+  if (creditsRemaining !== null) event.creditsRemaining = creditsRemaining;
+  if (invalid !== null) event.creditsInvalid = invalid;
+  return event;
 }
 
 /**

@@ -1,5 +1,5 @@
 // compare.html's item sections: each regression, fix or changed answer with both answers side by side and the word diff.
-import { esc } from '../../report/html/escape.js';
+import { esc, userText } from '../../report/html/escape.js';
 import { diffSides } from '../text-diff.js';
 import { itemLabel, sideOutcome } from '../labels.js';
 import type { DiffPart, ItemChange, ItemOnly, ItemSide } from '../types.js';
@@ -43,7 +43,7 @@ export function renderChange(item: ItemChange, kind: ItemKind, open: boolean): s
   const sides = item.diff.length > 0 ? diffSides(item.diff) : null;
   const similarity = item.diff.length > 0 ? `similarity ${item.similarity.toFixed(2)}` : 'same answer';
   return `<details class="item" data-search="${esc(searchText(item))}"${open ? ' open' : ''}>
-<summary>${BADGES[kind]} <span>${esc(itemLabel(item))}</span> <span class="sub">${esc(sideOutcome(item.base))} → ${esc(sideOutcome(item.head))} · ${esc(similarity)}</span></summary>
+<summary>${BADGES[kind]} <span>${userText(itemLabel(item), 200)}</span> <span class="sub">${esc(sideOutcome(item.base))} → ${esc(sideOutcome(item.head))} · ${esc(similarity)}</span></summary>
 ${item.prompt ? `<div class="prompt">${esc(item.prompt)}</div>` : ''}
 <div class="side-by-side">${sideColumn('Base', item.base, sides?.base ?? null)}${sideColumn('Head', item.head, sides?.head ?? null)}</div>
 <p class="note mono">${esc(item.item_ids.join(' · '))}</p>
@@ -61,7 +61,7 @@ export function renderChanges(items: readonly ItemChange[], kind: ItemKind, empt
 export function renderOnly(items: readonly ItemOnly[], emptyText: string): string {
   if (items.length === 0) return `<p class="empty">${esc(emptyText)}</p>`;
   const rows = items.slice(0, HTML_LIMITS.items).map((i) =>
-    `<tr data-search="${esc(searchText(i))}"><th scope="row" class="text">${esc(itemLabel(i))}</th><td class="text">${esc(sideOutcome(i.side))}</td><td class="text mono">${esc(i.item_id)}</td></tr>`,
+    `<tr data-search="${esc(searchText(i))}"><th scope="row" class="text">${userText(itemLabel(i), 200)}</th><td class="text">${esc(sideOutcome(i.side))}</td><td class="text mono">${esc(i.item_id)}</td></tr>`,
   );
   return `<div class="table-scroll"><table><thead><tr><th scope="col">item</th><th scope="col" class="text">outcome</th><th scope="col" class="text">item_id</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
 }

@@ -1,6 +1,6 @@
 // compare.html's model tables: latency percentiles with the rank test's verdict, pass rate and credits per request.
 import { formatCount, formatCredits, formatMs, formatRate, modelLabel } from '../../report/format.js';
-import { esc } from '../../report/html/escape.js';
+import { esc, userText } from '../../report/html/escape.js';
 import { modelVerdict, signedPercent, trendMark } from '../labels.js';
 import type { ModelChange, TimingChange } from '../types.js';
 
@@ -19,7 +19,7 @@ function pValue(t: TimingChange): string {
 
 function timingRow(model: string, label: string, t: TimingChange): string {
   const verdict = t.regression ? '▲ slower' : t.improvement ? '▼ faster' : '= within noise';
-  return `<tr><th scope="row">${esc(modelLabel(model))}</th><td class="text">${esc(label)}</td>
+  return `<tr><th scope="row">${userText(modelLabel(model), 80)}</th><td class="text">${esc(label)}</td>
 ${changeCell(formatMs(t.base.p50), formatMs(t.head.p50), t.change.p50, t)}
 ${changeCell(formatMs(t.base.p95), formatMs(t.head.p95), t.change.p95, null)}
 ${changeCell(formatMs(t.base.p99), formatMs(t.head.p99), t.change.p99, null)}
@@ -44,7 +44,7 @@ export function renderModelTable(models: Record<string, ModelChange>): string {
     const c = m.credits_per_request;
     const passDelta = m.pass_rate.change === null ? '–' : `${m.pass_rate.change >= 0 ? '+' : '−'}${(Math.abs(m.pass_rate.change) * 100).toFixed(1)} pts`;
     const passCls = m.pass_rate.change !== null && m.pass_rate.change < 0 ? ' class="up"' : '';
-    return `<tr><th scope="row">${esc(modelLabel(model))}</th>
+    return `<tr><th scope="row">${userText(modelLabel(model), 80)}</th>
 <td${passCls}>${esc(formatRate(m.pass_rate.base))} → ${esc(formatRate(m.pass_rate.head))} <small>(${esc(passDelta)})</small></td>
 <td>${formatCount(m.requests.base)} / ${formatCount(m.requests.head)}</td>
 ${changeCell(formatCredits(c.base), formatCredits(c.head), c.change, c)}

@@ -1,6 +1,6 @@
 // SVG chart primitives: plot frame, scales, ticks, axes, series markers and legends (no chart library).
 import { modelLabel } from '../format.js';
-import { esc } from './escape.js';
+import { esc, userText } from './escape.js';
 import { SERIES_COUNT } from './styles.js';
 
 export const CHART = { width: 640, height: 300, left: 62, right: 18, top: 14, bottom: 48 } as const;
@@ -105,13 +105,16 @@ export function svgFrame(label: string, body: string, height: number = CHART.hei
   return `<svg class="chart" viewBox="0 0 ${CHART.width} ${height}" role="img" aria-label="${esc(label)}"><title>${esc(label)}</title>${body}</svg>`;
 }
 
+/** A legend label longer than this is cut (the whole name on hover). */
+const LEGEND_LABEL_CHARS = 60;
+
 /** A legend item per model showing its colour, dash and marker, so a series is never told by colour alone. */
 export function legend(models: readonly string[], withLine = true): string {
   const items = models.map((model, i) => {
     const s = seriesIndex(i);
     const line = withLine ? `<line class="line s${s}" x1="2" x2="34" y1="8" y2="8"/>` : '';
     const swatch = `<svg class="swatch" width="36" height="16" viewBox="0 0 36 16" aria-hidden="true">${line}${marker(i, 18, 8, '')}</svg>`;
-    return `<li>${swatch}${esc(modelLabel(model))}</li>`;
+    return `<li>${swatch}${userText(modelLabel(model), LEGEND_LABEL_CHARS)}</li>`;
   });
   return `<ul class="legend" aria-label="Legend">${items.join('')}</ul>`;
 }

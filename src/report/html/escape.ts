@@ -14,6 +14,16 @@ export function esc(value: string | number | null | undefined): string {
   return String(value).replace(CONTROL_CHARS, '\uFFFD').replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch]!);
 }
 
+/**
+ * User text (an id, a model name) set inside a label: escaped, and isolated with <bdi> so a bidi
+ * override (U+202E) in it cannot reverse the text after it. A name longer than `maxChars` is cut
+ * with an ellipsis, the whole name on hover (a 50,000-character model name must not break a layout).
+ */
+export function userText(value: string, maxChars = Infinity): string {
+  if (value.length <= maxChars) return `<bdi>${esc(value)}</bdi>`;
+  return `<bdi title="${esc(value)}">${esc(`${value.slice(0, maxChars)}…`)}</bdi>`;
+}
+
 /** A safe id/class fragment: anything outside [A-Za-z0-9_-] becomes '-'. */
 export function slug(value: string): string {
   return value.replace(/[^A-Za-z0-9_-]+/g, '-').slice(0, 60) || 'x';

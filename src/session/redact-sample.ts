@@ -1,0 +1,24 @@
+// A result's values that came from outside (the answer, an error body, ids the service chose, check
+// details quoting the answer) scrubbed of secrets before the line is written. Only values: the
+// line's structure (its keys, numbers, the outcome) is ours and never searched.
+import type { Redactor } from '../client/redact.js';
+import type { Sample } from '../domain/sample.js';
+
+export function redactSample(sample: Sample, redact: Redactor): Sample {
+  const text = redact(sample.text);
+  const message = sample.error ? redact(sample.error.message) : undefined;
+  const conversationId = sample.conversation_id === null ? null : redact(sample.conversation_id);
+  const details = sample.checks.map((check) => redact(check.detail));
+  const changed =
+    text !== sample.text || message !== sample.error?.message || conversationId !== sample.conversation_id ||
+    details.some((detail, i) => detail !== sample.checks[i]!.detail);
+  // Almost every result holds no secret: it is passed on as it is, without a copy.
+  if (!changed) return sample;
+  return {
+    ...sample,
+    text,
+    conversation_id: conversationId,
+    error: sample.error ? { ...sample.error, message: message! } : null,
+    checks: sample.checks.map((check, i) => ({ ...check, detail: details[i]! })),
+  };
+}
