@@ -32,6 +32,15 @@ export const CHECK_TYPES = [
   'max-credits',
   'similar',
   'judge',
+  // promptfoo's negations and lists, so its suites read unchanged.
+  'not-icontains',
+  'not-equals',
+  'not-starts-with',
+  'not-regex',
+  'contains-any',
+  'contains-all',
+  'icontains-any',
+  'icontains-all',
 ] as const;
 export type CheckType = (typeof CHECK_TYPES)[number];
 
@@ -48,7 +57,12 @@ export interface JudgeSpec {
 
 /** One assertion as written: `{ contains: "30 days" }` → `{ type: 'contains', value: '30 days' }`. */
 export type CheckSpec =
-  | { type: 'contains' | 'icontains' | 'not-contains' | 'regex' | 'equals' | 'starts-with'; value: string; location?: SourceLocation }
+  | {
+      type: 'contains' | 'icontains' | 'not-contains' | 'regex' | 'equals' | 'starts-with' | 'not-icontains' | 'not-equals' | 'not-starts-with' | 'not-regex';
+      value: string;
+      location?: SourceLocation;
+    }
+  | { type: 'contains-any' | 'contains-all' | 'icontains-any' | 'icontains-all'; value: string[]; location?: SourceLocation }
   | { type: 'max-ttfc-ms' | 'max-latency-ms' | 'max-credits'; value: number; location?: SourceLocation }
   | { type: 'similar'; value: SimilarSpec; location?: SourceLocation }
   | { type: 'judge'; value: JudgeSpec; location?: SourceLocation };

@@ -53,15 +53,20 @@ const rowSchema = z.object({
 
 function assertionsOf(header: CsvHeader, record: CsvRecord, where: SourceLocation, issues: InputError[]): CheckSpec[] {
   const specs: CheckSpec[] = [];
-  const add = (parsed: AssertionParse, column: string): void => {
-    if ('spec' in parsed) specs.push({ ...parsed.spec, location: where });
-    else for (const issue of parsed.issues) issues.push(new InputError(issue.message, { ...where, field: column }));
+  const add = (parsed: AssertionParse, column: string, index: number): void => {
+    if ('spec' in parsed) {
+      specs.push({ ...parsed.spec, location: where });
+      return;
+    }
+    // The cell's own line and column, so an editor or CI log links straight to the mistake.
+    const cell = record.cellAt?.(index);
+    for (const issue of parsed.issues) issues.push(new InputError(issue.message, { ...where, ...cell, field: column }));
   };
   header.columns.forEach((column, index) => {
     const value = record.cells[index] ?? '';
     if (column === null || value.trim() === '') return;
-    if (column === 'expected') add(parseAssertion({ contains: value.trim() }), column);
-    else if (EXPECTED_COLUMN.test(column)) add(parseAssertionCell(value), column);
+    if (column === 'expected') add(parseAssertion({ contains: value.trim() }), column, index);
+    else if (EXPECTED_COLUMN.test(column)) add(parseAssertionCell(value), column, index);
   });
   return specs;
 }

@@ -6,7 +6,7 @@
 import { InputError } from '../domain/errors.js';
 import { CaseIndex, CsvCaseList, readRowAt, type CsvRowReader } from './csv-cases.js';
 import { IdHashes, type IdRow } from './csv-ids.js';
-import { readCsvHeader, scanCsvRecords, type CsvHeader } from './csv-records.js';
+import { cellPosition, readCsvHeader, scanCsvRecords, type CsvHeader } from './csv-records.js';
 import { readCsvRowFast, rowShape, type RowShape } from './csv-row-fast.js';
 import { readCsvRow, type CsvRow } from './csv-row.js';
 import type { ParsedSuite } from './parsed-suite.js';
@@ -89,7 +89,7 @@ function readRows(bytes: Uint8Array, file: string): RowsRead {
     read.records += 1;
     let row = readCsvRowFast(shape, record.cells, record.line, file);
     if (row === undefined) {
-      const slow = readCsvRow(header, record, file);
+      const slow = readCsvRow(header, { ...record, cellAt: (cell) => cellPosition(bytes, from, cell) }, file);
       for (const issue of slow.issues) read.rowIssues.push(issue);
       if (slow.row === undefined) {
         if (slow.threadCell !== '') read.unplaced.add(slow.threadCell);
