@@ -1,9 +1,11 @@
 // Suite input that used to be taken silently (issue 9): promptfoo check names in a CSV, labels
 // that are not check types, and the CLI's own version.
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
-import { readNdjson, runCli, tempDir } from './helpers.js';
+import { CLI, readNdjson, ROOT, runCli, tempDir } from './helpers.js';
 
 const TARGET = ['--board', 'winter-frost-CJk4G', '--chat', 'chatNode-patient-star-4uIJt'];
 
@@ -16,5 +18,28 @@ describe('CSV check cells', () => {
     expect(byCase.get('refund-window')!.checks.map((c) => [c.type, c.pass])).toEqual([['not-icontains', true], ['contains-any', true]]);
     expect(byCase.get('team-price')!.checks.map((c) => [c.type, c.pass])).toEqual([['equals', false], ['icontains-all', true]]);
     expect(byCase.get('team-price')!.checks[0]!.detail).toMatch(/expected to equal "Answer: yes"/);
+  });
+});
+
+describe('kbbench --version', () => {
+  it('prints its own version when installed in a project with another package.json', () => {
+    // The layout npm makes: the project's package.json above node_modules/kbbench and its dependencies.
+    const project = tempDir('kbbench-installed-');
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'my-project', version: '1.0.0' }));
+    const installed = join(project, 'node_modules', 'kbbench');
+    mkdirSync(installed, { recursive: true });
+    cpSync(join(ROOT, 'dist'), join(installed, 'dist'), { recursive: true });
+    cpSync(join(ROOT, 'package.json'), join(installed, 'package.json'));
+    for (const dependency of readdirSync(join(ROOT, 'node_modules'))) {
+      if (dependency.startsWith('.')) continue;
+      symlinkSync(join(ROOT, 'node_modules', dependency), join(project, 'node_modules', dependency));
+    }
+    // Symlinks kept as paths, as a real install's node_modules would be.
+    const run = spawnSync(process.execPath, ['--preserve-symlinks', '--preserve-symlinks-main', join(installed, 'dist', 'cli', 'main.js'), '--version'], { cwd: project, encoding: 'utf8' });
+    const own = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+    expect(run.stdout.trim(), run.stderr).toBe(own);
+    expect(own).not.toBe('1.0.0');
+    // And from the checkout, run from another directory.
+    expect(spawnSync(process.execPath, [CLI, '--version'], { cwd: project, encoding: 'utf8' }).stdout.trim()).toBe(own);
   });
 });
