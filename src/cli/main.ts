@@ -7,6 +7,7 @@ import { commandModules } from './commands/index.js';
 import { InputError } from '../domain/errors.js';
 import { describeError, exitCodeFor } from './exit.js';
 import { processIo } from './io.js';
+import { TOOL_VERSION } from './version.js';
 
 const io = processIo();
 
@@ -26,7 +27,8 @@ async function main(): Promise<void> {
       throw new InputError(`${message}\nRun 'kbbench --help' or 'kbbench <command> --help'.`);
     });
   for (const module of commandModules(io, (code) => (exitCode = code))) parser.command(module);
-  await parser.help().alias('h', 'help').version().parseAsync();
+  // Its own package.json: yargs would read the one above the node_modules it sits in (the user's project).
+  await parser.help().alias('h', 'help').version(TOOL_VERSION).parseAsync();
   process.exitCode = exitCode ?? 0;
 }
 
