@@ -43,3 +43,16 @@ describe('kbbench --version', () => {
     expect(spawnSync(process.execPath, [CLI, '--version'], { cwd: project, encoding: 'utf8' }).stdout.trim()).toBe(own);
   });
 });
+
+describe('a mistyped flag', () => {
+  it.each([
+    ['--concurency', '3', '--concurrency'],
+    ['--model', 'gpt-4o', '--models'],
+  ])('%s exits 2 with did-you-mean %s, before anything is sent', async (flag, value, near) => {
+    // Nothing listens on port 9: had the run started, it would stop with exit 3 (unreachable).
+    const r = await runCli(['run', 'suites/demo.yaml', flag, value, '--base-url', 'http://127.0.0.1:9'], { env: { KBBENCH_API_KEY: 'k-test-0000' } });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`unknown flag ${flag} (did you mean "${near}"?)`);
+    expect(r.stdout).toBe('');
+  });
+});
