@@ -56,3 +56,28 @@ describe('a mistyped flag', () => {
     expect(r.stdout).toBe('');
   });
 });
+
+describe('each command --help', () => {
+  const COMMANDS = ['run', 'estimate', 'validate', 'report', 'compare', 'merge', 'serve', 'boards', 'chats'];
+
+  it('estimate lists only the flags it accepts', async () => {
+    const help = await runCli(['estimate', '--help']);
+    expect(help.code).toBe(0);
+    for (const flag of ['--baseline', '--fail-on', '--markdown', '--resume', '--threshold', '--latency-tolerance']) expect(help.stdout).not.toContain(flag);
+    expect(help.stdout).toContain('--sample');
+    const run = await runCli(['run', '--help']);
+    for (const flag of ['--baseline', '--fail-on', '--markdown', '--resume', '--threshold']) expect(run.stdout).toContain(flag);
+    // And what it does not list, it refuses (exit 2, nothing sent).
+    const refused = await runCli(['estimate', 'suites/demo.yaml', '--baseline', 'reports/x', '--base-url', 'http://127.0.0.1:9'], { env: { KBBENCH_API_KEY: 'k-test-0000' } });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('unknown flag --baseline');
+  });
+
+  it('every command and the top level show examples', async () => {
+    for (const command of [...COMMANDS, undefined]) {
+      const r = await runCli(command === undefined ? ['--help'] : [command, '--help']);
+      expect(r.code, command).toBe(0);
+      expect(r.stdout, command).toMatch(/Examples:\n\s+(KBBENCH_API_KEY=\S+ )?kbbench /);
+    }
+  });
+});

@@ -20,6 +20,10 @@ async function main(): Promise<void> {
     .strict()
     .demandCommand(1, 'Name a command: run, serve, validate, report, compare, estimate, merge, boards, chats.')
     .recommendCommands()
+    .example('$0 run suites/demo.yaml', 'run the demo suite against the embedded reference service')
+    .example('$0 validate suites/demo.csv', 'check a suite and see what it would send')
+    .example('$0 compare reports/base reports/head', 'what changed between two runs')
+    .example('$0 run --help', 'every command has its own help, with examples')
     .epilogue('Exit codes: 0 passed · 1 a check, threshold or baseline failed · 2 invalid input (nothing sent) · 3 stopped early.\nThe API key comes from KBBENCH_API_KEY or --api-key-file, never from a flag value.')
     .wrap(Math.min(120, process.stdout.columns || 120))
     .fail((message, error, usage) => {

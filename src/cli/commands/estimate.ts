@@ -8,7 +8,7 @@ import { EXIT, type ExitCode } from '../exit.js';
 import type { CliIo } from '../io.js';
 import { positive } from '../parse.js';
 import { withSessionConsole } from '../session-console.js';
-import { runFlags, toSessionOptions } from './run-flags.js';
+import { sendFlags, toSessionOptions } from './run-flags.js';
 
 const DEFAULT_SAMPLE = 5;
 const DEFAULT_LEVEL = 0.95;
@@ -50,7 +50,7 @@ export function estimateCommand(io: CliIo, setExit: (code: ExitCode) => void): C
     command: 'estimate <suite>',
     describe: 'forecast the credits of a suite or a traffic volume, from a small real sample',
     builder: (y) =>
-      runFlags(y)
+      sendFlags(y)
         .option('sample', { type: 'number', default: DEFAULT_SAMPLE, describe: 'requests per model the sample may send (cases and thread turns, spread over the suite)', group: 'Estimate:' })
         .option('level', { type: 'string', describe: 'interval level (default 0.95; also 95 or 95%)', group: 'Estimate:' })
         .option('requests', { type: 'number', describe: 'forecast this many requests drawn like the suite\'s mix, instead of one run', group: 'Estimate:' })
@@ -66,7 +66,6 @@ export function estimateCommand(io: CliIo, setExit: (code: ExitCode) => void): C
         .example('KBBENCH_API_KEY=… $0 estimate faq.csv --base-url https://api.example.com --max-credits 0.5', 'against the live service, the sample capped at 0.5 credits'),
     handler: async (argv) => {
       const a = argv as Record<string, unknown>;
-      if (typeof a.baseline === 'string') throw new InputError('--baseline belongs to run; estimate compares nothing', { field: '--baseline' });
       const options = toSessionOptions(a, io.env, process.cwd());
       const quiet = argv.quiet === true || argv.json === true;
       // The sample is a run: the same embedded service, signals and progress line as `run`.

@@ -9,7 +9,12 @@ import { readApiKey } from '../secrets.js';
 import { TOOL_VERSION } from '../version.js';
 import { compareTuningOptions } from './compare.js';
 
-export function runFlags<T>(y: Argv<T>) {
+/**
+ * The flags of anything that sends a suite (`run`, and `estimate`'s sample): target, plan, load,
+ * request, credits, output, embedded service. What only a run does (thresholds, a baseline, resume)
+ * is in runFlags, so `estimate --help` lists only the flags estimate accepts.
+ */
+export function sendFlags<T>(y: Argv<T>) {
   return y
     .positional('suite', { type: 'string', demandOption: true, describe: 'suite file (.yaml, .yml or .csv)' })
     .option('base-url', { type: 'string', describe: 'live service base URL (env KBBENCH_BASE_URL); default: the embedded reference service', group: 'Target:' })
@@ -38,15 +43,20 @@ export function runFlags<T>(y: Argv<T>) {
     .option('dialect', { choices: STREAM_DIALECTS, describe: 'force a stream decoder instead of detecting the format', group: 'Request:' })
     .option('max-credits', { type: 'number', describe: 'stop before spending more than this (exit 3)', group: 'Credits:' })
     .option('min-remaining', { type: 'number', describe: 'stop before the account could fall below this (exit 3)', group: 'Credits:' })
-    .option('threshold', { type: 'string', array: true, describe: "extra threshold, e.g. 'ttfc_ms=p(95)<2000' (repeatable)", group: 'Checks:' })
-    .option('baseline', { type: 'string', describe: 'compare with an earlier run directory; exit 1 on regression', group: 'Checks:' })
-    .options(compareTuningOptions('Checks:'))
     .option('out', { type: 'string', describe: 'run directory (default reports/<suite>-<timestamp>)', group: 'Output:' })
-    .option('resume', { type: 'string', describe: 'continue an interrupted run in its directory; nothing finished is sent again', group: 'Output:' })
     .option('quiet', { type: 'boolean', default: false, describe: 'no progress, no table', group: 'Output:' })
     .option('json', { type: 'boolean', default: false, describe: 'print summary.json on stdout', group: 'Output:' })
     .option('seed', { type: 'number', describe: 'embedded service: random seed', group: 'Embedded service:' })
     .option('latency-scale', { type: 'number', describe: 'embedded service: multiply model latencies (0 answers at once)', group: 'Embedded service:' });
+}
+
+/** `run`'s flags: what any sending command takes, plus thresholds, a baseline and resume. */
+export function runFlags<T>(y: Argv<T>) {
+  return sendFlags(y)
+    .option('threshold', { type: 'string', array: true, describe: "extra threshold, e.g. 'ttfc_ms=p(95)<2000' (repeatable)", group: 'Checks:' })
+    .option('baseline', { type: 'string', describe: 'compare with an earlier run directory; exit 1 on regression', group: 'Checks:' })
+    .options(compareTuningOptions('Checks:'))
+    .option('resume', { type: 'string', describe: 'continue an interrupted run in its directory; nothing finished is sent again', group: 'Output:' });
 }
 
 
