@@ -69,7 +69,7 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
     const t0 = monotonicMs();
     const total = plannedTotal(options, prepared);
     const done = state?.lines ?? 0;
-    const warnings = [...prepared.warnings, ...resumed.warnings, ...resumeWarnings(previous, prepared, state)];
+    const warnings = [...(target.notice ? [target.notice] : []), ...prepared.warnings, ...resumed.warnings, ...resumeWarnings(previous, prepared, state)];
     hooks.onStart?.({ runDir, total, done, baseUrl: target.baseUrl, embedded: target.embedded, warnings });
     const replayUnits = toUnits(previous?.replay_credits ?? 0);
     const outcome = await drive(source, options, hooks, client, target, runDir, { total, done, previousUnits: (state?.creditUnits ?? 0) + replayUnits });
