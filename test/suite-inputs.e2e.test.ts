@@ -81,3 +81,23 @@ describe('each command --help', () => {
     }
   });
 });
+
+describe('the console after a run', () => {
+  it('lists the first 10 failed items with why, says where the rest are, and prints a threshold label once', async () => {
+    const out = join(tempDir(), 'run');
+    const r = await runCli(['run', 'test/fixtures/e2e/failing.yaml', '--latency-scale', '0', '--out', out, '--threshold', 'latency_ms{model:gpt-4o-mini}=p(95)<100000']);
+    expect(r.code, r.stderr).toBe(1);
+    const after = r.stdout.slice(r.stdout.indexOf('failed items: 12 (the first 10)'));
+    expect(after).not.toBe(r.stdout); // the list follows the table
+    expect(r.stdout.indexOf('failed items')).toBeGreaterThan(r.stdout.indexOf('latency p95'));
+    const rows = after.split('\n').filter((line) => /^case:/.test(line));
+    expect(rows).toHaveLength(10);
+    expect(after).toMatch(/case:refund-45\|model:gpt-4o\|r1\s+gpt-4o\s+contains: expected to contain "45 days"/);
+    expect(after).toContain(`every failed item: ${out}/samples.csv`);
+    expect(r.stdout).toContain('latency_ms{model:gpt-4o-mini} p(95)<100000');
+    expect(r.stdout).not.toContain('{model:gpt-4o-mini}{model:gpt-4o-mini}');
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { failures: { total: number; shown: unknown[] } };
+    expect(summary.failures.total).toBe(12);
+    expect(summary.failures.shown).toHaveLength(10);
+  });
+});

@@ -109,6 +109,20 @@ export interface CasesTruncated {
   file: 'cases.csv';
 }
 
+/** One failed item, as the console lists it after its table. */
+export interface FailedItem {
+  item_id: string;
+  model: string;
+  /** The first failing check's type and detail, or the request's error. */
+  detail: string;
+}
+
+/** The first failed items in run order (at most 10) and how many failed in all. */
+export interface FailedItems {
+  total: number;
+  shown: FailedItem[];
+}
+
 export interface Summary {
   run_id: string;
   status: RunStatus;
@@ -123,6 +137,8 @@ export interface Summary {
   /** null when `cases` lists every case. */
   cases_truncated: CasesTruncated | null;
   thresholds: ThresholdResult[];
+  /** The first failed items and their count; absent in summaries written before it existed. */
+  failures?: FailedItems;
 }
 
 /** histograms.json: model → metric → hdr-histogram-js compressed base64 (µs values). */

@@ -9,6 +9,7 @@ import { buildDetails, type RunDetails } from './details.js';
 import { encodeHistogramSet, type HistogramSet } from './histogram-file.js';
 import { setOwn } from './own-record.js';
 import { createRequestStats, type RequestStatsAccumulator } from './request-stats.js';
+import { createFailedItems } from './failed-items.js';
 import { createTimeline } from './timeline.js';
 
 export interface SummarizerOptions {
@@ -56,6 +57,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
   const models = new Map<string, RequestStatsAccumulator>();
   const cases = createCaseStats(options.cases);
   const timeline = createTimeline();
+  const failures = createFailedItems();
   // Unscoped and model-only thresholds read `total` and `models` themselves (k6: one set of aggregates).
   const sinks: ThresholdSinks = createThresholdSinks(options.thresholds ?? {}, { total, model: (name) => models.get(name) });
   let lastEndMs = 0;
@@ -71,6 +73,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
     sinks.add(sample);
     cases.add(sample);
     timeline.add(sample);
+    failures.add(sample);
     lastEndMs = Math.max(lastEndMs, sample.offset_ms + (sample.latency_ms ?? 0));
   };
 
@@ -98,6 +101,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       cases: caseResult.cases,
       cases_truncated: caseResult.truncated,
       thresholds,
+      failures: failures.result(),
     };
     const set: HistogramSet = new Map(order.map((name) => [name, models.get(name)!.histograms]));
     return { summary, histograms: encodeHistogramSet(set), details: buildDetails(order, set, timeline.toTimeline(order)), cases: caseResult.table };

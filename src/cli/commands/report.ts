@@ -21,7 +21,7 @@ export function reportCommand(io: CliIo, setExit: (code: ExitCode) => void): Com
       const summary = await finishReports(dir, run);
       if (argv.json) io.out(JSON.stringify(summary, null, 2));
       else {
-        io.out(renderConsoleSummary(summary, { suiteName: run.suite.name }));
+        io.out(renderConsoleSummary(summary, { suiteName: run.suite.name, runDir: dir }));
         io.out(`reports rebuilt in ${dir}`);
       }
       // Same codes as the run had: a failure is 1, a run that stopped early (and so is incomplete) is 3.

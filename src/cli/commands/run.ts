@@ -37,7 +37,7 @@ export function runCommand(io: CliIo, setExit: (code: ExitCode) => void): Comman
         const baselineFailed = typeof argv.baseline === 'string' ? await runBaselineCompare(io, argv, result, quiet || json) : false;
         if (json) io.out(JSON.stringify(result.summary, null, 2));
         else if (!quiet) {
-          io.out(renderConsoleSummary(result.summary, { suiteName: result.run.suite.name }));
+          io.out(renderConsoleSummary(result.summary, { suiteName: result.run.suite.name, runDir: result.runDir }));
           io.out(`reports: ${result.runDir}/report.html (and summary.json, samples.csv, summary.csv, cases.csv, junit.xml)`);
           if (result.run.status !== 'completed') io.out(`stopped early (${result.run.status}); finish it with: kbbench run ${options.suitePath} --resume ${result.runDir}`);
         }
