@@ -59,7 +59,12 @@ function failureLines(summary: Summary, options: ConsoleSummaryOptions): string[
   const failures = summary.failures;
   if (failures === undefined || failures.total === 0) return [];
   const rows = failures.shown.map((f) => [f.item_id, modelLabel(f.model), oneLine(f.detail)]);
-  const lines = [`failed items: ${formatCount(failures.total)}${failures.total > failures.shown.length ? ` (the first ${failures.shown.length})` : ''}`, renderTable(['item', 'model', 'why'], rows)];
+  // Text columns, so left-aligned (renderTable right-aligns its number columns).
+  const widths = [0, 1].map((i) => Math.max(...rows.map((row) => (row[i] ?? '').length)));
+  const lines = [
+    `failed items: ${formatCount(failures.total)}${failures.total > failures.shown.length ? ` (the first ${failures.shown.length})` : ''}`,
+    ...rows.map(([item = '', model = '', why = '']) => `  ${item.padEnd(widths[0]!)}  ${model.padEnd(widths[1]!)}  ${why}`),
+  ];
   const where = options.runDir ?? 'the run directory';
   lines.push(`every failed item: ${where}/samples.csv (pass = false) and junit.xml; per case: cases.csv`);
   return lines;
