@@ -90,7 +90,7 @@ describe('the console after a run', () => {
     const after = r.stdout.slice(r.stdout.indexOf('failed items: 12 (the first 10)'));
     expect(after).not.toBe(r.stdout); // the list follows the table
     expect(r.stdout.indexOf('failed items')).toBeGreaterThan(r.stdout.indexOf('latency p95'));
-    const rows = after.split('\n').filter((line) => /^  case:/.test(line));
+    const rows = after.split('\n').filter((line) => /^ {2}case:/.test(line));
     expect(rows).toHaveLength(10);
     expect(after).toMatch(/case:refund-45\|model:gpt-4o\|r1\s+gpt-4o\s+contains: expected to contain "45 days"/);
     expect(after).toContain(`every failed item: ${out}/samples.csv`);
