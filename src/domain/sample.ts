@@ -51,6 +51,8 @@ export interface Sample {
   credits_remaining: number | null;
   /** True when a stream carried no usage chunk: the credits of this answer are unknown. */
   credits_unknown: boolean;
+  /** The case's or thread's tags (absent when it has none). */
+  tags?: string[];
   checks: CheckResult[];
   pass: boolean;
   /** Open loop only: how late the request was sent after its intended start. */

@@ -72,6 +72,8 @@ export interface SuiteCase {
   prompt: string;
   /** Restricts this case to these models (CSV `model` column); undefined = the suite's models. */
   models?: string[];
+  /** `tags: [billing, security]`: results and summaries are grouped by them. */
+  tags?: string[];
   options: RequestOptions;
   assert: CheckSpec[];
   location: SourceLocation;
@@ -105,6 +107,7 @@ export interface SuiteThread {
   id: string;
   name?: string;
   models?: string[];
+  tags?: string[];
   turns: SuiteTurn[];
   location: SourceLocation;
 }
@@ -131,4 +134,6 @@ export interface Suite {
   workspace?: string;
   /** Non-fatal findings (an unknown model name). */
   warnings: string[];
+  /** Every distinct tag of its cases and threads (a threshold's `{tag:…}` must name one). */
+  tags?: string[];
 }

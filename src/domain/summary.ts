@@ -137,6 +137,11 @@ export interface Summary {
   /** null when `cases` lists every case. */
   cases_truncated: CasesTruncated | null;
   thresholds: ThresholdResult[];
+  /**
+   * Per suite tag (`tags: [billing]` on cases and threads): the same statistics as a model's, so
+   * pass rate, latency and credits per tag. Absent when no result has a tag. At most 200 tags.
+   */
+  tags?: Record<string, RequestStats>;
   /** The first failed items and their count; absent in summaries written before it existed. */
   failures?: FailedItems;
 }

@@ -172,6 +172,7 @@ function caseUnit(entry: SuiteCase, model: string | null, repeat: number, index:
     request: {
       id, case_id: entry.id, thread_id: null, turn: null, model: label(model), request_model: model, repeat,
       prompt: entry.prompt, options: mergeOptions(suite.defaults, entry.options, flags), checks: entry.assert,
+      ...(entry.tags?.length ? { tags: entry.tags } : {}),
     },
   };
 }
@@ -188,6 +189,7 @@ function threadUnit(entry: SuiteThread, model: string | null, repeat: number, in
       id: turnId(entry.id, turn.turn, label(model), repeat), case_id: null, thread_id: entry.id, turn: turn.turn,
       model: label(model), request_model: model, repeat,
       prompt: turn.prompt, options: mergeOptions(suite.defaults, turn.options, flags), checks: turn.assert,
+      ...(entry.tags?.length ? { tags: entry.tags } : {}),
     })),
   };
   if (entry.name !== undefined) unit.name = entry.name;

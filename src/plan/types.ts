@@ -24,6 +24,8 @@ export interface PlanRequest {
   /** suite defaults ← case or turn options ← flag overrides (see build.ts). */
   options: RequestOptions;
   checks: CheckSpec[];
+  /** The case's or thread's tags; absent when it has none. */
+  tags?: readonly string[];
   /**
    * Open loop only: when this request was meant to start (monotonic ms), so lateness and the
    * latency from the intended start can be reported. Null for the later turns of a thread, which

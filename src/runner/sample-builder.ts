@@ -81,6 +81,7 @@ function sampleOf(spec: PlanRequest, ctx: SampleContext, t: Timings, o: Result, 
     checks: [], pass: false,
   };
   if (dialect !== undefined) sample.stream_dialect = dialect;
+  if (spec.tags !== undefined) sample.tags = [...spec.tags];
   return sample;
 }
 

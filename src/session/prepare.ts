@@ -1,5 +1,7 @@
 // Everything a run checks before it sends anything: suite, plan, thresholds, budget flags.
 import { parseThresholdFlag, validateThresholds } from '../checks/index.js';
+import { parseThresholdKey } from '../checks/threshold-parser.js';
+import { didYouMean } from '../suite/suite-error.js';
 import { InputError } from '../domain/errors.js';
 import type { Suite } from '../domain/suite.js';
 import { buildPlan, mergeOptions, narrowPlan } from '../plan/index.js';
@@ -24,6 +26,17 @@ export function mergeThresholds(suiteThresholds: Record<string, string[]>, flags
   }
   validateThresholds(merged);
   return merged;
+}
+
+/** A `{tag:…}` threshold naming no tag of the suite would judge nothing: an input error, not a silent fail. */
+function checkThresholdTags(thresholds: Record<string, string[]>, suite: Suite): void {
+  const known = suite.tags ?? [];
+  for (const key of Object.keys(thresholds)) {
+    const tag = parseThresholdKey(key).scope.tag;
+    if (tag === undefined || known.includes(tag)) continue;
+    const list = known.length > 0 ? `the suite's tags: ${known.join(', ')}` : 'the suite has no tags';
+    throw new InputError(`threshold ${key} names tag "${tag}"${didYouMean(tag, known)}, which no case or thread has; ${list}`, { file: suite.path, field: 'thresholds' });
+  }
 }
 
 function checkLoadFlags(options: RunSessionOptions): void {
@@ -62,6 +75,7 @@ export async function prepareRun(options: RunSessionOptions): Promise<PreparedRu
     defaults: options.requestDefaults,
   });
   const thresholds = mergeThresholds(suite.thresholds, options.thresholdFlags);
+  checkThresholdTags(thresholds, suite);
   if (options.minRemaining !== undefined && allStreaming(suite, options.requestDefaults)) {
     throw new InputError('--min-remaining needs credits_remaining, which only JSON answers report (a stream reports credits_used alone): add --no-stream, or use --max-credits', { field: '--min-remaining' });
   }

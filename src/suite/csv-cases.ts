@@ -9,6 +9,7 @@ import { readCsvRow, type CsvRow } from './csv-row.js';
 export function caseOfRow(row: CsvRow, file: string): SuiteCase {
   const built: SuiteCase = { id: row.id, prompt: row.prompt, options: row.options, assert: row.assert, location: { file, line: row.line } };
   if (row.models) built.models = row.models;
+  if (row.tags) built.tags = row.tags;
   return built;
 }
 

@@ -133,7 +133,7 @@ export function readCsvRecordAt(source: CsvSource, from: number): string[] {
   return cells;
 }
 
-export const CSV_COLUMNS = ['id', 'prompt', 'thread', 'turn', 'model', 'expected', ...REQUEST_OPTION_KEYS] as const;
+export const CSV_COLUMNS = ['id', 'prompt', 'thread', 'turn', 'model', 'tags', 'expected', ...REQUEST_OPTION_KEYS] as const;
 export type CsvColumn = (typeof CSV_COLUMNS)[number];
 
 export const EXPECTED_COLUMN = /^__expected\d*$/;

@@ -4,7 +4,7 @@ import { InputError } from '../domain/errors.js';
 import type { CheckSpec, RequestOptions, SourceLocation } from '../domain/suite.js';
 import { parseAssertion, parseAssertionCell, type AssertionParse } from './assertion.js';
 import { EXPECTED_COLUMN, type CsvHeader, type CsvRecord } from './csv-records.js';
-import { idSchema, modelList, nonEmptyText, pickOptions } from './primitives.js';
+import { idSchema, modelList, nonEmptyText, pickOptions, tagsSchema } from './primitives.js';
 import { issueMessage } from './zod-issues.js';
 
 export interface CsvRow {
@@ -14,6 +14,7 @@ export interface CsvRow {
   thread?: string;
   turn?: number;
   models?: string[];
+  tags?: string[];
   options: RequestOptions;
   assert: CheckSpec[];
 }
@@ -40,6 +41,7 @@ const rowSchema = z.object({
   thread: cell(idSchema),
   turn: cell(z.string().trim().regex(/^\d+$/, 'must be a whole number (1, 2, 3…)').transform(Number).pipe(z.number().min(1, 'must be 1 or more'))),
   model: cell(z.string().transform(modelList)),
+  tags: cell(tagsSchema),
   method: cell(z.string().trim().toLowerCase().pipe(z.enum(['post', 'get'], { error: (issue) => `must be post or get, found "${String(issue.input)}"` }))),
   streaming: cell(booleanCell),
   plaintext: cell(booleanCell),
@@ -123,5 +125,6 @@ export function readCsvRow(header: CsvHeader, record: CsvRecord, file: string): 
   if (data.thread !== undefined) row.thread = data.thread;
   if (data.turn !== undefined) row.turn = data.turn;
   if (data.model !== undefined && data.model.length > 0) row.models = data.model;
+  if (data.tags !== undefined && data.tags.length > 0) row.tags = data.tags;
   return { row, issues, threadCell };
 }

@@ -60,6 +60,9 @@ export function buildThread(id: string, rows: CsvRow[], file: string, issues: In
   const thread: SuiteThread = { id, turns, location: { file, line: rows[0]?.line ?? 1 } };
   const models = threadModels(id, rows, file, issues);
   if (models) thread.models = models;
+  // A thread's tags: every tag any of its rows names.
+  const tags = new Set(rows.flatMap((row) => row.tags ?? []));
+  if (tags.size > 0) thread.tags = [...tags];
   return thread;
 }
 

@@ -64,6 +64,16 @@ export const modelsSchema = z
     });
   });
 
+/** Tags of a case or thread: a list, or one text separated by `;` or `,` (a CSV cell uses `;`). */
+export function tagList(value: string): string[] {
+  return [...new Set(value.split(/[;,]/).map((tag) => tag.trim()).filter((tag) => tag !== ''))];
+}
+
+export const tagsSchema = z.preprocess(
+  (value) => (typeof value === 'string' ? tagList(value) : value),
+  z.array(z.string().trim().min(1, 'a tag must not be empty').regex(/^[^{}:,;]+$/, 'a tag may not contain { } : , or ;')),
+);
+
 const booleanOption = z.boolean({
   error: (issue) => (issue.input === undefined ? undefined : `must be true or false (without quotes), found ${describeValue(issue.input)}`),
 });

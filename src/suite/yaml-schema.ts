@@ -1,7 +1,7 @@
 // The zod schema of a YAML suite file (CONTRACT.md, "Suite files"): shapes and types only.
 import { z } from 'zod';
 import { assertionSchema } from './assertion.js';
-import { idSchema, modelsSchema, nonEmptyText, optional, requestOptionShape, strictMap } from './primitives.js';
+import { idSchema, modelsSchema, tagsSchema, nonEmptyText, optional, requestOptionShape, strictMap } from './primitives.js';
 
 const assertList = optional(z.array(assertionSchema));
 
@@ -10,6 +10,7 @@ export const caseSchema = strictMap('a case', {
   prompt: nonEmptyText,
   description: optional(z.string()),
   models: optional(modelsSchema),
+  tags: optional(tagsSchema),
   assert: assertList,
   ...requestOptionShape,
 });
@@ -27,6 +28,7 @@ export const threadSchema = strictMap('a thread', {
   name: optional(nonEmptyText),
   description: optional(z.string()),
   models: optional(modelsSchema),
+  tags: optional(tagsSchema),
   turns: z.array(turnSchema).min(1, 'a thread needs at least one turn'),
 });
 

@@ -55,6 +55,7 @@ function buildCase(entry: CaseEntry, index: number, locator: YamlLocator): Suite
     location: locator.location(path),
   };
   if (entry.models) built.models = entry.models;
+  if (entry.tags?.length) built.tags = entry.tags;
   return built;
 }
 
@@ -73,6 +74,7 @@ function buildThread(entry: ThreadEntry, index: number, locator: YamlLocator): S
   const built: SuiteThread = { id: entry.id, turns, location: locator.location(path) };
   if (entry.name !== undefined) built.name = entry.name;
   if (entry.models) built.models = entry.models;
+  if (entry.tags?.length) built.tags = entry.tags;
   return built;
 }
 
@@ -113,6 +115,8 @@ function buildSuite(file: SuiteFile, locator: YamlLocator): ParsedSuite {
     thresholds: { ...file.thresholds },
     warnings: modelWarnings(file, locator),
   };
+  const tags = new Set([...(file.cases ?? []), ...(file.threads ?? [])].flatMap((entry) => entry.tags ?? []));
+  if (tags.size > 0) suite.tags = [...tags];
   if (file.name !== undefined) suite.name = file.name;
   if (file.workspace !== undefined) suite.workspace = file.workspace;
   return suite;

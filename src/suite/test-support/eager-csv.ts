@@ -64,6 +64,7 @@ function at(file: string, row: CsvRow, field: string, message: string): InputErr
 function buildCase(row: CsvRow, file: string): SuiteCase {
   const built: SuiteCase = { id: row.id, prompt: row.prompt, options: row.options, assert: row.assert, location: { file, line: row.line } };
   if (row.models) built.models = row.models;
+  if (row.tags) built.tags = row.tags;
   return built;
 }
 
@@ -105,5 +106,6 @@ export function parseCsvSuiteEager(bytes: Uint8Array, file: string): ParsedSuite
     (row.models ?? []).filter(isUnknownModel).map((model) => new InputError(unknownModelWarning(model), { file, line: row.line, field: 'model' }).describe()),
   );
   const cases = rows.filter((row) => row.thread === undefined).map((row) => buildCase(row, file));
-  return { target: {}, models: [], defaults: {}, cases, threads, thresholds: {}, warnings };
+  const tags = new Set(rows.flatMap((row) => row.tags ?? []));
+  return { target: {}, models: [], defaults: {}, cases, threads, thresholds: {}, warnings, ...(tags.size > 0 ? { tags: [...tags] } : {}) };
 }
