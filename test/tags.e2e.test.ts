@@ -49,3 +49,25 @@ describe('tags', () => {
     expect(r.stderr).toMatch(/names tag "biling" \(did you mean "billing"\?\), which no case or thread has/);
   });
 });
+
+describe('selecting what runs', () => {
+  it('--filter by id glob, tag or /regex/ runs only what matches', async () => {
+    const out = join(tempDir(), 'run');
+    const r = await runCli(['run', 'test/fixtures/e2e/tagged.yaml', '--latency-scale', '0', '--out', out, '--quiet', '--filter', 'refund-*', '--filter', 'tag:security', '--filter', '/^pla/']);
+    expect(r.code, r.stderr).toBe(0);
+    const ran = readNdjson<Sample>(join(out, 'results.ndjson')).map((s) => s.case_id ?? s.thread_id);
+    expect(new Set(ran)).toEqual(new Set(['refund-window', 'encryption', 'plans']));
+    const none = await runCli(['run', 'test/fixtures/e2e/tagged.yaml', '--filter', 'nothing-*', '--base-url', 'http://127.0.0.1:9'], { env: { KBBENCH_API_KEY: 'k-test-0000' } });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/--filter nothing-\* selects no case or thread/);
+  });
+
+  it('--only-failed RUN_DIR runs again only what failed there', async () => {
+    const first = join(tempDir(), 'first');
+    expect((await runCli(['run', 'test/fixtures/e2e/tagged.yaml', '--latency-scale', '0', '--out', first, '--quiet'])).code).toBe(1);
+    const again = join(tempDir(), 'again');
+    const r = await runCli(['run', 'test/fixtures/e2e/tagged.yaml', '--latency-scale', '0', '--out', again, '--quiet', '--only-failed', first]);
+    expect(r.code, r.stderr).toBe(1);
+    expect(readNdjson<Sample>(join(again, 'results.ndjson')).map((s) => s.case_id)).toEqual(['team-price']);
+  });
+});

@@ -7,6 +7,8 @@ import type { Suite } from '../domain/suite.js';
 import { buildPlan, mergeOptions, narrowPlan } from '../plan/index.js';
 import type { Plan, PlanUnit } from '../plan/types.js';
 import { loadSuite } from '../suite/index.js';
+import { filterSuite, parseFilters } from '../suite/filter.js';
+import { onlyFailedFilter } from './only-failed.js';
 import type { RunSessionOptions } from './options.js';
 
 export interface PreparedRun {
@@ -39,6 +41,20 @@ function checkThresholdTags(thresholds: Record<string, string[]>, suite: Suite):
   }
 }
 
+/** The suite, narrowed by --filter and --only-failed (both: an item must pass both). */
+async function selectedSuite(options: RunSessionOptions): Promise<Suite> {
+  const byPattern = parseFilters(options.filter ?? []);
+  const byFailure = options.onlyFailedDir === undefined ? undefined : await onlyFailedFilter(options.onlyFailedDir);
+  const suite = await loadSuite(options.suitePath);
+  if (byPattern === undefined && byFailure === undefined) return suite;
+  const narrowed = filterSuite(suite, (subject) => (byPattern?.(subject) ?? true) && (byFailure?.(subject) ?? true));
+  if (narrowed.cases.length === 0 && narrowed.threads.length === 0) {
+    const what = [options.filter?.length ? `--filter ${options.filter.join(' ')}` : '', byFailure ? `--only-failed ${options.onlyFailedDir}` : ''].filter(Boolean).join(' and ');
+    throw new InputError(`${what} selects no case or thread of ${suite.path}`, { field: options.filter?.length ? '--filter' : '--only-failed' });
+  }
+  return narrowed;
+}
+
 function checkLoadFlags(options: RunSessionOptions): void {
   if (options.rate !== undefined && options.durationMs === undefined) {
     throw new InputError('--rate needs --duration (for how long to keep the arrival rate), e.g. --duration 60s', { field: '--rate' });
@@ -67,7 +83,7 @@ function allStreaming(suite: Suite, flags: RunSessionOptions['requestDefaults'])
 
 export async function prepareRun(options: RunSessionOptions): Promise<PreparedRun> {
   checkLoadFlags(options);
-  const suite = await loadSuite(options.suitePath);
+  const suite = await selectedSuite(options);
   const plan = buildPlan(suite, {
     ...(options.models?.length ? { models: options.models } : {}),
     repeat: options.repeat,

@@ -56,7 +56,12 @@ export function runFlags<T>(y: Argv<T>) {
     .option('threshold', { type: 'string', array: true, describe: "extra threshold, e.g. 'ttfc_ms=p(95)<2000' (repeatable)", group: 'Checks:' })
     .option('baseline', { type: 'string', describe: 'compare with an earlier run directory; exit 1 on regression', group: 'Checks:' })
     .options(compareTuningOptions('Checks:'))
-    .option('resume', { type: 'string', describe: 'continue an interrupted run in its directory; nothing finished is sent again', group: 'Output:' });
+    .option('resume', { type: 'string', describe: 'continue an interrupted run in its directory; nothing finished is sent again', group: 'Output:' })
+    .option('filter', {
+      type: 'string', array: true, group: 'Plan:',
+      describe: 'run only cases/threads whose id or a tag matches: a glob (refund-*), /regex/, id:… or tag:… (repeatable: any matches)',
+    })
+    .option('only-failed', { type: 'string', describe: 'run only the cases and threads that failed in this earlier run directory', group: 'Plan:' });
 }
 
 
@@ -102,6 +107,8 @@ export function toSessionOptions(a: Record<string, unknown>, env: NodeJS.Process
     ...opt('outDir', a.out as string | undefined),
     reportsRoot: `${cwd}/reports`,
     thresholdFlags: (a.threshold as string[] | undefined) ?? [],
+    ...opt('filter', (a.filter as string[] | undefined)?.length ? (a.filter as string[]) : undefined),
+    ...opt('onlyFailedDir', a.onlyFailed as string | undefined),
     embedded: {
       ...opt('workspacePath', a.workspace as string | undefined),
       ...opt('seed', a.seed as number | undefined),

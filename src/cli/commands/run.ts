@@ -25,7 +25,9 @@ export function runCommand(io: CliIo, setExit: (code: ExitCode) => void): Comman
         .example('$0 run suites/demo.yaml --rate 20 --duration 60s --max-in-flight 50', 'load test: 20 request starts per second for a minute')
         .example('$0 run suites/demo.yaml --max-credits 5', 'stop before spending more than 5 credits')
         .example('$0 run suites/demo.yaml --resume reports/demo-20261122T101500Z', 'finish an interrupted run without paying twice')
-        .example('$0 run suites/demo.yaml --baseline baselines/demo --markdown comment.md', 'fail (exit 1) on a regression against a kept run'),
+        .example('$0 run suites/demo.yaml --baseline baselines/demo --markdown comment.md', 'fail (exit 1) on a regression against a kept run')
+        .example("$0 run suites/demo.yaml --filter 'refund-*' --filter tag:billing", 'only the refund cases and those tagged billing')
+        .example('$0 run suites/demo.yaml --only-failed reports/demo-20261122T101500Z', 'run again what failed there'),
     handler: async (argv) => {
       const options = toSessionOptions(argv as Record<string, unknown>, io.env, process.cwd());
       checkBaseline(argv as Record<string, unknown>);
