@@ -51,6 +51,8 @@ export interface Sample {
   credits_remaining: number | null;
   /** True when a stream carried no usage chunk: the credits of this answer are unknown. */
   credits_unknown: boolean;
+  /** `repeat_pass: k/n` of its case or thread: k (absent when every repeat must pass). */
+  repeat_pass?: number;
   /** The case's or thread's tags (absent when it has none). */
   tags?: string[];
   checks: CheckResult[];

@@ -74,6 +74,8 @@ export interface SuiteCase {
   models?: string[];
   /** `tags: [billing, security]`: results and summaries are grouped by them. */
   tags?: string[];
+  /** `repeat_pass: 2/3`: passes when k of its n repeats pass (non-deterministic models). */
+  repeat_pass?: RepeatPass;
   options: RequestOptions;
   assert: CheckSpec[];
   location: SourceLocation;
@@ -108,6 +110,7 @@ export interface SuiteThread {
   name?: string;
   models?: string[];
   tags?: string[];
+  repeat_pass?: RepeatPass;
   turns: SuiteTurn[];
   location: SourceLocation;
 }
@@ -136,4 +139,12 @@ export interface Suite {
   warnings: string[];
   /** Every distinct tag of its cases and threads (a threshold's `{tag:…}` must name one). */
   tags?: string[];
+  /** The suite's `repeat_pass: k/n`, for every case and thread that names none. */
+  repeat_pass?: RepeatPass;
+}
+
+/** k of n repeats must pass. */
+export interface RepeatPass {
+  k: number;
+  n: number;
 }

@@ -85,6 +85,8 @@ export interface CaseCell {
   skipped: number;
   credits_used: number;
   latency_ms_sum: number;
+  /** `repeat_pass: k/n`: k, the passed repeats the cell needs (absent: every request must pass). */
+  repeat_pass?: number;
 }
 
 /** A one-time case, or one turn of a thread, with its cells per model. */

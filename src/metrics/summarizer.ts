@@ -95,10 +95,13 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       requests_per_s: durationMs ? Math.round((stats.requests / durationMs) * 1000 * 1000) / 1000 : null,
     };
     const caseResult = cases.finish(order);
+    // Checks are judged per case × model (case stats): a `repeat_pass: k/n` cell passes on k passed repeats.
+    const judged = order.some((model) => caseResult.table.totals(model).tests > 0);
+    const failedCells = order.reduce((n, model) => n + caseResult.table.totals(model).failure + caseResult.table.totals(model).error, 0);
     const summary: Summary = {
       run_id: context.run_id,
       status: context.status,
-      verdict: verdictOf(totals, thresholds),
+      verdict: verdictOf(judged ? { failed: failedCells } : totals, thresholds),
       totals,
       models: modelSummaries,
       cases: caseResult.cases,

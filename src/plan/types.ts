@@ -24,6 +24,8 @@ export interface PlanRequest {
   /** suite defaults ← case or turn options ← flag overrides (see build.ts). */
   options: RequestOptions;
   checks: CheckSpec[];
+  /** `repeat_pass: k/n`: k, the passed repeats its case × model needs; absent when all must pass. */
+  repeat_pass?: number;
   /** The case's or thread's tags; absent when it has none. */
   tags?: readonly string[];
   /**

@@ -82,6 +82,7 @@ function sampleOf(spec: PlanRequest, ctx: SampleContext, t: Timings, o: Result, 
   };
   if (dialect !== undefined) sample.stream_dialect = dialect;
   if (spec.tags !== undefined) sample.tags = [...spec.tags];
+  if (spec.repeat_pass !== undefined) sample.repeat_pass = spec.repeat_pass;
   return sample;
 }
 

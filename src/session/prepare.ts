@@ -3,7 +3,7 @@ import { parseThresholdFlag, validateThresholds } from '../checks/index.js';
 import { parseThresholdKey } from '../checks/threshold-parser.js';
 import { didYouMean } from '../suite/suite-error.js';
 import { InputError } from '../domain/errors.js';
-import type { Suite } from '../domain/suite.js';
+import type { Suite, SuiteCase } from '../domain/suite.js';
 import { buildPlan, mergeOptions, narrowPlan } from '../plan/index.js';
 import type { Plan, PlanUnit } from '../plan/types.js';
 import { loadSuite } from '../suite/index.js';
@@ -55,6 +55,23 @@ async function selectedSuite(options: RunSessionOptions): Promise<Suite> {
   return narrowed;
 }
 
+/**
+ * The repeats a run makes: `repeat_pass: k/n` means n repeats, so with no --repeat (1) the run
+ * makes n; a --repeat that is not n, or rules that disagree on n, are input errors.
+ */
+function repeatOf(suite: Suite, repeat: number): number {
+  const ns = new Set<number>();
+  if (suite.repeat_pass) ns.add(suite.repeat_pass.n);
+  // Only YAML suites (arrays) carry per-case rules; a CSV list is not read through for them.
+  if (Array.isArray(suite.cases)) for (const entry of suite.cases as readonly SuiteCase[]) if (entry.repeat_pass) ns.add(entry.repeat_pass.n);
+  for (const thread of suite.threads) if (thread.repeat_pass) ns.add(thread.repeat_pass.n);
+  if (ns.size === 0) return repeat;
+  if (ns.size > 1) throw new InputError(`repeat_pass rules disagree on n (${[...ns].join(', ')}): a run makes one number of repeats`, { file: suite.path, field: 'repeat_pass' });
+  const [n] = [...ns];
+  if (repeat === 1 || repeat === n) return n!;
+  throw new InputError(`repeat_pass needs ${n} repeats but --repeat is ${repeat}: drop --repeat or give --repeat ${n}`, { file: suite.path, field: 'repeat_pass' });
+}
+
 function checkLoadFlags(options: RunSessionOptions): void {
   if (options.rate !== undefined && options.durationMs === undefined) {
     throw new InputError('--rate needs --duration (for how long to keep the arrival rate), e.g. --duration 60s', { field: '--rate' });
@@ -86,7 +103,7 @@ export async function prepareRun(options: RunSessionOptions): Promise<PreparedRu
   const suite = await selectedSuite(options);
   const plan = buildPlan(suite, {
     ...(options.models?.length ? { models: options.models } : {}),
-    repeat: options.repeat,
+    repeat: repeatOf(suite, options.repeat),
     ...(options.shard ? { shard: options.shard } : {}),
     defaults: options.requestDefaults,
   });

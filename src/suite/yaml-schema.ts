@@ -1,7 +1,7 @@
 // The zod schema of a YAML suite file (CONTRACT.md, "Suite files"): shapes and types only.
 import { z } from 'zod';
 import { assertionSchema } from './assertion.js';
-import { idSchema, modelsSchema, tagsSchema, nonEmptyText, optional, requestOptionShape, strictMap } from './primitives.js';
+import { idSchema, modelsSchema, repeatPassSchema, tagsSchema, nonEmptyText, optional, requestOptionShape, strictMap } from './primitives.js';
 
 const assertList = optional(z.array(assertionSchema));
 
@@ -11,6 +11,7 @@ export const caseSchema = strictMap('a case', {
   description: optional(z.string()),
   models: optional(modelsSchema),
   tags: optional(tagsSchema),
+  repeat_pass: optional(repeatPassSchema),
   assert: assertList,
   ...requestOptionShape,
 });
@@ -29,6 +30,7 @@ export const threadSchema = strictMap('a thread', {
   description: optional(z.string()),
   models: optional(modelsSchema),
   tags: optional(tagsSchema),
+  repeat_pass: optional(repeatPassSchema),
   turns: z.array(turnSchema).min(1, 'a thread needs at least one turn'),
 });
 
@@ -44,6 +46,7 @@ export const suiteFileSchema = strictMap('the suite', {
   threads: optional(z.array(threadSchema)),
   thresholds: optional(z.record(z.string(), thresholdList)),
   workspace: optional(nonEmptyText),
+  repeat_pass: optional(repeatPassSchema),
 });
 
 export type SuiteFile = z.infer<typeof suiteFileSchema>;

@@ -56,6 +56,7 @@ function buildCase(entry: CaseEntry, index: number, locator: YamlLocator): Suite
   };
   if (entry.models) built.models = entry.models;
   if (entry.tags?.length) built.tags = entry.tags;
+  if (entry.repeat_pass) built.repeat_pass = entry.repeat_pass;
   return built;
 }
 
@@ -75,6 +76,7 @@ function buildThread(entry: ThreadEntry, index: number, locator: YamlLocator): S
   if (entry.name !== undefined) built.name = entry.name;
   if (entry.models) built.models = entry.models;
   if (entry.tags?.length) built.tags = entry.tags;
+  if (entry.repeat_pass) built.repeat_pass = entry.repeat_pass;
   return built;
 }
 
@@ -117,6 +119,7 @@ function buildSuite(file: SuiteFile, locator: YamlLocator): ParsedSuite {
   };
   const tags = new Set([...(file.cases ?? []), ...(file.threads ?? [])].flatMap((entry) => entry.tags ?? []));
   if (tags.size > 0) suite.tags = [...tags];
+  if (file.repeat_pass) suite.repeat_pass = file.repeat_pass;
   if (file.name !== undefined) suite.name = file.name;
   if (file.workspace !== undefined) suite.workspace = file.workspace;
   return suite;
