@@ -1,6 +1,6 @@
 // report.html's per-tag table: pass rate, latency and credits of each suite tag (`tags: [billing]`).
 import type { RequestStats } from '../../domain/summary.js';
-import { formatCount, formatCredits, formatMs, formatRate } from '../format.js';
+import { formatCount, formatCreditAmount, formatMs, formatRate } from '../format.js';
 import { esc } from './escape.js';
 
 export function renderTagTable(tags: Readonly<Record<string, RequestStats>> | undefined): string {
@@ -10,7 +10,7 @@ export function renderTagTable(tags: Readonly<Record<string, RequestStats>> | un
   const rows = entries.map(([tag, s]) => {
     const cells = [
       formatCount(s.requests), formatCount(s.errors), formatRate(s.pass_rate), formatMs(s.latency_ms?.p50 ?? null),
-      formatMs(s.latency_ms?.p95 ?? null), formatCredits(s.credits_used), formatCredits(s.credits_per_request),
+      formatMs(s.latency_ms?.p95 ?? null), formatCreditAmount(s.credits_used), formatCreditAmount(s.credits_per_request),
     ];
     return `<tr><th scope="row">${esc(tag)}</th>${cells.map((c) => `<td class="num">${esc(c)}</td>`).join('')}</tr>`;
   });
