@@ -161,6 +161,43 @@ describe.skipIf(!hasChromium)('report.html in Chromium', () => {
     expect(errors).toBe(0);
   });
 
+  it('shows each case\'s prompt (shortened, whole on hover), filters to failures and expands every panel', async () => {
+    const prompt = page.locator('#matrix tbody th .row-prompt').first();
+    await expect(prompt.isVisible()).resolves.toBe(true);
+    const whole = await prompt.getAttribute('title');
+    const shown = (await prompt.textContent()) ?? '';
+    expect(whole && whole.startsWith(shown.replace(/…$/, ''))).toBe(true);
+    const bodies = page.locator('#matrix tbody[data-failing]');
+    const total = await bodies.count();
+    await page.check('#failures-only');
+    const visible = await page.locator('#matrix tbody[data-failing]:not([hidden])').count();
+    expect(visible).toBeGreaterThan(0);
+    expect(visible).toBeLessThan(total);
+    expect(await page.locator('#matrix tbody[data-failing="false"]:not([hidden])').count()).toBe(0);
+    await page.uncheck('#failures-only');
+    expect(await page.locator('#matrix tbody[data-failing]:not([hidden])').count()).toBe(total);
+    await page.click('#expand-all');
+    const panels = page.locator('section.detail');
+    expect(await panels.count()).toBeGreaterThan(1);
+    expect(await page.locator('section.detail[hidden]').count()).toBe(0);
+    await page.click('#collapse-all');
+    expect(await page.locator('section.detail:not([hidden])').count()).toBe(0);
+  });
+
+  it('writes every credit figure with one format, the balance not cut to an integer', async () => {
+    const kpi = async (label: string) => page.locator('.kpi', { has: page.locator('.label', { hasText: label }) }).locator('.value').innerText();
+    const spent = await kpi('Credits spent');
+    const remaining = await kpi('Credits remaining');
+    // 5 decimals, the service's unit, everywhere: `0.36103`, `990.75350`, never `0.361` beside `0.2509`.
+    expect(spent).toMatch(/^\d[\d,]*\.\d{5}$/);
+    expect(remaining).toMatch(/^\d[\d,]*\.\d{5}$/);
+    expect(remaining.endsWith('.00000')).toBe(false);
+    const perRequest = await page.locator('#models td').allInnerTexts();
+    const credits = perRequest.filter((text) => /^0\.\d+$/.test(text.trim()));
+    expect(credits.length).toBeGreaterThan(0);
+    for (const text of credits) expect(text.trim()).toMatch(/^0\.\d{5}$/);
+  });
+
   it('takes a screenshot in light and dark', async () => {
     await page.emulateMedia({ colorScheme: 'light' });
     await page.screenshot({ path: join(dir, 'run', 'report.png'), fullPage: true });

@@ -20,6 +20,10 @@ const EXPECTED: Record<string, RegExp> = {
   'turn-gap.csv': /turn-gap\.csv:3 turn: thread "onboarding" skips turn 2/,
   'bad-threshold.yaml': /bad-threshold\.yaml:5:27 thresholds\.ttfc_ms\[1\]/,
   'syntax-error.yaml': /syntax-error\.yaml:4:3 YAML syntax/,
+  // A mistyped CSV check type is an error at the cell, not a silent `equals` check.
+  'mistyped-check.csv': /mistyped-check\.csv:2:36 __expected1: unknown check type "contans" \(did you mean "contains"\?\)/,
+  // The line where the quote opened (3), not where the file ends (6).
+  'unclosed-quote.csv': /unclosed-quote\.csv:3:6 CSV syntax: this quote opens a field that is never closed/,
   'not-a-suite.txt': /not-a-suite\.txt .*\.yaml, \.yml or \.csv/,
 };
 

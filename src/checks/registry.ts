@@ -5,6 +5,7 @@ import { judgeCheck } from './judge.js';
 import { maxCreditsCheck, maxLatencyCheck, maxTtfcCheck } from './limits.js';
 import { similarCheck } from './similarity.js';
 import { containsCheck, equalsCheck, icontainsCheck, notContainsCheck, regexCheck, startsWithCheck } from './text.js';
+import { containsAllCheck, containsAnyCheck, icontainsAllCheck, icontainsAnyCheck, notEqualsCheck, notIcontainsCheck, notRegexCheck, notStartsWithCheck } from './text-more.js';
 import type { CheckHandler, CheckPorts, CheckRegistry, CheckSubject } from './types.js';
 
 export const CHECK_HANDLERS: CheckRegistry = {
@@ -19,6 +20,14 @@ export const CHECK_HANDLERS: CheckRegistry = {
   'max-credits': maxCreditsCheck,
   similar: similarCheck,
   judge: judgeCheck,
+  'not-icontains': notIcontainsCheck,
+  'not-equals': notEqualsCheck,
+  'not-starts-with': notStartsWithCheck,
+  'not-regex': notRegexCheck,
+  'contains-any': containsAnyCheck,
+  'contains-all': containsAllCheck,
+  'icontains-any': icontainsAnyCheck,
+  'icontains-all': icontainsAllCheck,
 };
 
 async function runOne(spec: CheckSpec, subject: CheckSubject, ports: CheckPorts): Promise<CheckResult> {

@@ -24,7 +24,7 @@ export type ThresholdMetric = keyof typeof METRIC_AGGREGATIONS;
 export const THRESHOLD_METRICS = Object.keys(METRIC_AGGREGATIONS) as ThresholdMetric[];
 
 /** Tags a threshold may be scoped by, each naming a field of a result line. */
-export const THRESHOLD_TAGS = ['model', 'case', 'thread', 'turn', 'endpoint', 'method', 'streaming', 'outcome'] as const;
+export const THRESHOLD_TAGS = ['model', 'case', 'thread', 'turn', 'endpoint', 'method', 'streaming', 'outcome', 'tag'] as const;
 export type ThresholdTag = (typeof THRESHOLD_TAGS)[number];
 
 export function isThresholdMetric(name: string): name is ThresholdMetric {

@@ -3,9 +3,9 @@ import type { Sample } from '../domain/sample.js';
 import type { ThresholdTag } from './threshold-grammar.js';
 
 /** The fields of a result line a scope can name. */
-export type ScopedSample = Pick<Sample, 'model' | 'case_id' | 'thread_id' | 'turn' | 'endpoint' | 'method' | 'streaming' | 'outcome'>;
+export type ScopedSample = Pick<Sample, 'model' | 'case_id' | 'thread_id' | 'turn' | 'endpoint' | 'method' | 'streaming' | 'outcome' | 'tags'>;
 
-const TAG_VALUE: Record<ThresholdTag, (s: ScopedSample) => string | null> = {
+const TAG_VALUE: Record<Exclude<ThresholdTag, 'tag'>, (s: ScopedSample) => string | null> = {
   model: (s) => s.model,
   case: (s) => s.case_id,
   thread: (s) => s.thread_id,
@@ -22,7 +22,10 @@ const TAG_VALUE: Record<ThresholdTag, (s: ScopedSample) => string | null> = {
  */
 export function matchesTags(sample: ScopedSample, scope: Readonly<Record<string, string>>): boolean {
   for (const [tag, value] of Object.entries(scope)) {
-    if (TAG_VALUE[tag as ThresholdTag](sample) !== value) return false;
+    // `{tag:billing}` names one of the suite tags a case or thread carries.
+    if (tag === 'tag') {
+      if (!Array.isArray(sample.tags) || !sample.tags.includes(value)) return false;
+    } else if (TAG_VALUE[tag as Exclude<ThresholdTag, 'tag'>](sample) !== value) return false;
   }
   return true;
 }

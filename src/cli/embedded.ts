@@ -11,6 +11,8 @@ export interface EmbeddedService {
   url: string;
   /** The workspace's first key: the harness authenticates with it like any client would. */
   key: string;
+  /** The workspace's default target, for a suite that names none. */
+  defaultTarget?: { boardId: string; chatId: string };
   stop(): Promise<void>;
 }
 
@@ -29,7 +31,13 @@ export function embeddedChildEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 }
 const READY_TIMEOUT_MS = 20_000;
 
-function readReadyLine(child: ChildProcess): Promise<{ url: string; keys: string[] }> {
+interface ReadyLine {
+  url: string;
+  keys: string[];
+  default_target?: { board_id: string; chat_id: string };
+}
+
+function readReadyLine(child: ChildProcess): Promise<ReadyLine> {
   return new Promise((resolve, reject) => {
     let stderr = '';
     child.stderr?.on('data', (d: Buffer) => {
@@ -41,8 +49,8 @@ function readReadyLine(child: ChildProcess): Promise<{ url: string; keys: string
       clearTimeout(timer);
       lines.close();
       try {
-        const ready = JSON.parse(line) as { url?: string; keys?: string[]; error?: string; code?: string };
-        if (ready.url && ready.keys) return resolve({ url: ready.url, keys: ready.keys });
+        const ready = JSON.parse(line) as Partial<ReadyLine> & { error?: string; code?: string };
+        if (ready.url && ready.keys) return resolve({ url: ready.url, keys: ready.keys, ...(ready.default_target ? { default_target: ready.default_target } : {}) });
         // `{error, code}`: the service could not start; a bad workspace or option is the user's to fix.
         const invalid = ready.code === 'WORKSPACE_INVALID' || ready.code === 'SERVICE_OPTIONS_INVALID';
         const message = `the embedded service could not start: ${ready.error ?? line}`;
@@ -92,7 +100,7 @@ export async function startEmbeddedService(options: EmbeddedServiceOptions): Pro
     env: embeddedChildEnv(process.env),
     detached: true,
   });
-  let ready: { url: string; keys: string[] };
+  let ready: ReadyLine;
   try {
     ready = await readReadyLine(child);
   } catch (error) {
@@ -105,6 +113,7 @@ export async function startEmbeddedService(options: EmbeddedServiceOptions): Pro
   return {
     url: ready.url,
     key,
+    ...(ready.default_target ? { defaultTarget: { boardId: ready.default_target.board_id, chatId: ready.default_target.chat_id } } : {}),
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGTERM');
       let timer: NodeJS.Timeout | undefined;

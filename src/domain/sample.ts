@@ -53,6 +53,10 @@ export interface Sample {
   credits_unknown: boolean;
   /** The service reported a credit value that is not one (negative, NaN, 1e308, null): what it said. */
   credits_invalid?: string;
+  /** `repeat_pass: k/n` of its case or thread: k (absent when every repeat must pass). */
+  repeat_pass?: number;
+  /** The case's or thread's tags (absent when it has none). */
+  tags?: string[];
   checks: CheckResult[];
   pass: boolean;
   /** Open loop only: how late the request was sent after its intended start. */

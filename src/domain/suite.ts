@@ -32,6 +32,15 @@ export const CHECK_TYPES = [
   'max-credits',
   'similar',
   'judge',
+  // promptfoo's negations and lists, so its suites read unchanged.
+  'not-icontains',
+  'not-equals',
+  'not-starts-with',
+  'not-regex',
+  'contains-any',
+  'contains-all',
+  'icontains-any',
+  'icontains-all',
 ] as const;
 export type CheckType = (typeof CHECK_TYPES)[number];
 
@@ -48,7 +57,12 @@ export interface JudgeSpec {
 
 /** One assertion as written: `{ contains: "30 days" }` → `{ type: 'contains', value: '30 days' }`. */
 export type CheckSpec =
-  | { type: 'contains' | 'icontains' | 'not-contains' | 'regex' | 'equals' | 'starts-with'; value: string; location?: SourceLocation }
+  | {
+      type: 'contains' | 'icontains' | 'not-contains' | 'regex' | 'equals' | 'starts-with' | 'not-icontains' | 'not-equals' | 'not-starts-with' | 'not-regex';
+      value: string;
+      location?: SourceLocation;
+    }
+  | { type: 'contains-any' | 'contains-all' | 'icontains-any' | 'icontains-all'; value: string[]; location?: SourceLocation }
   | { type: 'max-ttfc-ms' | 'max-latency-ms' | 'max-credits'; value: number; location?: SourceLocation }
   | { type: 'similar'; value: SimilarSpec; location?: SourceLocation }
   | { type: 'judge'; value: JudgeSpec; location?: SourceLocation };
@@ -58,6 +72,10 @@ export interface SuiteCase {
   prompt: string;
   /** Restricts this case to these models (CSV `model` column); undefined = the suite's models. */
   models?: string[];
+  /** `tags: [billing, security]`: results and summaries are grouped by them. */
+  tags?: string[];
+  /** `repeat_pass: 2/3`: passes when k of its n repeats pass (non-deterministic models). */
+  repeat_pass?: RepeatPass;
   options: RequestOptions;
   assert: CheckSpec[];
   /** `expect_fail: reason` (CSV column `expect_fail`): known to fail; reported as an expected failure (xfail). */
@@ -97,6 +115,8 @@ export interface SuiteThread {
   models?: string[];
   /** Every turn of the thread is expected to fail (see SuiteCase.expect_fail). */
   expect_fail?: string;
+  tags?: string[];
+  repeat_pass?: RepeatPass;
   turns: SuiteTurn[];
   location: SourceLocation;
   /** Pause between this thread's turns (k6's sleep): fixed when min equals max, else drawn in the range. */
@@ -129,6 +149,16 @@ export interface Suite {
   workspace?: string;
   /** Non-fatal findings (an unknown model name). */
   warnings: string[];
+  /** Every distinct tag of its cases and threads (a threshold's `{tag:…}` must name one). */
+  tags?: string[];
+  /** The suite's `repeat_pass: k/n`, for every case and thread that names none. */
+  repeat_pass?: RepeatPass;
+}
+
+/** k of n repeats must pass. */
+export interface RepeatPass {
+  k: number;
+  n: number;
 }
 
 /** A threshold that stops the run as soon as it fails (k6's abortOnFail), judged live once `delay_abort_eval_ms` has passed. */

@@ -94,6 +94,8 @@ export interface CaseCell {
   skipped: number;
   credits_used: number;
   latency_ms_sum: number;
+  /** `repeat_pass: k/n`: k, the passed repeats the cell needs (absent: every request must pass). */
+  repeat_pass?: number;
 }
 
 /** A one-time case, or one turn of a thread, with its cells per model. */
@@ -138,6 +140,20 @@ export interface GatesSummary {
   thresholds_failed: number;
 }
 
+/** One failed item, as the console lists it after its table. */
+export interface FailedItem {
+  item_id: string;
+  model: string;
+  /** The first failing check's type and detail, or the request's error. */
+  detail: string;
+}
+
+/** The first failed items in run order (at most 10) and how many failed in all. */
+export interface FailedItems {
+  total: number;
+  shown: FailedItem[];
+}
+
 export interface Summary {
   run_id: string;
   status: RunStatus;
@@ -162,6 +178,13 @@ export interface Summary {
   knee?: KneeSummary | null;
   /** Whether the harness itself was the limit (from the timeline). */
   harness?: HarnessSaturation;
+  /**
+   * Per suite tag (`tags: [billing]` on cases and threads): the same statistics as a model's, so
+   * pass rate, latency and credits per tag. Absent when no result has a tag. At most 200 tags.
+   */
+  tags?: Record<string, RequestStats>;
+  /** The first failed items and their count; absent in summaries written before it existed. */
+  failures?: FailedItems;
 }
 
 /** histograms.json: model → metric → hdr-histogram-js compressed base64 (µs values). */

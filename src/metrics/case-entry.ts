@@ -36,6 +36,8 @@ export interface CellTotals {
   skipped: number;
   creditUnits: number;
   latencyMsSum: number;
+  /** `repeat_pass: k/n`: the cell passes when at least k requests passed; 0 = every one must. */
+  required: number;
 }
 
 export interface CaseEntry {
@@ -51,7 +53,7 @@ export interface CaseEntry {
 }
 
 export function emptyTotals(): CellTotals {
-  return { requests: 0, passed: 0, failed: 0, errors: 0, skipped: 0, creditUnits: 0, latencyMsSum: 0 };
+  return { requests: 0, passed: 0, failed: 0, errors: 0, skipped: 0, creditUnits: 0, latencyMsSum: 0, required: 0 };
 }
 
 export type CasePlacement = Omit<CaseEntry, 'cells'>;
@@ -74,6 +76,7 @@ export function newEntry(sample: Sample): CaseEntry {
 /** A sample's contribution, as a cell of one request (or one skipped turn). */
 export function totalsOfSample(sample: Sample): CellTotals {
   const t = emptyTotals();
+  if (typeof sample.repeat_pass === 'number') t.required = sample.repeat_pass;
   if (sample.outcome === 'skipped') {
     t.skipped = 1;
     return t;
@@ -94,6 +97,7 @@ export function addTotals(entry: CaseEntry, model: string, add: CellTotals, offs
     entry.cells.set(model, { ...add });
     return;
   }
+  cell.required = Math.max(cell.required, add.required);
   cell.requests += add.requests;
   cell.passed += add.passed;
   cell.failed += add.failed;
@@ -107,6 +111,7 @@ export function toCaseCell(t: CellTotals): CaseCell {
   return {
     requests: t.requests, passed: t.passed, failed: t.failed, errors: t.errors, skipped: t.skipped,
     credits_used: fromUnits(t.creditUnits), latency_ms_sum: t.latencyMsSum,
+    ...(t.required > 0 ? { repeat_pass: t.required } : {}),
   };
 }
 

@@ -21,7 +21,7 @@ describe('case spill', () => {
     const entries = [...spill.partitions()].flatMap((p) => [...p.values()]);
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({ key: 'case:a', firstOffsetMs: 20 });
-    expect(entries[0]!.cells.get('m')).toEqual({ requests: 2, passed: 1, failed: 1, errors: 0, skipped: 0, creditUnits: 7, latencyMsSum: 15 });
+    expect(entries[0]!.cells.get('m')).toEqual({ requests: 2, passed: 1, failed: 1, errors: 0, skipped: 0, creditUnits: 7, latencyMsSum: 15, required: 0 });
     expect(entries[0]!.cells.get('__proto__')).toMatchObject({ skipped: 1 });
     expect(existsSync(spill.dir)).toBe(true);
     spill.dispose();

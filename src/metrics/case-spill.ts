@@ -15,7 +15,7 @@ export const CASE_SPILL_PARTITIONS = 64;
 type SpillRow = [
   key: string, label: string, caseId: string | null, threadId: string | null, turn: number | null, model: string,
   firstOffsetMs: number, requests: number, passed: number, failed: number, errors: number, skipped: number,
-  creditUnits: number, latencyMsSum: number,
+  creditUnits: number, latencyMsSum: number, required: number,
 ];
 
 export interface CaseSpill {
@@ -48,7 +48,7 @@ export function createCaseSpill(parentDir: string | undefined, partitions: numbe
     const writer = writers[i] ?? (writers[i] = createLineWriter(pathOf(i)));
     const row: SpillRow = [
       entry.key, entry.label, entry.case_id, entry.thread_id, entry.turn, model, entry.firstOffsetMs,
-      t.requests, t.passed, t.failed, t.errors, t.skipped, t.creditUnits, t.latencyMsSum,
+      t.requests, t.passed, t.failed, t.errors, t.skipped, t.creditUnits, t.latencyMsSum, t.required,
     ];
     writer.write(JSON.stringify(row));
   };
@@ -73,11 +73,11 @@ export function createCaseSpill(parentDir: string | undefined, partitions: numbe
 }
 
 function mergeRow(entries: Map<string, CaseEntry>, row: SpillRow): void {
-  const [key, label, caseId, threadId, turn, model, firstOffsetMs, requests, passed, failed, errors, skipped, creditUnits, latencyMsSum] = row;
+  const [key, label, caseId, threadId, turn, model, firstOffsetMs, requests, passed, failed, errors, skipped, creditUnits, latencyMsSum, required = 0] = row;
   let entry = entries.get(key);
   if (!entry) {
     entry = { key, label, case_id: caseId, thread_id: threadId, turn, firstOffsetMs, cells: new Map() };
     entries.set(key, entry);
   }
-  addTotals(entry, model, { requests, passed, failed, errors, skipped, creditUnits, latencyMsSum }, firstOffsetMs);
+  addTotals(entry, model, { requests, passed, failed, errors, skipped, creditUnits, latencyMsSum, required }, firstOffsetMs);
 }

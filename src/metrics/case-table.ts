@@ -9,7 +9,10 @@ import { createLineWriter, type LineWriter } from './line-file.js';
 export type CaseStatus = 'passed' | 'failure' | 'error' | 'skipped';
 
 /** Failed checks outrank request errors: a wrong answer is the finding CI should show first. */
-export function cellStatus(cell: Pick<CaseCell, 'failed' | 'errors' | 'requests' | 'skipped'>): CaseStatus {
+export function cellStatus(cell: Pick<CaseCell, 'failed' | 'errors' | 'requests' | 'skipped'> & { passed?: number; required?: number; repeat_pass?: number }): CaseStatus {
+  // The one place a case × model is judged: `repeat_pass: k/n` passes it when k of its repeats passed.
+  const required = cell.required ?? cell.repeat_pass ?? 0;
+  if (required > 0 && cell.requests > 0) return (cell.passed ?? 0) >= required ? 'passed' : 'failure';
   if (cell.failed > 0) return 'failure';
   if (cell.errors > 0) return 'error';
   if (cell.requests === 0 && cell.skipped > 0) return 'skipped';

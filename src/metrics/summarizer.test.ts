@@ -158,3 +158,19 @@ describe('createSummarizer on edge data', () => {
     expect(summary.totals).toMatchObject({ requests: 1, errors: 1, skipped: 1, pass_rate: 0 });
   });
 });
+
+describe('repeat_pass: k of n', () => {
+  const base = syntheticSamples({ repeats: 3 }).find((s) => s.case_id !== null && s.outcome === 'ok')!;
+  const repeats = (k: number | undefined, passes: boolean[]): Sample[] =>
+    passes.map((pass, i) => ({
+      ...base, item_id: `case:${base.case_id}|model:${base.model}|r${i + 1}`, repeat: i + 1, pass,
+      checks: [{ type: 'contains', pass, detail: pass ? 'ok' : 'missing' }], ...(k === undefined ? {} : { repeat_pass: k }),
+    }));
+
+  it('passes a case × model with k passed repeats, one failed repeat notwithstanding', () => {
+    expect(summarize(repeats(2, [true, false, true])).summary.verdict).toBe('pass');
+    expect(summarize(repeats(3, [true, false, true])).summary.verdict).toBe('fail');
+    // Without the rule every repeat must pass, as before.
+    expect(summarize(repeats(undefined, [true, false, true])).summary.verdict).toBe('fail');
+  });
+});

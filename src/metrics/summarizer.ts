@@ -12,6 +12,7 @@ import { buildDetails, type RunDetails } from './details.js';
 import { encodeHistogramSet, type HistogramSet } from './histogram-file.js';
 import { setOwn } from './own-record.js';
 import { createRequestStats, type RequestStatsAccumulator } from './request-stats.js';
+import { createFailedItems } from './failed-items.js';
 import { createTimeline } from './timeline.js';
 
 export interface SummarizerOptions {
@@ -66,6 +67,9 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
   const cases = createCaseStats(options.cases);
   const timeline = createTimeline();
   const credits = new RunCredits();
+  const failures = createFailedItems();
+  // One accumulator per tag: tags are a suite's small vocabulary, bounded all the same.
+  const tags = new Map<string, RequestStatsAccumulator>();
   // Unscoped and model-only thresholds read `total` and `models` themselves (k6: one set of aggregates).
   const sinks: ThresholdSinks = createThresholdSinks(options.thresholds ?? {}, { total, model: (name) => models.get(name) });
   const checksGate = createChecksGate(sinks.coveredByPassRate);
@@ -92,6 +96,8 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
     cases.add(sample);
     timeline.add(sample);
     credits.add(sample);
+    failures.add(sample);
+    if (Array.isArray(sample.tags)) addTags(tags, sample);
     lastEndMs = Math.max(lastEndMs, sample.offset_ms + (sample.latency_ms ?? 0));
   };
 
@@ -125,7 +131,12 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       cases_truncated: caseResult.truncated,
       thresholds,
       credits: credits.finish(order, context.credit_price),
+      failures: failures.result(),
     };
+    if (tags.size > 0) {
+      summary.tags = Object.create(null) as Record<string, ModelSummary>;
+      for (const name of [...tags.keys()].sort()) setOwn(summary.tags, name, tags.get(name)!.toStats());
+    }
     const set: HistogramSet = new Map(order.map((name) => [name, models.get(name)!.histograms]));
     return { summary, histograms: encodeHistogramSet(set), details: buildDetails(order, set, timeline.toTimeline(order)), cases: caseResult.table };
   };
@@ -137,6 +148,22 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
 export function isStart(sample: Sample): boolean {
   if (sample.endpoint === 'create') return false;
   return sample.case_id !== null || sample.turn === 1;
+}
+
+/** More distinct tags than this are not summarised (a tag per row is data, not a vocabulary). */
+export const MAX_TAGS = 200;
+
+function addTags(tags: Map<string, RequestStatsAccumulator>, sample: Sample): void {
+  for (const tag of sample.tags!) {
+    if (typeof tag !== 'string') continue;
+    let stats = tags.get(tag);
+    if (stats === undefined) {
+      if (tags.size >= MAX_TAGS) continue;
+      stats = createRequestStats();
+      tags.set(tag, stats);
+    }
+    stats.add(sample);
+  }
 }
 
 /**

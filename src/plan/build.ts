@@ -173,9 +173,16 @@ function caseUnit(entry: SuiteCase, model: string | null, repeat: number, index:
       id, case_id: entry.id, thread_id: null, turn: null, model: label(model), request_model: model, repeat,
       prompt: entry.prompt, options: mergeOptions(suite.defaults, entry.options, flags), checks: entry.assert,
       ...(entry.expect_fail !== undefined ? { expected_failure: entry.expect_fail } : {}),
+      ...(entry.tags?.length ? { tags: entry.tags } : {}),
+      ...repeatPassOf(entry.repeat_pass ?? suite.repeat_pass),
     },
     ...(entry.weight !== undefined ? { weight: entry.weight } : {}),
   };
+}
+
+/** The k of a `repeat_pass: k/n` rule, as a request carries it to its result line. */
+function repeatPassOf(rule: { k: number } | undefined): { repeat_pass?: number } {
+  return rule === undefined ? {} : { repeat_pass: rule.k };
 }
 
 function threadUnit(entry: SuiteThread, model: string | null, repeat: number, index: number, suite: Suite, flags: RequestOptions | undefined): PlanUnit {
@@ -191,6 +198,8 @@ function threadUnit(entry: SuiteThread, model: string | null, repeat: number, in
       model: label(model), request_model: model, repeat,
       prompt: turn.prompt, options: mergeOptions(suite.defaults, turn.options, flags), checks: turn.assert,
       ...(entry.expect_fail !== undefined ? { expected_failure: entry.expect_fail } : {}),
+      ...(entry.tags?.length ? { tags: entry.tags } : {}),
+      ...repeatPassOf(entry.repeat_pass ?? suite.repeat_pass),
     })),
   };
   if (entry.name !== undefined) unit.name = entry.name;

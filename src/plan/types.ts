@@ -27,6 +27,10 @@ export interface PlanRequest {
   checks: CheckSpec[];
   /** The suite marks its case or thread as expected to fail, with this reason; carried to the result line. */
   expected_failure?: string;
+  /** `repeat_pass: k/n`: k, the passed repeats its case × model needs; absent when all must pass. */
+  repeat_pass?: number;
+  /** The case's or thread's tags; absent when it has none. */
+  tags?: readonly string[];
   /**
    * Open loop only: when this request was meant to start (monotonic ms), so lateness and the
    * latency from the intended start can be reported. Null for the later turns of a thread, which

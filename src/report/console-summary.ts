@@ -6,6 +6,8 @@ import { formatCount, formatCredits, formatDurationMs, formatMs, formatRate, for
 export interface ConsoleSummaryOptions {
   /** Shown in the first line when given. */
   suiteName?: string;
+  /** Where the run's files are, named after the list of failed items. */
+  runDir?: string;
 }
 
 const HEADERS = ['model', 'requests', 'errors', 'pass rate', 'TTFC p50', 'TTFC p95', 'latency p50', 'latency p95', 'credits'];
@@ -81,13 +83,36 @@ function throughput(t: Summary['totals']): string[] {
   return [`starts ${formatCount(t.starts)} (${t.starts_per_s}/s)  requests ${formatCount(t.requests)} (${t.requests_per_s}/s)  (a start is a case, or a whole thread)`];
 }
 
+/** The first failed items after the table, and where every failure is. */
+function failureLines(summary: Summary, options: ConsoleSummaryOptions): string[] {
+  const failures = summary.failures;
+  if (failures === undefined || failures.total === 0) return [];
+  const rows = failures.shown.map((f) => [f.item_id, modelLabel(f.model), oneLine(f.detail)]);
+  // Text columns, so left-aligned (renderTable right-aligns its number columns).
+  const widths = [0, 1].map((i) => Math.max(...rows.map((row) => (row[i] ?? '').length)));
+  const lines = [
+    `failed items: ${formatCount(failures.total)}${failures.total > failures.shown.length ? ` (the first ${failures.shown.length})` : ''}`,
+    ...rows.map(([item = '', model = '', why = '']) => `  ${item.padEnd(widths[0]!)}  ${model.padEnd(widths[1]!)}  ${why}`),
+  ];
+  const where = options.runDir ?? 'the run directory';
+  lines.push(`every failed item: ${where}/samples.csv (pass = false) and junit.xml; per case: cases.csv`);
+  return lines;
+}
+
+/** A detail on one line of at most 120 characters: the table must not wrap. */
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > 120 ? `${flat.slice(0, 119)}…` : flat;
+}
+
 function thresholdLines(summary: Summary): string[] {
   if (summary.thresholds.length === 0) return [];
   return [
     'thresholds:',
     ...summary.thresholds.map((t) => {
+      // `metric` is the key as written (`latency_ms{model:x}`), scope included: print it once.
       const scope = Object.entries(t.scope).map(([k, v]) => `${k}:${v}`).join(',');
-      const metric = scope ? `${t.metric}{${scope}}` : t.metric;
+      const metric = t.metric.includes('{') || !scope ? t.metric : `${t.metric}{${scope}}`;
       const value = formatThresholdValue(t.value);
       return `  ${t.pass ? 'ok  ' : 'FAIL'} ${metric} ${t.expression} (value ${value})`;
     }),
@@ -101,6 +126,8 @@ export function renderConsoleSummary(summary: Summary, options: ConsoleSummaryOp
   if (rows.length > 0) parts.push(renderTable(HEADERS, rows));
   const load = renderConsoleLoad(summary, renderTable);
   if (load) parts.push(load);
+  const failed = failureLines(summary, options);
+  if (failed.length > 0) parts.push(failed.join('\n'));
   const thresholds = thresholdLines(summary);
   if (thresholds.length > 0) parts.push(thresholds.join('\n'));
   return `${parts.join('\n\n')}\n`;

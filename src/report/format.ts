@@ -46,6 +46,16 @@ export function formatCredits(credits: number | null | undefined): string {
   return Number(credits.toPrecision(4)).toString();
 }
 
+/**
+ * Credits in report.html: always 5 decimals, the service's own unit (0.00001), with thousands
+ * grouped: `0.36103`, `0.25090`, `0.01103`, `9,999.63897`. One format lines figures up in a
+ * column, and a balance is never cut to an integer.
+ */
+export function formatCreditAmount(credits: number | null | undefined): string {
+  if (credits === null || credits === undefined) return '–';
+  return credits.toLocaleString('en-US', { minimumFractionDigits: 5, maximumFractionDigits: 5 });
+}
+
 export function formatDurationMs(ms: number | null | undefined): string {
   if (ms === null || ms === undefined) return '–';
   if (ms < 1000) return `${Math.round(ms)} ms`;

@@ -2,7 +2,7 @@
 import { RUN_FILES } from '../store/run-dir.js';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import type { CaseCell } from '../domain/summary.js';
+import type { CaseCell, RequestStats } from '../domain/summary.js';
 import { cellStatus, type CaseStatus, type CaseStatusCounts, type CaseTable, type CaseTableRow } from '../metrics/case-table.js';
 import type { AnswerEvidence, CellEvidence, Evidence } from './evidence.js';
 import { modelLabel } from './format.js';
@@ -96,7 +96,20 @@ function countAttrs(counts: CaseStatusCounts): string {
  * past the in-memory limit), so a million testcases never form one string. The counts every
  * opening tag carries are the table's, known before its rows are read.
  */
-export async function* junitXmlChunks(suiteName: string, table: CaseTable, evidence: Evidence, unsent?: UnsentItems): AsyncGenerator<string> {
+/** Per-tag figures as properties: pass rate, latency p50/p95 and credits of each suite tag. */
+function tagProperties(tags: Readonly<Record<string, RequestStats>> | undefined): string {
+  if (tags === undefined || Object.keys(tags).length === 0) return '';
+  const lines = Object.entries(tags).flatMap(([tag, s]) => [
+    ['requests', String(s.requests)],
+    ['pass_rate', s.pass_rate === null ? '' : String(s.pass_rate)],
+    ['latency_ms.p50', s.latency_ms === null ? '' : String(s.latency_ms.p50)],
+    ['latency_ms.p95', s.latency_ms === null ? '' : String(s.latency_ms.p95)],
+    ['credits_used', String(s.credits_used)],
+  ].map(([name, value]) => `    <property name="${xmlAttr(`tag:${tag}.${name}`)}" value="${xmlAttr(value ?? '')}"/>\n`));
+  return `  <properties>\n${lines.join('')}  </properties>\n`;
+}
+
+export async function* junitXmlChunks(suiteName: string, table: CaseTable, evidence: Evidence, unsent?: UnsentItems, tags?: Readonly<Record<string, RequestStats>>): AsyncGenerator<string> {
   const all = { tests: 0, passed: 0, failure: 0, error: 0, skipped: 0, latencyMsSum: 0 };
   // Counted in a first pass over the lazy plan, so the opening tags carry them and nothing is held.
   let unsentCount = 0;
@@ -112,7 +125,7 @@ export async function* junitXmlChunks(suiteName: string, table: CaseTable, evide
     all.skipped += t.skipped;
     all.latencyMsSum += t.latencyMsSum;
   }
-  yield `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${xmlAttr(`kbbench ${suiteName}`)}" ${countAttrs(all)}>\n`;
+  yield `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${xmlAttr(`kbbench ${suiteName}`)}" ${countAttrs(all)}>\n${tagProperties(tags)}`;
   for (const model of table.models) {
     yield `  <testsuite name="${xmlAttr(`${suiteName} · ${modelLabel(model)}`)}" ${countAttrs(table.totals(model))}>\n`;
     let batch = '';
@@ -163,6 +176,6 @@ export const junitWriter: ReportWriter = {
   fileName: RUN_FILES.junit,
   write(input: ReportInput): Promise<string> {
     const unsent = input.unsent ? { items: input.unsent, reason: incompleteReason(input.run) } : undefined;
-    return streamFileAtomic(join(input.runDir, this.fileName), Readable.from(junitXmlChunks(input.run.suite.name, input.cases, input.evidence, unsent)));
+    return streamFileAtomic(join(input.runDir, this.fileName), Readable.from(junitXmlChunks(input.run.suite.name, input.cases, input.evidence, unsent, input.summary.tags)));
   },
 };

@@ -82,6 +82,8 @@ function sampleOf(spec: PlanRequest, ctx: SampleContext, t: Timings, o: Result, 
   };
   if (dialect !== undefined) sample.stream_dialect = dialect;
   if (spec.expected_failure !== undefined) sample.expected_failure = spec.expected_failure;
+  if (spec.tags !== undefined) sample.tags = [...spec.tags];
+  if (spec.repeat_pass !== undefined) sample.repeat_pass = spec.repeat_pass;
   return sample;
 }
 

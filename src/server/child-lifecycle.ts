@@ -18,6 +18,8 @@ export interface ChildHost {
 export interface ChildReadyLine {
   url: string;
   keys: string[];
+  /** The workspace's default target (absent when it names none). */
+  default_target?: { board_id: string; chat_id: string };
 }
 
 function parseArgs(args: readonly string[]): unknown {
@@ -48,7 +50,8 @@ export async function runChildService(host: ChildHost): Promise<RunningService |
     fail(host, error);
     return undefined;
   }
-  const ready: ChildReadyLine = { url: running.url, keys: running.keys };
+  const target = running.defaultTarget;
+  const ready: ChildReadyLine = { url: running.url, keys: running.keys, ...(target ? { default_target: { board_id: target.boardId, chat_id: target.chatId } } : {}) };
   host.writeStdout(JSON.stringify(ready));
   host.onShutdownRequest(() => {
     void running.close().then(

@@ -24,6 +24,8 @@ export interface RunningService {
   keys: string[];
   boards: ServiceBoardSummary[];
   workspaceFile: string;
+  /** The workspace's default target, for a suite that names none. */
+  defaultTarget?: { boardId: string; chatId: string };
   app: ReferenceApp;
   close(): Promise<void>;
 }
@@ -73,6 +75,7 @@ export async function startReferenceService(options: ServiceOptions = {}, preloa
     keys: workspace.accounts.map((account) => account.key),
     boards: summarise(workspace),
     workspaceFile: workspace.file,
+    ...(workspace.defaultTarget ? { defaultTarget: workspace.defaultTarget } : {}),
     app,
     close,
   };

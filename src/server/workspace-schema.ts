@@ -46,6 +46,8 @@ export const WorkspaceSpecSchema = z
     accounts: z.array(AccountSpecSchema).min(1),
     boards: z.array(BoardSpecSchema).default([]),
     models: z.record(z.string(), ModelProfileOverrideSchema).default({}),
+    /** What a suite that names no target asks (a CSV cannot name one): a board and one of its answer chats. */
+    default_target: z.object({ board_id: id, chat_id: id }).strict().optional(),
   })
   .strict();
 

@@ -44,6 +44,8 @@ export interface Workspace {
   accounts: WorkspaceAccount[];
   boards: WorkspaceBoard[];
   models: Record<string, ModelProfileOverride>;
+  /** The board and chat a suite without a target asks. */
+  defaultTarget?: { boardId: string; chatId: string };
 }
 
 /** A workspace that cannot be used; `field` is a path such as `boards[0].chats[1].documents[2]`. */
@@ -114,6 +116,14 @@ function checkReferences(spec: WorkspaceSpec, file: string, locate: (path: Prope
   spec.boards.forEach((board, i) => {
     if (!accountIds.has(board.account)) fail(['boards', i, 'account'], `no account with id ${JSON.stringify(board.account)}`);
   });
+  const target = spec.default_target;
+  if (target !== undefined) {
+    const board = spec.boards.find((b) => b.id === target.board_id);
+    if (board === undefined) fail(['default_target', 'board_id'], `no board with id ${JSON.stringify(target.board_id)}`);
+    if (!board?.chats.some((c) => c.id === target.chat_id && c.kind === 'answer')) {
+      fail(['default_target', 'chat_id'], `board ${target.board_id} has no answer chat with id ${JSON.stringify(target.chat_id)}`);
+    }
+  }
 }
 
 /** A workspace file larger than this is refused (it names documents; it does not hold them). */
@@ -224,5 +234,6 @@ export async function loadWorkspace(workspacePath: string): Promise<Workspace> {
     boards.push({ id: board.id, name: board.name, accountId: board.account, chats });
   }
   const accounts = spec.accounts.map((a) => ({ id: a.id, name: a.name, key: a.key, creditsUnits: creditsToUnits(a.credits) }));
-  return { file, name: spec.name ?? file, accounts, boards, models: spec.models };
+  const defaultTarget = spec.default_target ? { boardId: spec.default_target.board_id, chatId: spec.default_target.chat_id } : undefined;
+  return { file, name: spec.name ?? file, accounts, boards, models: spec.models, ...(defaultTarget ? { defaultTarget } : {}) };
 }

@@ -75,6 +75,10 @@ export interface RunSessionOptions {
   outDir?: string;
   /** Where `reports/<suite>-<time>` goes when --out is not given. */
   reportsRoot: string;
+  /** `--filter` patterns (ids or tags, globs or /regex/): only the cases and threads they match run. */
+  filter?: string[];
+  /** `--only-failed RUN_DIR`: only the cases and threads that failed there run. */
+  onlyFailedDir?: string;
   /** `--threshold 'metric=expression'` flags, added to the suite's. */
   thresholdFlags: string[];
   embedded: EmbeddedServiceOptions;

@@ -1,11 +1,15 @@
 // Everything a run checks before it sends anything: suite, plan, thresholds, budget flags.
 import { parseThresholdFlagEntry, validateThresholds, type ThresholdAbort } from '../checks/index.js';
+import { parseThresholdKey } from '../checks/threshold-parser.js';
+import { didYouMean } from '../suite/suite-error.js';
 import { InputError } from '../domain/errors.js';
-import type { Suite } from '../domain/suite.js';
+import type { Suite, SuiteCase } from '../domain/suite.js';
 import { buildPlan, mergeOptions, narrowPlan } from '../plan/index.js';
 import type { Plan, PlanUnit } from '../plan/types.js';
 import { loadSuite } from '../suite/index.js';
-import { checkLoadProfile } from './load-profile.js';
+import { checkLoadProfile, loadProfileOf } from './load-profile.js';
+import { filterSuite, parseFilters } from '../suite/filter.js';
+import { onlyFailedFilter } from './only-failed.js';
 import type { RunSessionOptions } from './options.js';
 import { assertModelNames } from './model-names.js';
 import { assertThresholdScopes } from './threshold-scopes.js';
@@ -29,6 +33,48 @@ export function mergeThresholds(suiteThresholds: Record<string, string[]>, flags
   }
   validateThresholds(merged);
   return merged;
+}
+
+/** A `{tag:…}` threshold naming no tag of the suite would judge nothing: an input error, not a silent fail. */
+function checkThresholdTags(thresholds: Record<string, string[]>, suite: Suite): void {
+  const known = suite.tags ?? [];
+  for (const key of Object.keys(thresholds)) {
+    const tag = parseThresholdKey(key).scope.tag;
+    if (tag === undefined || known.includes(tag)) continue;
+    const list = known.length > 0 ? `the suite's tags: ${known.join(', ')}` : 'the suite has no tags';
+    throw new InputError(`threshold ${key} names tag "${tag}"${didYouMean(tag, known)}, which no case or thread has; ${list}`, { file: suite.path, field: 'thresholds' });
+  }
+}
+
+/** The suite, narrowed by --filter and --only-failed (both: an item must pass both). */
+async function selectedSuite(options: RunSessionOptions): Promise<Suite> {
+  const byPattern = parseFilters(options.filter ?? []);
+  const byFailure = options.onlyFailedDir === undefined ? undefined : await onlyFailedFilter(options.onlyFailedDir);
+  const suite = await loadSuite(options.suitePath);
+  if (byPattern === undefined && byFailure === undefined) return suite;
+  const narrowed = filterSuite(suite, (subject) => (byPattern?.(subject) ?? true) && (byFailure?.(subject) ?? true));
+  if (narrowed.cases.length === 0 && narrowed.threads.length === 0) {
+    const what = [options.filter?.length ? `--filter ${options.filter.join(' ')}` : '', byFailure ? `--only-failed ${options.onlyFailedDir}` : ''].filter(Boolean).join(' and ');
+    throw new InputError(`${what} selects no case or thread of ${suite.path}`, { field: options.filter?.length ? '--filter' : '--only-failed' });
+  }
+  return narrowed;
+}
+
+/**
+ * The repeats a run makes: `repeat_pass: k/n` means n repeats, so with no --repeat (1) the run
+ * makes n; a --repeat that is not n, or rules that disagree on n, are input errors.
+ */
+function repeatOf(suite: Suite, repeat: number): number {
+  const ns = new Set<number>();
+  if (suite.repeat_pass) ns.add(suite.repeat_pass.n);
+  // Only YAML suites (arrays) carry per-case rules; a CSV list is not read through for them.
+  if (Array.isArray(suite.cases)) for (const entry of suite.cases as readonly SuiteCase[]) if (entry.repeat_pass) ns.add(entry.repeat_pass.n);
+  for (const thread of suite.threads) if (thread.repeat_pass) ns.add(thread.repeat_pass.n);
+  if (ns.size === 0) return repeat;
+  if (ns.size > 1) throw new InputError(`repeat_pass rules disagree on n (${[...ns].join(', ')}): a run makes one number of repeats`, { file: suite.path, field: 'repeat_pass' });
+  const [n] = [...ns];
+  if (repeat === 1 || repeat === n) return n!;
+  throw new InputError(`repeat_pass needs ${n} repeats but --repeat is ${repeat}: drop --repeat or give --repeat ${n}`, { file: suite.path, field: 'repeat_pass' });
 }
 
 function checkLoadFlags(options: RunSessionOptions): void {
@@ -63,15 +109,16 @@ function allStreaming(suite: Suite, flags: RunSessionOptions['requestDefaults'])
 
 export async function prepareRun(options: RunSessionOptions): Promise<PreparedRun> {
   checkLoadFlags(options);
-  const suite = await loadSuite(options.suitePath);
+  const suite = await selectedSuite(options);
   const plan = buildPlan(suite, {
     ...(options.models?.length ? { models: options.models } : {}),
-    repeat: options.repeat,
+    repeat: repeatOf(suite, options.repeat),
     // An open loop's shard is a segment of the starts over the whole plan (runner/segment.ts), not part of the items.
-    ...(options.shard && options.rate === undefined ? { shard: options.shard } : {}),
+    ...(options.shard && loadProfileOf(options) === null ? { shard: options.shard } : {}),
     defaults: options.requestDefaults,
   });
   const thresholds = mergeThresholds(suite.thresholds, options.thresholdFlags);
+  checkThresholdTags(thresholds, suite);
   if (options.minRemaining !== undefined && allStreaming(suite, options.requestDefaults)) {
     throw new InputError('--min-remaining needs credits_remaining, which only JSON answers report (a stream reports credits_used alone): add --no-stream, or use --max-credits', { field: '--min-remaining' });
   }

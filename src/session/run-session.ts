@@ -83,7 +83,7 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
     const total = plannedTotal(options, prepared);
     // Lines of no item of this plan (a changed suite's dropped cases) are not progress on it.
     const done = state ? state.lines - state.foreign : 0;
-    const warnings = [...prepared.warnings, ...resumed.warnings, ...resumeWarnings(previous, prepared, state)];
+    const warnings = [...(target.notice ? [target.notice] : []), ...prepared.warnings, ...resumed.warnings, ...resumeWarnings(previous, prepared, state)];
     hooks.onStart?.({ runDir, total, done, baseUrl: target.baseUrl, embedded: target.embedded, warnings });
     const replayUnits = toUnits(previous?.replay_credits ?? 0);
     const outcome = await drive(source, options, hooks, client, target, runDir, { total, done, previousUnits: (state?.creditUnits ?? 0) + replayUnits, thresholdAborts: prepared.thresholdAborts, maxWeight: options.mix === 'weighted' ? maxWeightOf(prepared.suite) : 1 });

@@ -6,6 +6,8 @@ import type { EmbeddedServiceOptions, RunSessionOptions } from './options.js';
 export interface ServiceHandle {
   url: string;
   key: string;
+  /** The embedded workspace's default target, for a suite that names none. */
+  defaultTarget?: { boardId: string; chatId: string };
   stop(): Promise<void>;
 }
 
@@ -18,20 +20,34 @@ export interface ResolvedTarget {
   embedded: boolean;
   boardId: string;
   chatId: string;
+  /** Said to the user when the target came from the embedded workspace's default. */
+  notice?: string;
   stop(): Promise<void>;
 }
 
-export function resolveIds(options: RunSessionOptions, suite: Suite): { boardId: string; chatId: string } {
-  const boardId = options.board ?? suite.target.board_id;
-  const chatId = options.chat ?? suite.target.chat_id;
+export function resolveIds(
+  options: RunSessionOptions,
+  suite: Suite,
+  fallback?: { boardId: string; chatId: string },
+): { boardId: string; chatId: string; notice?: string } {
+  const named = { board: options.board ?? suite.target.board_id, chat: options.chat ?? suite.target.chat_id };
+  let { board: boardId, chat: chatId } = named;
+  // A suite without a target (a CSV cannot name one) asks the embedded workspace's default; a named
+  // board or chat is kept, and the default only completes it when it is the default's own.
+  if (fallback !== undefined && (boardId ?? fallback.boardId) === fallback.boardId && (chatId ?? fallback.chatId) === fallback.chatId) {
+    boardId ??= fallback.boardId;
+    chatId ??= fallback.chatId;
+  }
   if (!boardId) throw new InputError('no board to ask: set target.board_id in the suite or pass --board', { file: suite.path, field: 'target.board_id' });
   if (!chatId) throw new InputError('no chat assistant to ask: set target.chat_id in the suite or pass --chat', { file: suite.path, field: 'target.chat_id' });
-  return { boardId, chatId };
+  if (boardId === named.board && chatId === named.chat) return { boardId, chatId };
+  const notice = `the suite names no ${named.board === undefined ? 'board' : 'chat'}: asking the embedded workspace's default target, board ${boardId}, chat ${chatId}`;
+  return { boardId, chatId, notice };
 }
 
 export async function resolveTarget(options: RunSessionOptions, suite: Suite, launch: EmbeddedLauncher): Promise<ResolvedTarget> {
-  const ids = resolveIds(options, suite);
   if (options.baseUrl) {
+    const ids = resolveIds(options, suite);
     if (!options.apiKey) {
       throw new InputError('a live service needs an API key: set KBBENCH_API_KEY or pass --api-key-file PATH', { field: '--base-url' });
     }
@@ -39,5 +55,12 @@ export async function resolveTarget(options: RunSessionOptions, suite: Suite, la
   }
   const workspacePath = options.embedded.workspacePath ?? suite.workspace;
   const service = await launch({ ...options.embedded, ...(workspacePath ? { workspacePath } : {}) });
+  let ids: ReturnType<typeof resolveIds>;
+  try {
+    ids = resolveIds(options, suite, service.defaultTarget);
+  } catch (error) {
+    await service.stop();
+    throw error;
+  }
   return { baseUrl: service.url, apiKey: service.key, embedded: true, ...ids, stop: () => service.stop() };
 }

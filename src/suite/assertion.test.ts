@@ -46,3 +46,32 @@ describe('parseAssertionCell', () => {
     expect(parseAssertionCell('contains:')).toEqual({ issues: [{ path: [], message: 'contains: must not be empty' }] });
   });
 });
+
+describe('a CSV cell with a type prefix', () => {
+  it('reads promptfoo names of negations and lists', () => {
+    expect(parseAssertionCell('not-icontains: don\'t know')).toEqual({ spec: { type: 'not-icontains', value: "don't know" } });
+    expect(parseAssertionCell('contains-any: 30 days, thirty days')).toEqual({ spec: { type: 'contains-any', value: ['30 days', 'thirty days'] } });
+    expect(parseAssertionCell('icontains-all: pro,team')).toEqual({ spec: { type: 'icontains-all', value: ['pro', 'team'] } });
+    expect(parseAssertionCell('not-regex: \\b45\\b')).toEqual({ spec: { type: 'not-regex', value: '\\b45\\b' } });
+  });
+
+  it('refuses a prefix a typo away from a check type, with a did-you-mean', () => {
+    const parsed = parseAssertionCell('contans: per agent');
+    expect(parsed).toEqual({ issues: [{ path: [], message: expect.stringMatching(/^unknown check type "contans" \(did you mean "contains"\?\)/) }] });
+    expect(JSON.stringify(parseAssertionCell('not-icontain: x'))).toMatch(/did you mean \\"not-icontains\\"/);
+  });
+
+  it('keeps an ordinary label as an expected answer, and equals: always escapes', () => {
+    expect(parseAssertionCell('Answer: yes')).toEqual({ spec: { type: 'equals', value: 'Answer: yes' } });
+    expect(parseAssertionCell('Note: see the FAQ')).toEqual({ spec: { type: 'equals', value: 'Note: see the FAQ' } });
+    expect(parseAssertionCell('equals: contans: per agent')).toEqual({ spec: { type: 'equals', value: 'contans: per agent' } });
+  });
+});
+
+describe('list values in YAML', () => {
+  it('takes a list or a comma-separated string', () => {
+    expect(parseAssertion({ 'contains-all': ['a', 'b'] })).toEqual({ spec: { type: 'contains-all', value: ['a', 'b'] } });
+    expect(parseAssertion({ 'contains-any': 'a, b' })).toEqual({ spec: { type: 'contains-any', value: ['a', 'b'] } });
+    expect('issues' in parseAssertion({ 'contains-any': [] })).toBe(true);
+  });
+});

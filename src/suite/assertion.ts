@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { compileCheckRegex } from '../checks/regex.js';
 import { CHECK_TYPES, type CheckSpec, type CheckType } from '../domain/suite.js';
 import { nonEmptyText, optional, strictMap } from './primitives.js';
-import { didYouMean, type PathIssue } from './suite-error.js';
+import { didYouMean, editDistance, type PathIssue } from './suite-error.js';
 import { zodPathIssues } from './zod-issues.js';
 
 /** promptfoo's names for the same checks, so its suites read unchanged. */
@@ -54,6 +54,12 @@ const similarValue = z.preprocess(
   }),
 );
 
+/** promptfoo's list value: a YAML list, or one string of comma-separated values (as a CSV cell writes it). */
+const listValue = z.preprocess(
+  (v) => (typeof v === 'string' ? v.split(',').map((part) => part.trim()).filter((part) => part !== '') : v),
+  z.array(textValue, { error: 'must be a list of texts, or texts separated by commas' }).min(1, 'must name at least one text'),
+);
+
 const optionalId = optional(z.string().trim().min(1, 'must not be empty'));
 const judgeValue = z.preprocess(
   (v) => (typeof v === 'string' ? { rubric: v } : v),
@@ -72,6 +78,14 @@ const VALUE_SCHEMAS: Record<CheckType, z.ZodType> = {
   'max-credits': limitValue('credits'),
   similar: similarValue,
   judge: judgeValue,
+  'not-icontains': textValue,
+  'not-equals': textValue,
+  'not-starts-with': textValue,
+  'not-regex': regexValue,
+  'contains-any': listValue,
+  'contains-all': listValue,
+  'icontains-any': listValue,
+  'icontains-all': listValue,
 };
 
 function parseValue(type: CheckType, value: unknown, path: readonly PropertyKey[]): AssertionParse {
@@ -132,13 +146,42 @@ export const assertionSchema = z.unknown().transform((raw, ctx): CheckSpec => {
 
 const CELL = /^\s*([A-Za-z][\w-]*)\s*(?:\(([^)]*)\))?\s*:([\s\S]*)$/;
 
+const CHECK_NAMES: readonly string[] = [...CHECK_TYPES, ...Object.keys(CHECK_ALIASES)];
+
+/**
+ * The check type a mistyped prefix was probably meant to be: within one edit of a name (two for
+ * names of 6+ letters, whole-name distance only), so `contans:` or `not-icontain:` is caught while
+ * an ordinary label such as `Answer:` or `Note:` is not near any check type and stays text.
+ */
+export function nearCheckType(name: string): string | undefined {
+  const lower = name.toLowerCase();
+  const limit = lower.length >= 6 ? 2 : 1;
+  let best: string | undefined;
+  let bestDistance = limit + 1;
+  for (const candidate of CHECK_NAMES) {
+    const distance = editDistance(lower, candidate);
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
 /**
  * A promptfoo-style CSV cell: `contains: 30 days`, `max-latency-ms: 5000`, `similar(0.8): …`.
- * A cell without a known `type:` prefix means `equals` the whole cell, as promptfoo reads it.
+ * A prefix is a check type when it is a known one; one a typo away from a known one is an error
+ * (it would otherwise become a silent `equals` check); any other cell, `Answer: yes` included,
+ * means `equals` the whole cell, as promptfoo reads it. `equals: …` always escapes.
  */
 export function parseAssertionCell(cell: string): AssertionParse {
   const match = CELL.exec(cell);
-  const type = match ? resolveCheckType(match[1] ?? '') : undefined;
+  const name = match?.[1] ?? '';
+  const type = match ? resolveCheckType(name) : undefined;
+  if (match && type === undefined) {
+    const near = nearCheckType(name);
+    if (near !== undefined) return { issues: [{ path: [], message: `unknown check type "${name}" (did you mean "${near}"?); write "equals: ${cell.trim()}" if the cell is the expected answer itself` }] };
+  }
   if (!match || type === undefined) return parseValue('equals', cell.trim(), []);
   const threshold = match[2] === undefined ? undefined : Number(match[2].trim() === '' ? Number.NaN : match[2]);
   const parsed = parseLongForm({ type, value: (match[3] ?? '').trim(), threshold });

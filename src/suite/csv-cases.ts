@@ -10,6 +10,7 @@ export function caseOfRow(row: CsvRow, file: string): SuiteCase {
   const built: SuiteCase = { id: row.id, prompt: row.prompt, options: row.options, assert: row.assert, location: { file, line: row.line } };
   if (row.models) built.models = row.models;
   if (row.expect_fail !== undefined) built.expect_fail = row.expect_fail;
+  if (row.tags) built.tags = row.tags;
   return built;
 }
 

@@ -38,7 +38,7 @@ describe('scanCsvRecords', () => {
     ]);
   });
 
-  it('words a syntax error as csv-parse does, with its line', () => {
+  it('names the line and column where an unclosed quote opened', () => {
     let error: unknown;
     try {
       scan(Buffer.from('id,prompt\nc1,"unclosed\nc2,Hi\n'));
@@ -47,7 +47,7 @@ describe('scanCsvRecords', () => {
     }
     expect(error).toBeInstanceOf(SuiteError);
     expect((error as SuiteError).issues.map((issue) => issue.describe())).toEqual([
-      'r.csv:3 CSV syntax: Quote Not Closed: the parsing is finished with an opening quote at line 3',
+      'r.csv:2:4 CSV syntax: this quote opens a field that is never closed (the file ends inside it); close it with " or double a quote inside the text as ""',
     ]);
   });
 });

@@ -9,6 +9,8 @@ export interface CsvRecord {
   /** 1-based file line where the record starts (a quoted field may span several lines). */
   line: number;
   cells: string[];
+  /** Where cell `index` begins in the file; asked only for an error message (by the slow path). */
+  cellAt?: (index: number) => { line: number; column: number };
 }
 
 const LF = 0x0a;
@@ -31,6 +33,47 @@ function utf8Input(input: Uint8Array): { bytes: Buffer; start: number } {
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { bytes, start: 3 };
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return { bytes: Buffer.from(bytes.toString('utf16le', 2), 'utf8'), start: 0 };
   return { bytes, start: 0 };
+}
+
+/** The 1-based line and column (in characters) of byte `offset` of a UTF-8 file. */
+export function positionOf(bytes: Buffer, offset: number, start = 0): { line: number; column: number } {
+  let line = 1;
+  let lineStart = start;
+  for (let i = bytes.indexOf(LF); i !== -1 && i < offset; i = bytes.indexOf(LF, i + 1)) {
+    line += 1;
+    lineStart = i + 1;
+  }
+  return { line, column: bytes.toString('utf8', lineStart, offset).length + 1 };
+}
+
+/** Where cell `index` of the record read from `from` begins, for a message naming its column. */
+export function cellPosition(input: Uint8Array, from: number, index: number): { line: number; column: number } {
+  const { bytes, start } = utf8Input(input);
+  const starts: number[] = [];
+  new CsvScanner(bytes, Math.max(from, start)).next(starts);
+  return positionOf(bytes, starts[index] ?? starts[starts.length - 1] ?? from, start);
+}
+
+function unclosedAt(bytes: Buffer, start: number, quoteAt: number, file: string): SuiteError {
+  const { line, column } = positionOf(bytes, quoteAt, start);
+  const message = 'CSV syntax: this quote opens a field that is never closed (the file ends inside it); close it with " or double a quote inside the text as ""';
+  return new SuiteError([new InputError(message, { file, line, column })]);
+}
+
+/**
+ * A quoted field still open at the end of the file, named at the line and column where its
+ * quote opened (csv-parse names the line where the file ends, far from the mistake).
+ */
+export function unclosedQuoteError(input: Uint8Array, file: string): SuiteError {
+  const { bytes, start } = utf8Input(input);
+  const scanner = new CsvScanner(bytes, start);
+  try {
+    while (scanner.next() !== null);
+  } catch (error) {
+    if (!(error instanceof UnclosedQuote)) throw error;
+    return unclosedAt(bytes, start, error.quoteAt, file);
+  }
+  return syntaxError(input, file);
 }
 
 /** csv-parse's own message for a syntax error; records go nowhere, so memory stays flat. */
@@ -65,7 +108,9 @@ export function scanCsvRecords(input: Uint8Array, file: string, visit: (record: 
     try {
       cells = scanner.next();
     } catch (error) {
-      if (error instanceof UnclosedQuote) throw syntaxError(input, file);
+      if (error instanceof UnclosedQuote) {
+        throw unclosedAt(bytes, start, error.quoteAt, file);
+      }
       throw error;
     }
     if (cells === null) break;
@@ -88,7 +133,7 @@ export function readCsvRecordAt(source: CsvSource, from: number): string[] {
   return cells;
 }
 
-export const CSV_COLUMNS = ['id', 'prompt', 'thread', 'turn', 'model', 'expected', 'expect_fail', ...REQUEST_OPTION_KEYS] as const;
+export const CSV_COLUMNS = ['id', 'prompt', 'thread', 'turn', 'model', 'tags', 'expected', 'expect_fail', ...REQUEST_OPTION_KEYS] as const;
 export type CsvColumn = (typeof CSV_COLUMNS)[number];
 
 export const EXPECTED_COLUMN = /^__expected\d*$/;

@@ -8,7 +8,7 @@ import type { CheckSpec, RequestOptions, SourceLocation } from '../domain/suite.
 import { parseAssertionCell, type AssertionParse } from './assertion.js';
 import { EXPECTED_COLUMN, type CsvHeader } from './csv-records.js';
 import type { CsvRow } from './csv-row.js';
-import { modelList } from './primitives.js';
+import { modelList, tagList } from './primitives.js';
 
 /** Where each known column sits in a row (-1 when the header has none), worked out once per file. */
 export interface RowShape {
@@ -19,6 +19,7 @@ export interface RowShape {
   thread: number;
   turn: number;
   model: number;
+  tags: number;
   method: number;
   streaming: number;
   plaintext: number;
@@ -41,7 +42,7 @@ export function rowShape(header: CsvHeader): RowShape {
   });
   return {
     width: header.columns.length, unnamed: header.unnamed, id: at('id'), prompt: at('prompt'), thread: at('thread'), turn: at('turn'),
-    model: at('model'), method: at('method'), streaming: at('streaming'), plaintext: at('plaintext'), include_usage: at('include_usage'),
+    model: at('model'), tags: at('tags'), method: at('method'), streaming: at('streaming'), plaintext: at('plaintext'), include_usage: at('include_usage'),
     additional_context: at('additional_context'), save_history: at('save_history'), user: at('user'), source: at('source'), expect_fail: at('expect_fail'), checks,
   };
 }
@@ -149,6 +150,13 @@ export function readCsvRowFast(shape: RowShape, cells: readonly string[], line: 
   const row: CsvRow = { line, id, prompt, options, assert };
   if (thread !== undefined) row.thread = thread;
   if (turn !== undefined) row.turn = turn;
+  const tagCell = present(cells, shape.tags);
+  if (tagCell !== undefined) {
+    // Anything odd (a character a tag may not hold) goes to zod, which words the message.
+    if (/[{}:]/.test(tagCell)) return undefined;
+    const tags = tagList(tagCell);
+    if (tags.length > 0) row.tags = tags;
+  }
   const model = present(cells, shape.model);
   if (model !== undefined) {
     const models = modelList(model);

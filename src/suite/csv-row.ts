@@ -4,7 +4,7 @@ import { InputError } from '../domain/errors.js';
 import type { CheckSpec, RequestOptions, SourceLocation } from '../domain/suite.js';
 import { parseAssertion, parseAssertionCell, type AssertionParse } from './assertion.js';
 import { EXPECTED_COLUMN, type CsvHeader, type CsvRecord } from './csv-records.js';
-import { idSchema, modelList, nonEmptyText, pickOptions } from './primitives.js';
+import { idSchema, modelList, nonEmptyText, pickOptions, tagsSchema } from './primitives.js';
 import { issueMessage } from './zod-issues.js';
 
 export interface CsvRow {
@@ -16,6 +16,7 @@ export interface CsvRow {
   models?: string[];
   /** `expect_fail` cell: the case (or, on any row of a thread, the thread) is expected to fail, with this reason. */
   expect_fail?: string;
+  tags?: string[];
   options: RequestOptions;
   assert: CheckSpec[];
 }
@@ -42,6 +43,7 @@ const rowSchema = z.object({
   thread: cell(idSchema),
   turn: cell(z.string().trim().regex(/^\d+$/, 'must be a whole number (1, 2, 3…)').transform(Number).pipe(z.number().min(1, 'must be 1 or more'))),
   model: cell(z.string().transform(modelList)),
+  tags: cell(tagsSchema),
   method: cell(z.string().trim().toLowerCase().pipe(z.enum(['post', 'get'], { error: (issue) => `must be post or get, found "${String(issue.input)}"` }))),
   streaming: cell(booleanCell),
   plaintext: cell(booleanCell),
@@ -56,15 +58,20 @@ const rowSchema = z.object({
 
 function assertionsOf(header: CsvHeader, record: CsvRecord, where: SourceLocation, issues: InputError[]): CheckSpec[] {
   const specs: CheckSpec[] = [];
-  const add = (parsed: AssertionParse, column: string): void => {
-    if ('spec' in parsed) specs.push({ ...parsed.spec, location: where });
-    else for (const issue of parsed.issues) issues.push(new InputError(issue.message, { ...where, field: column }));
+  const add = (parsed: AssertionParse, column: string, index: number): void => {
+    if ('spec' in parsed) {
+      specs.push({ ...parsed.spec, location: where });
+      return;
+    }
+    // The cell's own line and column, so an editor or CI log links straight to the mistake.
+    const cell = record.cellAt?.(index);
+    for (const issue of parsed.issues) issues.push(new InputError(issue.message, { ...where, ...cell, field: column }));
   };
   header.columns.forEach((column, index) => {
     const value = record.cells[index] ?? '';
     if (column === null || value.trim() === '') return;
-    if (column === 'expected') add(parseAssertion({ contains: value.trim() }), column);
-    else if (EXPECTED_COLUMN.test(column)) add(parseAssertionCell(value), column);
+    if (column === 'expected') add(parseAssertion({ contains: value.trim() }), column, index);
+    else if (EXPECTED_COLUMN.test(column)) add(parseAssertionCell(value), column, index);
   });
   return specs;
 }
@@ -122,5 +129,6 @@ export function readCsvRow(header: CsvHeader, record: CsvRecord, file: string): 
   if (data.turn !== undefined) row.turn = data.turn;
   if (data.model !== undefined && data.model.length > 0) row.models = data.model;
   if (data.expect_fail !== undefined && data.expect_fail !== '') row.expect_fail = data.expect_fail;
+  if (data.tags !== undefined && data.tags.length > 0) row.tags = data.tags;
   return { row, issues, threadCell };
 }

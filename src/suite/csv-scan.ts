@@ -17,7 +17,8 @@ export type RecordDelimiter = 'crlf' | 'lf' | 'cr';
 
 /** A quoted field still open at the end of the input: csv-parse's "Quote Not Closed". */
 export class UnclosedQuote extends Error {
-  constructor() {
+  /** `quoteAt`: the byte offset of the quote that opened the field, so an error can name its line. */
+  constructor(readonly quoteAt: number) {
     super('a quoted field is not closed');
   }
 }
@@ -112,8 +113,11 @@ export class CsvScanner {
     return this.delimiter === 'crlf' ? 2 : 1;
   }
 
-  /** The next record's cells, or null at the end of the input; throws UnclosedQuote. */
-  next(): string[] | null {
+  /**
+   * The next record's cells, or null at the end of the input; throws UnclosedQuote. `starts`, when
+   * given, receives the byte offset each cell begins at (only error messages ask, to name a column).
+   */
+  next(starts?: number[]): string[] | null {
     const bytes = this.bytes;
     const n = bytes.length;
     const field = this.field;
@@ -121,7 +125,10 @@ export class CsvScanner {
     let pos = this.position;
     let quoting = false;
     let wasQuoting = false;
+    let quoteAt = pos;
     field.reset();
+    if (starts !== undefined) starts.length = 0;
+    starts?.push(pos);
     const endField = (): void => {
       cells.push(field.text(bytes));
       field.reset();
@@ -133,13 +140,17 @@ export class CsvScanner {
         const c = bytes[pos]!;
         if (c === QUOTE && field.length === 0) {
           quoting = true;
+          quoteAt = pos;
           pos += 1;
           continue;
         }
         const rd = c === CR || c === LF ? this.delimiterAt(pos) : 0;
         if (rd !== 0) {
           pos += rd;
-          if (!wasQuoting && cells.length === 0 && field.length === 0) continue; // an empty line
+          if (!wasQuoting && cells.length === 0 && field.length === 0) {
+            if (starts !== undefined) starts[0] = pos;
+            continue; // an empty line
+          }
           endField();
           this.position = pos;
           return cells;
@@ -147,6 +158,7 @@ export class CsvScanner {
         if (c === COMMA) {
           endField();
           pos += 1;
+          starts?.push(pos);
           continue;
         }
         // A run of ordinary bytes (a quote inside a field is one, relax_quotes) joins the field at once.
@@ -189,7 +201,7 @@ export class CsvScanner {
       pos += 1;
     }
     this.position = n;
-    if (quoting) throw new UnclosedQuote();
+    if (quoting) throw new UnclosedQuote(quoteAt);
     if (wasQuoting || cells.length > 0 || field.length > 0) {
       endField();
       return cells;

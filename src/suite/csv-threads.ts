@@ -62,6 +62,9 @@ export function buildThread(id: string, rows: CsvRow[], file: string, issues: In
   if (models) thread.models = models;
   const expectFail = rows.find((row) => row.expect_fail !== undefined)?.expect_fail;
   if (expectFail !== undefined) thread.expect_fail = expectFail;
+  // A thread's tags: every tag any of its rows names.
+  const tags = new Set(rows.flatMap((row) => row.tags ?? []));
+  if (tags.size > 0) thread.tags = [...tags];
   return thread;
 }
 

@@ -137,7 +137,8 @@ describe('CSV suites', () => {
   });
 
   it('reports a broken quote with its line', () => {
-    expect(issuesOf('id,prompt\nc1,"unclosed\nc2,Hi\n')).toEqual([expect.stringMatching(/^inline\.csv:\d+ CSV syntax: Quote Not Closed/)]);
+    // The line and column where the quote opened, not the line where the file ends.
+    expect(issuesOf('id,prompt\nc1,"unclosed\nc2,Hi\nc3,Ho\n')).toEqual([expect.stringMatching(/^inline\.csv:2:4 CSV syntax: this quote opens a field that is never closed/)]);
   });
 
   it('ignores unnamed header cells a spreadsheet left (trailing commas), unless a row puts a value under one', () => {

@@ -6,7 +6,7 @@
 import { InputError } from '../domain/errors.js';
 import { CaseIndex, CsvCaseList, readRowAt, type CsvRowReader } from './csv-cases.js';
 import { IdHashes, type IdRow } from './csv-ids.js';
-import { readCsvHeader, scanCsvRecords, type CsvHeader } from './csv-records.js';
+import { cellPosition, readCsvHeader, scanCsvRecords, type CsvHeader } from './csv-records.js';
 import { readCsvRowFast, rowShape, type RowShape } from './csv-row-fast.js';
 import { readCsvRow, type CsvRow } from './csv-row.js';
 import type { ParsedSuite } from './parsed-suite.js';
@@ -44,6 +44,8 @@ interface RowsRead {
   /** `thread` cells of rows that could not be placed: their threads are not judged on gaps. */
   unplaced: Set<string>;
   rowIssues: InputError[];
+  /** Distinct tags of every row (few: tags are a vocabulary, not per-row data). */
+  tags: Set<string>;
   turnIssues: InputError[];
   warnings: string[];
 }
@@ -53,6 +55,7 @@ type RowsKept = Omit<RowsRead, 'header' | 'reader'>;
 /** What a placed row leaves behind: a case row its offset, a thread row itself; every row its id. */
 function keepRow(read: RowsKept, row: CsvRow, from: number, file: string): void {
   read.ids.add(row.id);
+  for (const tag of row.tags ?? []) read.tags.add(tag);
   if (row.thread === undefined) {
     read.cases.push(from, row.line);
     if (row.models !== undefined) read.restrictsModels = true;
@@ -73,7 +76,7 @@ function readRows(bytes: Uint8Array, file: string): RowsRead {
   let headerError: unknown;
   const read: RowsKept = {
     records: 0, cases: new CaseIndex(expected), restrictsModels: false, ids: new IdHashes(expected), threadRows: [],
-    unplaced: new Set<string>(), rowIssues: [], turnIssues: [], warnings: [],
+    unplaced: new Set<string>(), rowIssues: [], tags: new Set<string>(), turnIssues: [], warnings: [],
   };
   const source = scanCsvRecords(bytes, file, (record, from) => {
     if (headerError !== undefined) return;
@@ -89,7 +92,7 @@ function readRows(bytes: Uint8Array, file: string): RowsRead {
     read.records += 1;
     let row = readCsvRowFast(shape, record.cells, record.line, file);
     if (row === undefined) {
-      const slow = readCsvRow(header, record, file);
+      const slow = readCsvRow(header, { ...record, cellAt: (cell) => cellPosition(bytes, from, cell) }, file);
       for (const issue of slow.issues) read.rowIssues.push(issue);
       if (slow.row === undefined) {
         if (slow.threadCell !== '') read.unplaced.add(slow.threadCell);
@@ -150,5 +153,5 @@ export function parseCsvSuite(bytes: Uint8Array, file: string): ParsedSuite {
   );
   if (issues.length > 0) throw new SuiteError(issues);
   const cases = new CsvCaseList(read.reader, read.cases, read.restrictsModels);
-  return { target: {}, models: [], defaults: {}, cases, threads, thresholds: {}, warnings: read.warnings };
+  return { target: {}, models: [], defaults: {}, cases, threads, thresholds: {}, warnings: read.warnings, ...(read.tags.size > 0 ? { tags: [...read.tags] } : {}) };
 }

@@ -131,8 +131,8 @@ describe('loadSuite: invalid suites', () => {
 
   it('rejects bad CSV assertion cells by column', async () => {
     const error = await problems('invalid/bad-assertion.csv');
-    expect(error.message).toMatch(/bad-assertion\.csv:2 __expected: regex: invalid regular expression/);
-    expect(error.message).toMatch(/bad-assertion\.csv:2 __expected1: max-latency-ms: must be a number of milliseconds ≥ 0/);
+    expect(error.message).toMatch(/bad-assertion\.csv:2:7 __expected: regex: invalid regular expression/);
+    expect(error.message).toMatch(/bad-assertion\.csv:2:24 __expected1: max-latency-ms: must be a number of milliseconds ≥ 0/);
   });
 
   it('names a thread id that is also a case id', async () => {

@@ -64,6 +64,26 @@ export const modelsSchema = z
     });
   });
 
+/** `repeat_pass: 2/3`: at least k of n repeats pass (1 ≤ k ≤ n). */
+export const repeatPassSchema = z
+  .string({ error: 'must be k/n, e.g. 2/3' })
+  .regex(/^\s*\d+\s*\/\s*\d+\s*$/, 'must be k/n, e.g. 2/3 (at least k of n repeats pass)')
+  .transform((text) => {
+    const [k, n] = text.split('/').map((part) => Number(part.trim()));
+    return { k: k!, n: n! };
+  })
+  .refine((rule) => rule.n >= 1 && rule.k >= 1 && rule.k <= rule.n, 'k/n needs 1 ≤ k ≤ n');
+
+/** Tags of a case or thread: a list, or one text separated by `;` or `,` (a CSV cell uses `;`). */
+export function tagList(value: string): string[] {
+  return [...new Set(value.split(/[;,]/).map((tag) => tag.trim()).filter((tag) => tag !== ''))];
+}
+
+export const tagsSchema = z.preprocess(
+  (value) => (typeof value === 'string' ? tagList(value) : value),
+  z.array(z.string().trim().min(1, 'a tag must not be empty').regex(/^[^{}:,;]+$/, 'a tag may not contain { } : , or ;')),
+);
+
 const booleanOption = z.boolean({
   error: (issue) => (issue.input === undefined ? undefined : `must be true or false (without quotes), found ${describeValue(issue.input)}`),
 });

@@ -41,7 +41,8 @@ export function formatField(path: readonly PropertyKey[]): string {
   return field;
 }
 
-function editDistance(a: string, b: string): number {
+/** Levenshtein distance: the number of single-letter edits between two words. */
+export function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i += 1) {
     const current = [i];

@@ -1,7 +1,7 @@
 // The zod schema of a YAML suite file (CONTRACT.md, "Suite files"): shapes and types only.
 import { z } from 'zod';
 import { assertionSchema } from './assertion.js';
-import { idSchema, modelsSchema, nonEmptyText, optional, requestOptionShape, strictMap } from './primitives.js';
+import { idSchema, modelsSchema, repeatPassSchema, tagsSchema, nonEmptyText, optional, requestOptionShape, strictMap } from './primitives.js';
 
 const assertList = optional(z.array(assertionSchema));
 
@@ -17,6 +17,8 @@ export const caseSchema = strictMap('a case', {
   prompt: nonEmptyText,
   description: optional(z.string()),
   models: optional(modelsSchema),
+  tags: optional(tagsSchema),
+  repeat_pass: optional(repeatPassSchema),
   assert: assertList,
   /** Known to fail, with the reason: reported as an expected failure, never failing the run. */
   expect_fail: optional(nonEmptyText),
@@ -38,6 +40,8 @@ export const threadSchema = strictMap('a thread', {
   description: optional(z.string()),
   models: optional(modelsSchema),
   expect_fail: optional(nonEmptyText),
+  tags: optional(tagsSchema),
+  repeat_pass: optional(repeatPassSchema),
   turns: z.array(turnSchema).min(1, 'a thread needs at least one turn'),
   think_time: optional(thinkTimeSchema),
   weight: optional(z.number().positive('must be above 0')),
@@ -62,6 +66,7 @@ export const suiteFileSchema = strictMap('the suite', {
   thresholds: optional(z.record(z.string(), thresholdList)),
   think_time: optional(thinkTimeSchema),
   workspace: optional(nonEmptyText),
+  repeat_pass: optional(repeatPassSchema),
 });
 
 export type SuiteFile = z.infer<typeof suiteFileSchema>;

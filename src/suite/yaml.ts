@@ -58,6 +58,8 @@ function buildCase(entry: CaseEntry, index: number, locator: YamlLocator): Suite
   if (entry.models) built.models = entry.models;
   if (entry.expect_fail !== undefined) built.expect_fail = entry.expect_fail;
   if (entry.weight !== undefined) built.weight = entry.weight;
+  if (entry.tags?.length) built.tags = entry.tags;
+  if (entry.repeat_pass) built.repeat_pass = entry.repeat_pass;
   return built;
 }
 
@@ -78,6 +80,8 @@ function buildThread(entry: ThreadEntry, index: number, locator: YamlLocator): S
   if (entry.models) built.models = entry.models;
   if (entry.expect_fail !== undefined) built.expect_fail = entry.expect_fail;
   if (entry.weight !== undefined) built.weight = entry.weight;
+  if (entry.tags?.length) built.tags = entry.tags;
+  if (entry.repeat_pass) built.repeat_pass = entry.repeat_pass;
   return built;
 }
 
@@ -140,6 +144,9 @@ function buildSuite(file: SuiteFile, locator: YamlLocator): ParsedSuite {
     ...thresholdsOf(file),
     warnings: modelWarnings(file, locator),
   };
+  const tags = new Set([...(file.cases ?? []), ...(file.threads ?? [])].flatMap((entry) => entry.tags ?? []));
+  if (tags.size > 0) suite.tags = [...tags];
+  if (file.repeat_pass) suite.repeat_pass = file.repeat_pass;
   if (file.name !== undefined) suite.name = file.name;
   if (file.workspace !== undefined) suite.workspace = file.workspace;
   return suite;

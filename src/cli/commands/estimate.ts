@@ -10,7 +10,7 @@ import { EXIT, type ExitCode } from '../exit.js';
 import type { CliIo } from '../io.js';
 import { parseList, positive } from '../parse.js';
 import { withSessionConsole } from '../session-console.js';
-import { runFlags, toSessionOptions } from './run-flags.js';
+import { sendFlags, toSessionOptions } from './run-flags.js';
 
 const DEFAULT_SAMPLE = 5;
 const DEFAULT_LEVEL = 0.95;
@@ -80,7 +80,7 @@ export function estimateCommand(io: CliIo, setExit: (code: ExitCode) => void): C
     command: 'estimate <suite>',
     describe: 'forecast the credits (and money) of a suite or a traffic volume, from a small real sample or from earlier runs',
     builder: (y) =>
-      runFlags(y)
+      sendFlags(y)
         .option('sample', { type: 'string', describe: 'sample size: N requests per model (default 5), or P% of the distinct items (cases and thread turns per model, repeats not counted)', group: 'Estimate:' })
         .option('from', { type: 'string', array: true, describe: 'forecast from these run directories instead of a sample: nothing is sent', group: 'Estimate:' })
         .option('level', { type: 'string', describe: 'interval level (default 0.95; also 95 or 95%)', group: 'Estimate:' })
@@ -101,7 +101,6 @@ export function estimateCommand(io: CliIo, setExit: (code: ExitCode) => void): C
         .example('KBBENCH_API_KEY=… $0 estimate faq.csv --base-url https://api.example.com --max-credits 0.5', 'against the live service, the sample capped at 0.5 credits'),
     handler: async (argv) => {
       const a = argv as Record<string, unknown>;
-      if (typeof a.baseline === 'string') throw new InputError('--baseline belongs to run; estimate compares nothing', { field: '--baseline' });
       const from = parseList(a.from as string[] | undefined);
       if (from.length > 0 && a.sample !== undefined) throw new InputError('--from forecasts from runs already made; --sample sizes a new sample: give one of them', { field: '--sample' });
       const options = toSessionOptions(a, io.env, process.cwd());

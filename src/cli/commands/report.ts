@@ -25,7 +25,7 @@ export function reportCommand(io: CliIo, setExit: (code: ExitCode) => void): Com
       const summary = await finishReports(dir, run, { plan: run.status === 'completed' ? null : await planOfRun(run), ...(failOn ? { failOn } : {}) });
       if (argv.json) io.out(JSON.stringify(summary, null, 2));
       else {
-        io.out(renderConsoleSummary(summary, { suiteName: run.suite.name }));
+        io.out(renderConsoleSummary(summary, { suiteName: run.suite.name, runDir: dir }));
         io.out(`reports rebuilt in ${dir}`);
       }
       // Same codes as the run had: a failure is 1, a run that did not finish (incomplete, a kill -9'd `running` one too) is 3.

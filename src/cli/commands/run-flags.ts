@@ -14,7 +14,12 @@ import { MIX_KINDS, type MixKind } from '../../runner/mix.js';
 import { compareTuningOptions } from './compare.js';
 import { parseFailOn } from '../../checks/gates.js';
 
-export function runFlags<T>(y: Argv<T>) {
+/**
+ * The flags of anything that sends a suite (`run`, and `estimate`'s sample): target, plan, load,
+ * request, credits, output, embedded service. What only a run does (thresholds, a baseline, resume)
+ * is in runFlags, so `estimate --help` lists only the flags estimate accepts.
+ */
+export function sendFlags<T>(y: Argv<T>) {
   return y
     .positional('suite', { type: 'string', demandOption: true, describe: 'suite file (.yaml, .yml or .csv)' })
     .option('base-url', { type: 'string', describe: 'live service base URL (env KBBENCH_BASE_URL); default: the embedded reference service', group: 'Target:' })
@@ -53,15 +58,7 @@ export function runFlags<T>(y: Argv<T>) {
     .option('credit-price', { type: 'number', describe: 'price of one credit: summary.json and report.html show money too', group: 'Credits:' })
     .option('currency', { type: 'string', describe: 'the currency of --credit-price (e.g. EUR), only echoed', group: 'Credits:' })
     .option('min-remaining', { type: 'number', describe: 'stop before the account could fall below this (exit 3)', group: 'Credits:' })
-    .option('threshold', { type: 'string', array: true, describe: "extra threshold, e.g. 'ttfc_ms=p(95)<2000' (repeatable); add ';abortOnFail' (and ';delayAbortEval=10s') to stop the run when it fails", group: 'Checks:' })
-    .option('max-errors', { type: 'number', describe: 'stop cleanly at the N-th failed request (status aborted, exit 3)', group: 'Checks:' })
-    .option('max-error-rate', { type: 'string', describe: 'stop cleanly when the failed share of the last --error-window of results passes this (e.g. 10% or 0.1; needs 10 results in the window)', group: 'Checks:' })
-    .option('error-window', { type: 'string', describe: 'the sliding window of --max-error-rate (default 10s)', group: 'Checks:' })
-    .option('baseline', { type: 'string', describe: 'compare with an earlier run directory; exit 1 on regression', group: 'Checks:' })
-    .options(compareTuningOptions('Checks:'))
     .option('out', { type: 'string', describe: 'run directory (default reports/<suite>-<timestamp>)', group: 'Output:' })
-    .option('resume', { type: 'string', describe: 'continue an interrupted run in its directory; nothing finished is sent again', group: 'Output:' })
-    .option('allow-changed-suite', { type: 'boolean', describe: 'with --resume: continue although the suite file changed (same suite name); see README', group: 'Output:' })
     .option('quiet', { type: 'boolean', default: false, describe: 'no progress, no table', group: 'Output:' })
     .option('json', { type: 'boolean', default: false, describe: 'print summary.json on stdout', group: 'Output:' })
     .option('seed', { type: 'number', describe: 'one seed for Poisson arrivals, the traffic mix and the embedded service', group: 'Load:' })
@@ -69,6 +66,24 @@ export function runFlags<T>(y: Argv<T>) {
     .option('degrade-quality', { type: 'boolean', describe: 'embedded service: answers that queued for a model slot miss facts', group: 'Embedded service:' })
     .option('pause-every', { type: 'string', describe: 'embedded service: pause it whole this often (e.g. 10s, with --pause-for)', group: 'Embedded service:' })
     .option('pause-for', { type: 'string', describe: 'embedded service: length of each pause (e.g. 1s)', group: 'Embedded service:' });
+}
+
+/** `run`'s flags: what any sending command takes, plus thresholds, a baseline and resume. */
+export function runFlags<T>(y: Argv<T>) {
+  return sendFlags(y)
+    .option('threshold', { type: 'string', array: true, describe: "extra threshold, e.g. 'ttfc_ms=p(95)<2000' (repeatable); add ';abortOnFail' (and ';delayAbortEval=10s') to stop the run when it fails", group: 'Checks:' })
+    .option('max-errors', { type: 'number', describe: 'stop cleanly at the N-th failed request (status aborted, exit 3)', group: 'Checks:' })
+    .option('max-error-rate', { type: 'string', describe: 'stop cleanly when the failed share of the last --error-window of results passes this (e.g. 10% or 0.1; needs 10 results in the window)', group: 'Checks:' })
+    .option('error-window', { type: 'string', describe: 'the sliding window of --max-error-rate (default 10s)', group: 'Checks:' })
+    .option('baseline', { type: 'string', describe: 'compare with an earlier run directory; exit 1 on regression', group: 'Checks:' })
+    .options(compareTuningOptions('Checks:'))
+    .option('resume', { type: 'string', describe: 'continue an interrupted run in its directory; nothing finished is sent again', group: 'Output:' })
+    .option('allow-changed-suite', { type: 'boolean', describe: 'with --resume: continue although the suite file changed (same suite name); see README', group: 'Output:' })
+    .option('filter', {
+      type: 'string', array: true, group: 'Plan:',
+      describe: 'run only cases/threads whose id or a tag matches: a glob (refund-*), /regex/, id:… or tag:… (repeatable: any matches)',
+    })
+    .option('only-failed', { type: 'string', describe: 'run only the cases and threads that failed in this earlier run directory', group: 'Plan:' });
 }
 
 
@@ -164,6 +179,8 @@ export function toSessionOptions(a: Record<string, unknown>, env: NodeJS.Process
     ...opt('outDir', a.out as string | undefined),
     reportsRoot: `${cwd}/reports`,
     thresholdFlags: (a.threshold as string[] | undefined) ?? [],
+    ...opt('filter', (a.filter as string[] | undefined)?.length ? (a.filter as string[]) : undefined),
+    ...opt('onlyFailedDir', a.onlyFailed as string | undefined),
     embedded: {
       ...opt('workspacePath', a.workspace as string | undefined),
       ...opt('seed', seedOf(a.seed)),

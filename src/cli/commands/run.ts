@@ -46,6 +46,8 @@ export function runCommand(io: CliIo, setExit: (code: ExitCode) => void): Comman
         .example('$0 run suites/demo.yaml --resume reports/demo-20261122T101500Z', 'finish an interrupted run without paying twice')
         .example('$0 run suites/demo.yaml --baseline baselines/demo --markdown comment.md', 'fail (exit 1) on a regression against a kept run')
         .example('$0 run suites/demo.yaml --fail-on thresholds', 'only the thresholds gate: failed checks alone do not fail the run')
+        .example("$0 run suites/demo.yaml --filter 'refund-*' --filter tag:billing", 'only the refund cases and those tagged billing')
+        .example('$0 run suites/demo.yaml --only-failed reports/demo-20261122T101500Z', 'run again what failed there')
         .epilog(FAIL_ON_EPILOG),
     handler: async (argv) => {
       const options = toSessionOptions(argv as Record<string, unknown>, io.env, process.cwd());
@@ -58,7 +60,7 @@ export function runCommand(io: CliIo, setExit: (code: ExitCode) => void): Comman
         const baselineFailed = typeof argv.baseline === 'string' ? await runBaselineCompare(io, argv, result, quiet || json) : false;
         if (json) io.out(JSON.stringify(result.summary, null, 2));
         else if (!quiet) {
-          io.out(renderConsoleSummary(result.summary, { suiteName: result.run.suite.name }));
+          io.out(renderConsoleSummary(result.summary, { suiteName: result.run.suite.name, runDir: result.runDir }));
           io.out(`reports: ${result.runDir}/report.html (and summary.json, samples.csv, summary.csv, cases.csv, junit.xml)`);
           if (result.run.status === 'aborted') io.out(`aborted: ${result.run.abort?.detail ?? result.run.stop_reason ?? ''}`);
           else if (result.run.status !== 'completed') io.out(`stopped early (${result.run.status}); finish it with: kbbench run ${options.suitePath} --resume ${result.runDir}`);

@@ -2,7 +2,7 @@
 import { sumCredits } from '../../credits/units.js';
 import type { Summary } from '../../domain/summary.js';
 import { getOwn } from '../../metrics/own-record.js';
-import { formatCredits, modelLabel } from '../format.js';
+import { formatCreditAmount, formatTick, modelLabel } from '../format.js';
 import { esc } from './escape.js';
 import { CHART, legend, linearScale, marker, niceTicks, seriesIndex, svgFrame } from './chart-frame.js';
 
@@ -19,7 +19,7 @@ function xAxis(scale: (v: number) => number, ticks: number[], top: number, botto
   return ticks
     .map((v) => {
       const at = scale(v).toFixed(1);
-      return `<line class="grid" x1="${at}" x2="${at}" y1="${top}" y2="${bottom}"/><text x="${at}" y="${bottom + 14}" text-anchor="middle">${esc(formatCredits(v))}</text>`;
+      return `<line class="grid" x1="${at}" x2="${at}" y1="${top}" y2="${bottom}"/><text x="${at}" y="${bottom + 14}" text-anchor="middle">${esc(formatTick(v))}</text>`;
     })
     .join('');
 }
@@ -30,7 +30,7 @@ function bar(series: number, y: number, height: number, x0: number, x1: number, 
   return (
     `<rect class="f${s}" x="${x0}" y="${y.toFixed(1)}" width="${width.toFixed(1)}" height="${height}" rx="2"><title>${esc(title)}</title></rect>` +
     marker(series, x0 + width + 8, y + height / 2, title) +
-    `<text class="value" x="${(x0 + width + 16).toFixed(1)}" y="${(y + height / 2 + 4).toFixed(1)}">${esc(formatCredits(value))}</text>`
+    `<text class="value" x="${(x0 + width + 16).toFixed(1)}" y="${(y + height / 2 + 4).toFixed(1)}">${esc(formatCreditAmount(value))}</text>`
   );
 }
 
@@ -57,10 +57,10 @@ export function creditsByModelChart(summary: Summary): string {
     const y = 10 + i * rowHeight;
     const m = summary.models[model]!;
     body.push(`<text class="label" x="${LABEL_WIDTH - 8}" y="${y + 15}" text-anchor="end">${esc(truncate(modelLabel(model), 24))}</text>`);
-    const what = `${modelLabel(model)}: ${formatCredits(m.credits_used)} credits over ${m.requests} requests`;
+    const what = `${modelLabel(model)}: ${formatCreditAmount(m.credits_used)} credits over ${m.requests} requests`;
     body.push(bar(i, y, 20, LABEL_WIDTH, x(m.credits_used), m.credits_used, what));
   });
-  const label = `${title}: ${models.map((m) => `${modelLabel(m)} ${formatCredits(summary.models[m]!.credits_used)}`).join(', ')}`;
+  const label = `${title}: ${models.map((m) => `${modelLabel(m)} ${formatCreditAmount(summary.models[m]!.credits_used)}`).join(', ')}`;
   const unknown = summary.totals.credits_unknown > 0 ? ` ${summary.totals.credits_unknown} answers had no usage chunk: their credits are unknown and not counted.` : '';
   return `<figure class="card"><figcaption>${esc(title)}</figcaption>${svgFrame(label, body.join(''), height)}<p class="note">Credits spent by answers and by checks that asked the service.${esc(unknown)}</p></figure>`;
 }
@@ -85,7 +85,7 @@ export function creditsByCaseChart(summary: Summary): string {
     models.forEach((model, i) => {
       const credits = getOwn(row.models, model)?.credits_used;
       if (credits === undefined) return;
-      const what = `${row.label} · ${modelLabel(model)}: ${formatCredits(credits)} credits`;
+      const what = `${row.label} · ${modelLabel(model)}: ${formatCreditAmount(credits)} credits`;
       body.push(bar(i, top + i * (barHeight + 3), barHeight, LABEL_WIDTH, x(credits), credits, what));
     });
   });

@@ -4,13 +4,15 @@ import type { AnswerEvidence, Evidence } from '../evidence.js';
 import { isCreateLine } from '../../metrics/case-stats.js';
 import { getOwn } from '../../metrics/own-record.js';
 import { EVIDENCE_LIMITS } from '../evidence.js';
-import { formatCount, formatCredits, formatMs, modelLabel } from '../format.js';
+import { formatCount, formatCreditAmount, formatMs, modelLabel } from '../format.js';
 import { esc } from './escape.js';
 
 export type CellState = 'pass' | 'fail' | 'error' | 'skipped';
 
 export function cellState(cell: CaseCell): CellState {
   if (cell.requests === 0) return 'skipped';
+  // `repeat_pass: k/n`: k passed repeats pass the cell (as metrics/case-table.ts cellStatus judges it).
+  if (cell.repeat_pass !== undefined) return cell.passed >= cell.repeat_pass ? 'pass' : 'fail';
   if (cell.failed > 0) return 'fail';
   if (cell.errors > 0) return 'error';
   return cell.passed === cell.requests ? 'pass' : 'fail';
@@ -29,7 +31,7 @@ export function cellText(cell: CaseCell): { symbol: string; short: string; words
 
 function facts(a: AnswerEvidence): string {
   const timing = (name: string, ms: number | null): string => (ms === null ? '' : `${name} ${formatMs(ms)} ms`);
-  const credits = a.credits_unknown ? 'credits unknown' : a.credits_used === null ? '' : `${formatCredits(a.credits_used)} credits`;
+  const credits = a.credits_unknown ? 'credits unknown' : a.credits_used === null ? '' : `${formatCreditAmount(a.credits_used)} credits`;
   const items =
     a.outcome === 'skipped'
       ? [`repeat ${a.repeat}`, 'not sent']

@@ -1,7 +1,7 @@
 // report.html's header: suite, target, times, verdict, and the run's totals as key figures.
 import type { RunInfo } from '../../domain/run.js';
 import type { Summary } from '../../domain/summary.js';
-import { formatCount, formatCredits, formatDurationMs, formatRate, formatTimestamp } from '../format.js';
+import { formatCount, formatCreditAmount, formatDurationMs, formatRate, formatTimestamp } from '../format.js';
 import { esc } from './escape.js';
 
 function kpi(label: string, value: string, sub = ''): string {
@@ -41,10 +41,10 @@ export function renderHeader(run: RunInfo, summary: Summary): string {
     kpi('Requests', formatCount(t.requests), t.requests_per_s !== null ? `${t.requests_per_s} req/s${typeof t.starts_per_s === 'number' ? ` · ${t.starts_per_s} starts/s` : ''}` : ''),
     kpi('Pass rate', formatRate(t.pass_rate), `${formatCount(t.passed)} passed · ${formatCount(t.failed)} failed`),
     kpi('Errors', formatCount(t.errors), errorsSub),
-    kpi('Credits spent', formatCredits(t.credits_used), t.credits_unknown > 0 ? `${formatCount(t.credits_unknown)} unknown` : `${formatCredits(t.credits_per_request)} per request`),
+    kpi('Credits spent', formatCreditAmount(t.credits_used), t.credits_unknown > 0 ? `${formatCount(t.credits_unknown)} unknown` : `${formatCreditAmount(t.credits_per_request)} per request`),
     kpi(
       'Credits remaining',
-      formatCredits(t.credits_remaining),
+      formatCreditAmount(t.credits_remaining),
       // Streamed answers report credits_used alone (interface.md): say why the balance is missing.
       t.credits_remaining === null ? 'not reported by streamed answers' : 'latest balance reported',
     ),

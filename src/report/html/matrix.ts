@@ -36,18 +36,36 @@ export function threadNote(rows: readonly CaseSummary[]): string {
   return `${turns} turn${turns === 1 ? '' : 's'}, in order${rows.length > turns ? '; creating the conversation failed at least once' : ''}`;
 }
 
-function rowName(row: CaseSummary, inThread: boolean): string {
-  if (!inThread) return `<th scope="row">${esc(row.label)}</th>`;
-  return `<th scope="row" class="turn">${isCreateLine(row) ? 'create conversation' : `turn ${esc(row.turn)}`}</th>`;
+/** The prompt under the row's name: shortened, the whole of it on hover (title). */
+function promptLine(prompt: string | undefined): string {
+  if (prompt === undefined || prompt === '') return '';
+  const flat = prompt.replace(/\s+/g, ' ').trim();
+  const short = flat.length > PROMPT_SHOWN ? `${flat.slice(0, PROMPT_SHOWN - 1)}…` : flat;
+  return `<br><span class="row-prompt" title="${esc(flat)}">${esc(short)}</span>`;
 }
 
-function groupRows(group: Group, models: readonly string[]): string {
+const PROMPT_SHOWN = 60;
+
+function rowName(row: CaseSummary, inThread: boolean, prompt: string | undefined): string {
+  if (!inThread) return `<th scope="row">${esc(row.label)}${promptLine(prompt)}</th>`;
+  return `<th scope="row" class="turn">${isCreateLine(row) ? 'create conversation' : `turn ${esc(row.turn)}${promptLine(prompt)}`}</th>`;
+}
+
+/** A group with any cell that did not pass: what "failures only" keeps. */
+function failing(group: Group, models: readonly string[]): boolean {
+  return group.rows.some((row) => models.some((m) => {
+    const c = getOwn(row.models, m);
+    return c !== undefined && cellState(c) !== 'pass';
+  }));
+}
+
+function groupRows(group: Group, models: readonly string[], prompts: ReadonlyMap<string, string>): string {
   const rows: string[] = [];
   if (group.threadId !== null) {
     rows.push(`<tr class="thread"><th scope="rowgroup" colspan="${models.length + 1}">Thread ${esc(group.threadId)} <span class="note">· ${esc(threadNote(group.rows))}</span></th></tr>`);
   }
   for (const row of group.rows) {
-    const name = rowName(row, group.threadId !== null);
+    const name = rowName(row, group.threadId !== null, prompts.get(row.key));
     rows.push(`<tr>${name}${models.map((m) => cell(row, m, group)).join('')}</tr>`);
   }
   return rows.join('\n');
@@ -69,9 +87,11 @@ export function renderMatrix(summary: Summary, evidence: Evidence): string {
   const note = boundNote(all, groups, summary.cases_truncated?.distinct);
   const bound = note === '' ? '' : `<p class="note bound" role="note">${esc(note)}</p>`;
   const head = `<thead><tr><th scope="col">Case</th>${models.map((m) => `<th scope="col">${esc(modelLabel(m))}</th>`).join('')}</tr></thead>`;
-  const body = groups.map((g) => `<tbody>${groupRows(g, models)}</tbody>`).join('\n');
+  const body = groups.map((g) => `<tbody data-failing="${failing(g, models)}">${groupRows(g, models, evidence.prompts)}</tbody>`).join('\n');
+  const toolbar = `<div class="toolbar"><label><input type="checkbox" id="failures-only"> Failures only</label>
+<button type="button" id="expand-all">Expand all</button><button type="button" id="collapse-all">Collapse all</button></div>`;
   const panels = groups.map((g) => renderCaseDetail(g.id, g.rows, models, evidence)).join('\n');
-  return `${bound}<div class="card table-scroll"><table class="matrix" id="matrix">
+  return `${bound}${toolbar}<div class="card table-scroll"><table class="matrix" id="matrix">
 <caption class="sr-only">Pass or fail per case and model; each cell is a button that shows the answers.</caption>
 ${head}${body}${totalsRow(summary, models)}</table>
 <p class="note">✓ all passed · ✗ a check failed · ⚠ request error · – skipped. The ratio counts passing requests over repeats. Select a cell to compare the answers.</p></div>

@@ -1,6 +1,6 @@
 // The model comparison table: sortable columns, the best value per column marked with ★ and words.
 import type { ModelSummary, Summary } from '../../domain/summary.js';
-import { formatCount, formatCredits, formatMs, formatRate, modelLabel } from '../format.js';
+import { formatCount, formatCreditAmount, formatMs, formatRate, modelLabel } from '../format.js';
 import { esc } from './escape.js';
 import { seriesIndex } from './chart-frame.js';
 
@@ -46,8 +46,8 @@ const COLUMNS: Column[] = [
     title: 'Chars/s', name: 'Characters per second', value: (m) => m.chars_per_s,
     format: (m) => formatCount(m.chars_per_s === null ? null : Math.round(m.chars_per_s)), better: 'high',
   },
-  { title: 'per request', name: 'Credits per request', group: 'Credits', value: (m) => m.credits_per_request, format: (m) => formatCredits(m.credits_per_request), better: 'low' },
-  { title: 'per passed', name: 'Credits per passed answer', group: 'Credits', value: (m) => m.credits_per_passed, format: (m) => formatCredits(m.credits_per_passed), better: 'low' },
+  { title: 'per request', name: 'Credits per request', group: 'Credits', value: (m) => m.credits_per_request, format: (m) => formatCreditAmount(m.credits_per_request), better: 'low' },
+  { title: 'per passed', name: 'Credits per passed answer', group: 'Credits', value: (m) => m.credits_per_passed, format: (m) => formatCreditAmount(m.credits_per_passed), better: 'low' },
 ];
 
 /** The best value of a column, when at least two models have one (one model has nothing to beat). */

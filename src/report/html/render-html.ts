@@ -19,6 +19,7 @@ import { renderMatrix } from './matrix.js';
 import { MAX_MATRIX_ROWS } from './matrix-bound.js';
 import { renderModelTable } from './model-table.js';
 import { SCRIPT } from './script.js';
+import { renderTagTable } from './tag-table.js';
 import { STYLES } from './styles.js';
 
 export interface HtmlReportInput {
@@ -32,6 +33,7 @@ export interface HtmlReportInput {
 
 const SECTIONS = [
   ['models', 'Models'],
+  ['tags', 'Tags'],
   ['charts', 'Charts'],
   ['matrix-section', 'Cases × models'],
   ['credits', 'Credits'],
@@ -70,6 +72,7 @@ export function renderHtmlReport({ run, summary, details, evidence, load }: Html
   const nav = sections.map(([id, title]) => `<li><a href="#${id}">${esc(title)}</a></li>`).join('');
   const main = [
     section('models', 'Models', renderModelTable(summary)),
+    section('tags', 'Tags', renderTagTable(summary.tags)),
     section('charts', 'Charts', charts(details, summary)),
     ...(loadBody ? [section('load', 'Load', loadBody)] : []),
     section('matrix-section', 'Cases × models', renderMatrix(summary, evidence)),

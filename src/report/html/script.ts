@@ -43,6 +43,27 @@ export const SCRIPT = `
     });
   });
 
+  // The matrix toolbar: failures only hides rows whose every cell passed; expand all opens every panel.
+  var failuresOnly = document.getElementById('failures-only');
+  if (failuresOnly) {
+    failuresOnly.addEventListener('change', function () {
+      var shown = 0;
+      Array.prototype.forEach.call(document.querySelectorAll('#matrix tbody[data-failing]'), function (body) {
+        body.hidden = failuresOnly.checked && body.getAttribute('data-failing') !== 'true';
+        if (!body.hidden) { shown++; }
+      });
+      announce(shown + ' cases shown');
+    });
+  }
+  function setAllPanels(open) {
+    Array.prototype.forEach.call(document.querySelectorAll('section.detail'), function (panel) { panel.hidden = !open; });
+    announce(open ? 'All answers shown' : 'All answers hidden');
+  }
+  var expandAll = document.getElementById('expand-all');
+  var collapseAll = document.getElementById('collapse-all');
+  if (expandAll) { expandAll.addEventListener('click', function () { setAllPanels(true); }); }
+  if (collapseAll) { collapseAll.addEventListener('click', function () { setAllPanels(false); }); }
+
   var opener = null;
   function closePanels(except) {
     Array.prototype.forEach.call(document.querySelectorAll('section.detail'), function (panel) {

@@ -103,6 +103,8 @@ ${seriesRules()}
 .detail { margin-top: 1rem; border: 2px solid var(--accent); }
 .detail-head { display: flex; justify-content: space-between; align-items: start; gap: 1rem; }
 .close { font: inherit; background: var(--bg); color: var(--fg); border: 1px solid var(--border); border-radius: 8px; padding: .25rem .7rem; cursor: pointer; }
+.row-prompt { display: inline-block; max-width: 28rem; font-weight: normal; font-size: .85em; color: var(--muted, #555); }
+.toolbar { display: flex; gap: .8rem; align-items: center; margin: .5rem 0; }
 .prompt { background: var(--accent-bg); border-radius: 8px; padding: .6rem .8rem; margin: .5rem 0 .8rem; white-space: pre-wrap; overflow-wrap: anywhere; }
 .turn-block + .turn-block { border-top: 1px dashed var(--border); margin-top: 1rem; padding-top: 1rem; }
 .answers { display: grid; grid-template-columns: repeat(auto-fit, minmax(280px, 1fr)); gap: .8rem; }

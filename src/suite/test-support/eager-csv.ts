@@ -3,7 +3,7 @@
 import { CsvError, parse } from 'csv-parse/sync';
 import { InputError } from '../../domain/errors.js';
 import type { SuiteCase } from '../../domain/suite.js';
-import { readCsvHeader, type CsvRecord } from '../csv-records.js';
+import { cellPosition, readCsvHeader, unclosedQuoteError, type CsvRecord } from '../csv-records.js';
 import { readCsvRow, type CsvRow } from '../csv-row.js';
 import type { ParsedSuite } from '../parsed-suite.js';
 import { findDuplicateIds, isUnknownModel, unknownModelWarning } from '../semantic.js';
@@ -20,8 +20,9 @@ const CR = 0x0d;
  * byte offsets instead: a record starts where the previous one ended (`info.bytes`, which
  * includes the BOM and the record delimiter), after any skipped empty lines.
  */
-function startLines(bytes: Uint8Array, ends: readonly number[]): number[] {
+function startLines(bytes: Uint8Array, ends: readonly number[]): { lines: number[]; starts: number[] } {
   const lines: number[] = [];
+  const starts: number[] = [];
   let cursor = 0;
   let line = 1;
   let start = 0;
@@ -29,9 +30,10 @@ function startLines(bytes: Uint8Array, ends: readonly number[]): number[] {
     while (start < bytes.length && (bytes[start] === LF || bytes[start] === CR)) start += 1;
     for (; cursor < start; cursor += 1) if (bytes[cursor] === LF) line += 1;
     lines.push(line);
+    starts.push(start);
     start = end;
   }
-  return lines;
+  return { lines, starts };
 }
 
 function readCsvRecords(bytes: Uint8Array, file: string): CsvRecord[] {
@@ -42,12 +44,14 @@ function readCsvRecords(bytes: Uint8Array, file: string): CsvRecord[] {
     parsed = parse(bytes, options) as unknown as typeof parsed;
   } catch (error) {
     if (!(error instanceof CsvError)) throw error;
+    // The line where the quote opened, found as the streaming loader finds it (kept in step).
+    if (error.code === 'CSV_QUOTE_NOT_CLOSED') throw unclosedQuoteError(bytes, file);
     const line = (error as CsvError & { lines?: number }).lines;
     throw new SuiteError([new InputError(`CSV syntax: ${error.message}`, { file, ...(line ? { line } : {}) })]);
   }
-  const lines = startLines(bytes, parsed.map((entry) => entry.info.bytes));
+  const { lines, starts } = startLines(bytes, parsed.map((entry) => entry.info.bytes));
   return parsed
-    .map((entry, index) => ({ line: lines[index] ?? 1, cells: entry.record }))
+    .map((entry, index): CsvRecord => ({ line: lines[index] ?? 1, cells: entry.record, cellAt: (cell) => cellPosition(bytes, starts[index] ?? 0, cell) }))
     .filter((record) => record.cells.some((cell) => cell.trim() !== ''));
 }
 
@@ -60,6 +64,7 @@ function at(file: string, row: CsvRow, field: string, message: string): InputErr
 function buildCase(row: CsvRow, file: string): SuiteCase {
   const built: SuiteCase = { id: row.id, prompt: row.prompt, options: row.options, assert: row.assert, location: { file, line: row.line } };
   if (row.models) built.models = row.models;
+  if (row.tags) built.tags = row.tags;
   return built;
 }
 
@@ -101,5 +106,6 @@ export function parseCsvSuiteEager(bytes: Uint8Array, file: string): ParsedSuite
     (row.models ?? []).filter(isUnknownModel).map((model) => new InputError(unknownModelWarning(model), { file, line: row.line, field: 'model' }).describe()),
   );
   const cases = rows.filter((row) => row.thread === undefined).map((row) => buildCase(row, file));
-  return { target: {}, models: [], defaults: {}, cases, threads, thresholds: {}, warnings };
+  const tags = new Set(rows.flatMap((row) => row.tags ?? []));
+  return { target: {}, models: [], defaults: {}, cases, threads, thresholds: {}, warnings, ...(tags.size > 0 ? { tags: [...tags] } : {}) };
 }

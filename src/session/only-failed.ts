@@ -1,0 +1,25 @@
+// `--only-failed RUN_DIR`: the cases and threads that failed in an earlier run, read through store/.
+import { InputError } from '../domain/errors.js';
+import { readResults } from '../store/results-reader.js';
+import { assertRunDir } from '../compare/run-dir.js';
+import type { SuiteFilter } from '../suite/filter.js';
+
+/**
+ * A filter keeping the cases and threads with a failed result in `runDir` (a failed check or a
+ * request error, on any model or repeat; a thread whole, since its turns build on each other).
+ * Memory: one id per failed case or thread, never the run's results.
+ */
+export async function onlyFailedFilter(runDir: string): Promise<SuiteFilter> {
+  assertRunDir(runDir, '--only-failed');
+  const cases = new Set<string>();
+  const threads = new Set<string>();
+  for await (const sample of readResults(runDir)) {
+    if (sample.pass || sample.outcome === 'skipped') continue;
+    if (sample.case_id !== null) cases.add(sample.case_id);
+    else if (sample.thread_id !== null) threads.add(sample.thread_id);
+  }
+  if (cases.size === 0 && threads.size === 0) {
+    throw new InputError(`nothing failed in ${runDir}: there is nothing to run again`, { field: '--only-failed' });
+  }
+  return (subject) => (subject.kind === 'case' ? cases : threads).has(subject.id);
+}
