@@ -70,11 +70,18 @@ function stopReason(shards: readonly ShardRun[]): string | undefined {
 }
 
 /** Open-loop shards are segments of the starts over one whole plan (runner/segment.ts): each holds that plan. */
-const isSegment = (run: RunInfo): boolean => run.options.rate !== undefined && shardLabel(run) !== null;
+const isSegment = (run: RunInfo): boolean => (run.options.rate !== undefined || run.options.stages !== undefined) && shardLabel(run) !== null;
 
-/** Item shards hold disjoint parts of the plan, which add up; open-loop segments share the whole plan. */
+/**
+ * Item shards hold disjoint parts of the plan, which add up; open-loop segments share the whole plan
+ * (its items and threads) while their starts, and the requests those imply, add up to the whole run's.
+ */
 function mergedPlan(runs: readonly RunInfo[]): RunInfo['plan'] {
-  if (runs.every(isSegment)) return { ...runs[0]!.plan, models: union(runs.map((r) => r.plan.models)) };
+  if (runs.every(isSegment)) {
+    const plan = { ...runs[0]!.plan, models: union(runs.map((r) => r.plan.models)), requests: runs.reduce((a, r) => a + r.plan.requests, 0) };
+    if (runs.every((r) => r.plan.starts !== undefined)) plan.starts = runs.reduce((a, r) => a + r.plan.starts!, 0);
+    return plan;
+  }
   return {
     items: runs.reduce((a, r) => a + r.plan.items, 0),
     requests: runs.reduce((a, r) => a + r.plan.requests, 0),

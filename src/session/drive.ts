@@ -112,6 +112,7 @@ export async function drive(
   });
   const timeline = startTimeline(runDir, handle.runStartMs, options, hooks);
   cancelRun = () => handle.cancel();
+  timeline.onFailure(() => cancelRun());
   const progress: ProgressInfo = { done: counts.done, total: counts.total, errors: 0, creditsUsed: fromUnits(counts.previousUnits) };
   let stop: StopReason | null = null;
   let stopDetail = '';
@@ -136,7 +137,7 @@ export async function drive(
   };
   try {
     for await (const event of handle.events as AsyncIterable<RunEvent>) {
-      if (results.failure) break;
+      if (results.failure ?? timeline.failure()) break;
       if (event.type === 'sample') {
         const sample = redactSample(markWarmup(event.sample, options.warmupMs), redact);
         timeline.record({ type: 'sample', sample });
@@ -158,7 +159,9 @@ export async function drive(
   }
   timeline.close();
   results.close();
-  if (results.failure) return { status: 'failed', stopReason: results.failure.message, dropped, failure: results.failure, unrecordedUnits: unrecordedUnits() };
+  // A full disk: results.ndjson's failure first (the source of truth), else timeline.ndjson's.
+  const storage = results.failure ?? timeline.failure();
+  if (storage) return { status: 'failed', stopReason: storage.message, dropped, failure: storage, unrecordedUnits: unrecordedUnits() };
   // Requests cancelled by a hard stop were not recorded: the run is not complete, whatever else finished.
   if (stop === null && hooks.abort.aborted) stop = 'interrupted';
   const aborted = abort as StopDecision | null;
@@ -189,6 +192,10 @@ function startTimeline(runDir: string, runStartMs: number, options: RunSessionOp
   timer.unref();
   let closed = false;
   return {
+    failure: () => file.failure,
+    onFailure(listener: () => void): void {
+      file.onFailure = listener;
+    },
     record(event: RunEvent): void {
       const now = monotonicMs();
       if (event.type === 'sample') recorder.sample(event.sample, now);

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import type { TimelineLine } from '../domain/timeline.js';
 import { readLines } from './results-reader.js';
 import { RUN_FILES } from './run-dir.js';
+import type { StorageError } from '../domain/errors.js';
+import { storageError } from './storage-error.js';
 
 export function timelinePath(runDir: string): string {
   return join(runDir, RUN_FILES.timeline);
@@ -18,11 +20,20 @@ export function hasTimeline(runDir: string): boolean {
  * second it finished (a resume appends its own seconds after them).
  */
 export class TimelineFile {
+  /** The first write that failed (a full disk): nothing more is appended, and the run stops on it as on a result. */
+  failure: StorageError | null = null;
+  onFailure: ((failure: StorageError) => void) | null = null;
+
   constructor(readonly path: string) {}
 
   append(lines: readonly TimelineLine[]): void {
-    if (lines.length === 0) return;
-    appendFileSync(this.path, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+    if (lines.length === 0 || this.failure !== null) return;
+    try {
+      appendFileSync(this.path, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+    } catch (error) {
+      this.failure = storageError(this.path, error);
+      this.onFailure?.(this.failure);
+    }
   }
 }
 
