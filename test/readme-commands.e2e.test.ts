@@ -54,7 +54,11 @@ function adapt(line: string): { args: string[]; env: Record<string, string> } | 
     const local = args.map((word, i) => (args[i - 1] === '--duration' ? '2s' : args[i - 1] === '--baseline' ? baselineDir : word));
     return { args: [...local, '--latency-scale', '0', ...out], env: {} };
   }
-  if (command === 'estimate') return { args: [...args, '--latency-scale', '0', ...out], env: {} };
+  if (command === 'estimate') {
+    // `--from reports/demo-run`: a run already made, here the demo run of beforeAll.
+    const local = args.map((word, i) => (args[i - 1] === '--from' ? baselineDir : word));
+    return { args: [...local, '--latency-scale', '0', ...out], env: {} };
+  }
   if (command === 'validate') return { args, env: {} };
   return undefined;
 }
