@@ -51,15 +51,30 @@ function tally(model, key, costs) {
   return { model, key, count: costs.length, mean, ss: costs.reduce((a, c) => a + (c - mean) ** 2, 0) };
 }
 
-/** A stratified sample: per model, a share of its distinct items (at least two), one repeat each. */
-function sampleItems(random, suite, percent) {
+/**
+ * A stratified sample: per model, a share of its distinct items (at least two), one repeat each. As
+ * the CLI's selectSample(): the first model's cases are a random share; every other model is asked a
+ * quarter of them too (at least one: the linking cases) and a random share of the rest. `linked: false`
+ * samples each model apart (the design before the cross-model ratio).
+ */
+function sampleItems(random, suite, percent, linked = true) {
   const byModel = new Map();
   for (const item of suite.items) byModel.set(item.model, [...(byModel.get(item.model) ?? []), item]);
   const observed = [];
+  let links = null;
   for (const items of byModel.values()) {
     const n = Math.min(items.length, Math.max(2, Math.ceil((percent / 100) * items.length)));
-    const shuffled = [...items].sort(() => random() - 0.5).slice(0, n);
-    for (const item of shuffled) observed.push(tally(item.model, item.key, [draw(random, item, suite.repeatCv)]));
+    const shuffle = (xs) => xs.map((x) => [random(), x]).sort((a, b) => a[0] - b[0]).map(([, x]) => x);
+    let picked;
+    if (links === null || !linked) {
+      picked = shuffle(items).slice(0, n);
+      const cases = picked.filter((i) => i.turn === null).map((i) => i.key);
+      links = cases.slice(0, cases.length === 0 ? 0 : Math.max(1, Math.round(cases.length / 4)));
+    } else {
+      const shared = items.filter((i) => links.includes(i.key)).slice(0, Math.max(1, Math.round(n / 4)));
+      picked = [...shared, ...shuffle(items.filter((i) => !shared.includes(i))).slice(0, n - shared.length)];
+    }
+    for (const item of picked) observed.push(tally(item.model, item.key, [draw(random, item, suite.repeatCv)]));
   }
   return observed;
 }
@@ -75,9 +90,11 @@ function scenario(name, observe) {
   const halfWidths = [];
   const errors = [];
   for (let s = 0; s < SUITES; s++) {
+    // The sample draws from its own stream: every scenario sees the same suites and the same truths.
     const suite = simulateSuite(random);
-    const f = forecastItems(suite.items, observe(random, suite), { level: 0.95 });
+    const sampleSeed = Math.floor(random() * 2 ** 31);
     const truth = truthOf(random, suite);
+    const f = forecastItems(suite.items, observe(seeded(sampleSeed), suite), { level: 0.95 });
     if (truth >= f.total.low - 1e-9 && truth <= f.total.high + 1e-9) covered++;
     halfWidths.push((f.total.high - f.total.low) / 2 / truth);
     errors.push(Math.abs(f.total.credits / truth - 1));
@@ -89,7 +106,9 @@ function scenario(name, observe) {
 export async function benchCreditsForecast() {
   printMethod('forecastItems() on 200 simulated suites per scenario; coverage = share of suites whose 95% interval holds the simulated run\'s spend; half-width and error relative to that spend');
   const rows = [
+    scenario('--sample 10%, models sampled apart', (r, s) => sampleItems(r, s, 10, false)),
     scenario('--sample 10%', (r, s) => sampleItems(r, s, 10)),
+    scenario('--sample 20%, models sampled apart', (r, s) => sampleItems(r, s, 20, false)),
     scenario('--sample 20%', (r, s) => sampleItems(r, s, 20)),
     scenario('--sample 30%', (r, s) => sampleItems(r, s, 30)),
     scenario('--from a full earlier run', fullRun),

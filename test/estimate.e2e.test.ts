@@ -65,13 +65,16 @@ describe('kbbench estimate --sample 10% --repeat 4 (embedded service, fixed seed
     expect(estimate.method).toMatch(/finite-population correction/);
   });
 
-  it('samples a tenth of the distinct items (at least two per model), each model its own, and says what it spent', () => {
+  it('samples a tenth of the distinct items (at least two per model), a linking case every model is asked, and says what it spent', () => {
     expect(estimate.sample!.size).toBe('10% of the distinct items');
     for (const model of MODELS) expect(estimate.sample!.per_model[model]).toBe(2);
     const samples = readNdjson<Sample>(join(sampleDir, 'results.ndjson')).filter((s) => s.endpoint !== 'create');
     expect(samples).toHaveLength(estimate.sample!.requests);
     const items = samples.map((s) => s.case_id ?? `${s.thread_id}#${s.turn}`);
     expect(new Set(items).size).toBeGreaterThan(2);
+    const linking = samples.filter((s) => s.case_id !== null).map((s) => s.case_id);
+    expect(new Set(linking).size).toBe(1);
+    expect(linking).toHaveLength(3);
     expect(estimate.sample_credits_used).toBeCloseTo(spent(samples), 5);
     expect(readJson<EstimateJson>(join(sampleDir, 'estimate.json')).total).toEqual(estimate.total);
     expect(estimate.sample_credits_used).toBeLessThan(actual.total / 10);
@@ -79,8 +82,12 @@ describe('kbbench estimate --sample 10% --repeat 4 (embedded service, fixed seed
 
   it('holds what the real run then spends inside its 95% interval, and is near it', () => {
     expect(covers(estimate.total, actual.total), `${actual.total} in ${JSON.stringify(estimate.total)}`).toBe(true);
-    // Six answers of a 180-request plan: the point forecast of the demo lands 12% off (README, "estimate").
-    expect(Math.abs(estimate.total.credits / actual.total - 1)).toBeLessThan(0.15);
+    // Six answers of a 180-request plan (three distinct items: one linking case every model is asked,
+    // so each model's forecast stands on all three through the cross-model ratio). The sample is
+    // deterministic and the demo's costs barely move with the seed: 9.8% off on seeds 1, 2, 3, 7, 11, 42
+    // (README, "estimate"). A random sample of that size lands within 10% about a third of the time
+    // (BENCHMARKS.md i.): this checks the forecast this sample gives, the bench measures the estimator.
+    expect(Math.abs(estimate.total.credits / actual.total - 1)).toBeLessThan(0.1);
   });
 
   it('never prints or writes the API key', () => {

@@ -51,6 +51,25 @@ describe('forecastItems', () => {
     expect(f.total).toMatchObject({ requests: 400, credits: 300 + 1000 });
   });
 
+  it('forecasts a model\'s unasked items from what another model paid for them, times the two models\' ratio', () => {
+    // Item costs 1, 2, …, 8 on `a`; `b` prices everything at a tenth. Each model asked the link (0) and three of its own.
+    const pop = [...items('a', 8), ...items('b', 8)];
+    const cost = (i: number) => i + 1;
+    const obs = [...seen('a', { 0: [cost(0)], 1: [cost(1)], 2: [cost(2)], 3: [cost(3)] }), ...seen('b', { 0: [cost(0) / 10], 5: [cost(5) / 10], 6: [cost(6) / 10], 7: [cost(7) / 10] })];
+    const f = forecastItems(pop, obs, { level: 0.95 });
+    expect(f.models.a!.items).toEqual({ planned: 8, observed: 4, from_other_models: 3 });
+    // Seven of a's eight items known (four own, three from b): enough for a slope on input size, so
+    // item 4 is predicted on the line the seven lie on, and the forecast is the truth.
+    expect(f.models.a!.estimator).toBe('regression');
+    expect(f.models.a!.credits).toBeCloseTo(36, 5);
+    expect(f.models.b!.credits).toBeCloseTo(f.models.a!.credits / 10, 5);
+    expect(f.total_interval).toBe('bound');
+    // Apart, a would see only its own four cheap items and forecast far lower.
+    const apart = forecastItems(pop, obs.filter((o) => o.model === 'a'), { level: 0.95 });
+    expect(apart.models.a!.credits).toBeCloseTo(8 * 2.5, 5);
+    expect(apart.models.a!.high).toBeGreaterThan(0);
+  });
+
   it('names the models it has nothing for, and keeps low ≤ credits ≤ high, low ≥ 0', () => {
     const f = forecastItems([...items('a', 5), ...items('c', 2)], seen('a', { 0: [0.5], 3: [4] }), { level: 0.95 });
     expect(f.unestimated).toEqual(['c']);

@@ -2,6 +2,7 @@
 // item costs is known where it was observed, predicted from what is known before sending (its input
 // size and turn position) where it was not, and the run's repeats scatter around both.
 import { fitLeastSquares, type LeastSquaresFit } from './least-squares.js';
+import { linkModels, type BorrowedCost } from './model-ratio.js';
 import { studentTQuantile } from './student-t.js';
 import { roundCredits, sumCredits } from './units.js';
 
@@ -49,7 +50,8 @@ export interface ItemModelForecast extends CreditInterval {
   credits_per_request: number;
   /** `regression`: unobserved items predicted from input size and turn; `mean`: from the mean of the observed. */
   estimator: 'regression' | 'mean';
-  items: { planned: number; observed: number };
+  /** `from_other_models`: items this model was not asked but another was, predicted by the two models' cost ratio. */
+  items: { planned: number; observed: number; from_other_models: number };
   /** Whether a repeat's own spread was seen (an item observed twice or more); else no finite-population correction. */
   within_item: { sd: number; observed: boolean };
   sample: { items: number; requests: number; credits: number };
@@ -97,6 +99,11 @@ interface ModelFit {
   model: string;
   items: PopulationItem[];
   seen: Map<string, Observed>;
+  borrowed: Map<string, BorrowedCost>;
+  /** Items the fit stands on that came from other models (their share carries the ratio's error). */
+  borrowedInFit: number;
+  fitItems: number;
+  shapeVar: number;
   fit: LeastSquaresFit;
   terms: number;
   /** Residual variance relative to the squared mean item cost (shared across models when one has few items). */
@@ -107,16 +114,19 @@ interface ModelFit {
   meanCost: number;
 }
 
-function fitModel(model: string, items: PopulationItem[], costs: Map<string, Observed>): ModelFit | null {
+function fitModel(model: string, items: PopulationItem[], costs: Map<string, Observed>, lent: readonly BorrowedCost[], shapeVar: number): ModelFit | null {
   const observedItems = items.filter((i) => costs.has(i.key));
   if (observedItems.length === 0) return null;
-  const wanted = termsFor(observedItems);
-  const xs = observedItems.map((i) => covariates(i, wanted));
-  const ys = observedItems.map((i) => costs.get(i.key)!.mean);
+  const planned = new Set(items.map((i) => i.key));
+  const borrowed = new Map(lent.filter((b) => planned.has(b.key) && !costs.has(b.key)).map((b) => [b.key, b]));
+  const fitItems = items.filter((i) => costs.has(i.key) || borrowed.has(i.key));
+  const wanted = termsFor(fitItems);
+  const xs = fitItems.map((i) => covariates(i, wanted));
+  const ys = fitItems.map((i) => costs.get(i.key)?.mean ?? borrowed.get(i.key)!.credits);
   const fit = fitLeastSquares(xs, ys);
   const terms = fit.coefficients.length;
   const meanCost = mean(ys);
-  const df = observedItems.length - terms;
+  const df = fitItems.length - terms;
   const relVar = df > 0 && meanCost > 0 ? fit.residualSs / df / meanCost ** 2 : df > 0 ? 0 : null;
   let withinSs = 0;
   let withinDf = 0;
@@ -126,7 +136,11 @@ function fitModel(model: string, items: PopulationItem[], costs: Map<string, Obs
     withinDf += o.count - 1;
   }
   const withinVar = withinDf > 0 ? withinSs / withinDf : null;
-  return { model, items, seen: new Map(observedItems.map((i) => [i.key, costs.get(i.key)!])), fit, terms, relVar, df, withinVar, withinDf, meanCost };
+  const borrowedInFit = fitItems.length - observedItems.length;
+  return {
+    model, items, seen: new Map(observedItems.map((i) => [i.key, costs.get(i.key)!])), borrowed, borrowedInFit, fitItems: fitItems.length, shapeVar,
+    fit, terms, relVar, df, withinVar, withinDf, meanCost,
+  };
 }
 
 /**
@@ -167,9 +181,12 @@ interface ModelPrediction {
 
 /**
  * The model-based (prediction) estimator of a finite population total: observed items at their
- * observed mean, unobserved ones at the fitted value. Its error has three parts: the unobserved items'
- * own deviations (this is where the finite-population correction lives — observed items contribute
- * none), the fit's uncertainty carried to their sum, and the new run's repeat noise.
+ * observed mean, items seen on another model at that cost times the two models' ratio, the rest at the
+ * fitted value. Its error has four parts: the unobserved items' own deviations (this is where the
+ * finite-population correction lives — observed items contribute none; a borrowed item only the
+ * models' difference in shape), the fit's uncertainty carried to their sum, the ratio's own error
+ * (shared by every item it scales, and by the fit in the share of it that stands on borrowed items),
+ * and the new run's repeat noise.
  */
 function predictModel(f: ModelFit, spread: { relVar: number; df: number }): ModelPrediction {
   const residualVar = spread.relVar * f.meanCost ** 2;
@@ -179,6 +196,9 @@ function predictModel(f: ModelFit, spread: { relVar: number; df: number }): Mode
   let ownDeviation = 0;
   let requests = 0;
   let repeatNoise = 0;
+  let borrowedSum = 0;
+  let fittedSum = 0;
+  let ratioRelVar = 0;
   const carried = new Array<number>(f.terms).fill(0);
   for (const item of f.items) {
     requests += item.repeats;
@@ -187,16 +207,25 @@ function predictModel(f: ModelFit, spread: { relVar: number; df: number }): Mode
       credits += item.repeats * seen.mean;
       // Unknown repeat spread: an observed item may still cost anything its peers do (no correction).
       ownDeviation += withinObserved ? (item.repeats ** 2 * withinVar) / seen.count : item.repeats ** 2 * residualVar;
+    } else if (f.borrowed.has(item.key)) {
+      const b = f.borrowed.get(item.key)!;
+      credits += item.repeats * b.credits;
+      borrowedSum += item.repeats * b.credits;
+      ownDeviation += item.repeats ** 2 * f.shapeVar * b.credits ** 2;
+      ratioRelVar = Math.max(ratioRelVar, b.ratioRelVar);
     } else {
       const z = covariates(item, f.terms);
-      credits += item.repeats * Math.max(0, f.fit.predict(z));
+      const predicted = Math.max(0, f.fit.predict(z));
+      credits += item.repeats * predicted;
+      fittedSum += item.repeats * predicted;
       ownDeviation += item.repeats ** 2 * residualVar;
       z.forEach((v, k) => (carried[k]! += item.repeats * v));
     }
     repeatNoise += item.repeats * withinVar;
   }
   const fitVar = residualVar * f.fit.quadraticForm(carried);
-  const variance = ownDeviation + fitVar + repeatNoise;
+  const ratioVar = ratioRelVar * (borrowedSum + (fittedSum * f.borrowedInFit) / f.fitItems) ** 2;
+  const variance = ownDeviation + fitVar + ratioVar + repeatNoise;
   const df = withinObserved && f.seen.size === f.items.length ? Math.max(1, f.withinDf) : spread.df;
   const meanPerRequest = requests > 0 ? credits / requests : 0;
   const costs = [...f.seen.values()].map((o) => o.mean);
@@ -252,8 +281,9 @@ export function forecastItems(population: readonly PopulationItem[], observed: r
   }
   const fits: ModelFit[] = [];
   const unestimated: string[] = [];
+  const links = linkModels(costsByModel);
   for (const [model, items] of byModel) {
-    const fit = fitModel(model, items, costsByModel.get(model) ?? new Map());
+    const fit = fitModel(model, items, costsByModel.get(model) ?? new Map(), links.borrowed.get(model) ?? [], links.shapeVar);
     if (fit) fits.push(fit);
     else unestimated.push(model);
   }
@@ -274,7 +304,7 @@ export function forecastItems(population: readonly PopulationItem[], observed: r
       ...interval(own.credits, se, p.df, options.level),
       requests, credits_per_request: requests > 0 ? roundCredits(own.credits / requests) : 0,
       estimator: fit.terms > 1 ? 'regression' : 'mean',
-      items: { planned: fit.items.length, observed: fit.seen.size },
+      items: { planned: fit.items.length, observed: fit.seen.size, from_other_models: fit.borrowed.size },
       within_item: { sd: roundCredits(p.withinSd), observed: p.withinObserved },
       sample: { items: fit.seen.size, requests: sampleCredits.reduce((a, o) => a + o.count, 0), credits: sumCredits(sampleCredits.map((o) => o.mean * o.count)) },
       df: p.df, standard_error: roundCredits(se),

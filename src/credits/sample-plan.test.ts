@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildPlan, countUnits as countPlan, unitKeyOf, unitModel, unitRepeat } from '../plan/index.js';
 import type { PlanThread as ThreadItem, PlanUnit as WorkItem } from '../plan/types.js';
 import { parseSuite } from '../suite/load.js';
-import { sampleCap, selectSample, spreadIndices } from './sample-plan.js';
+import { linkCount, sampleCap, selectSample, spreadIndices } from './sample-plan.js';
 
 function suiteText(cases: number, threads: number[]): string {
   const lines = ['name: sample-test', 'models: [gpt-4o, gpt-4o-mini]', 'cases:'];
@@ -36,10 +36,11 @@ describe('selectSample', () => {
     expect(requestsOf(sample, 'gpt-4o')).toBe(5);
   });
 
-  it('caps each model, spreads cases over the suite (each model from its own offset), and keeps at least two turns of a conversation', () => {
+  it('caps each model, spreads cases over the suite (each model from its own offset, but for a linking case every model is asked), and keeps at least two turns of a conversation', () => {
     const plan = planOf(10, [3, 2]);
     const sample = selectSample(plan, 5);
-    const expected: Record<string, { cases: string[]; thread: string }> = { 'gpt-4o': { cases: ['c0', 'c4', 'c7'], thread: 't0' }, 'gpt-4o-mini': { cases: ['c2', 'c5', 'c9'], thread: 't1' } };
+    // c4 is the linking case: the middle of the first model's cases, asked of every model.
+    const expected: Record<string, { cases: string[]; thread: string }> = { 'gpt-4o': { cases: ['c0', 'c4', 'c7'], thread: 't0' }, 'gpt-4o-mini': { cases: ['c3', 'c4', 'c8'], thread: 't1' } };
     for (const [model, want] of Object.entries(expected)) {
       const own = sample.filter((i) => unitModel(i) === model);
       expect(requestsOf(sample, model)).toBe(5);
@@ -70,6 +71,19 @@ describe('selectSample', () => {
         expect(new Set(keys).size).toBe(keys.length);
       }),
     );
+  });
+});
+
+describe('linking cases', () => {
+  it('asks every model a quarter of the sampled cases (at least one), the rest each model its own', () => {
+    expect([0, 1, 2, 3, 4, 8, 12].map(linkCount)).toEqual([0, 1, 1, 1, 1, 2, 3]);
+    const plan = planOf(40, []);
+    const casesOf = (model: string) => selectSample(plan, 8).filter((i) => unitModel(i) === model).map((i) => (i.kind === 'case' ? i.request.case_id : ''));
+    const a = casesOf('gpt-4o');
+    const b = casesOf('gpt-4o-mini');
+    expect(a).toHaveLength(8);
+    expect(b).toHaveLength(8);
+    expect(a.filter((c) => b.includes(c))).toHaveLength(2);
   });
 });
 

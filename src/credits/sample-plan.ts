@@ -51,13 +51,23 @@ function pickThreads(threads: readonly ThreadItem[], budget: number, minThreads:
   });
 }
 
-function sampleOfModel(items: readonly WorkItem[], cap: number, offset: number): WorkItem[] {
+/** How many of a model's sampled cases are the linking cases every model is asked: a quarter, at least one. */
+export function linkCount(sampledCases: number): number {
+  return sampledCases === 0 ? 0 : Math.max(1, Math.round(sampledCases / 4));
+}
+
+function sampleOfModel(items: readonly WorkItem[], cap: number, offset: number, linked: readonly string[] | null): WorkItem[] {
   const cases = items.filter((i): i is CaseItem => i.kind === 'case');
   const threads = items.filter((i): i is ThreadItem => i.kind === 'thread');
   const requests = cases.length + threads.reduce((a, t) => a + t.turns.length, 0);
   if (requests <= cap) return [...items];
   const turns = turnBudget(cases.length, threads, cap);
-  const chosenCases = spreadIndices(cases.length, cap - turns, offset).map((i) => cases[i]!);
+  const wanted = cap - turns;
+  // The linking cases (chosen by the first model) first, then this model's own spread of the rest.
+  const shared = (linked ?? []).flatMap((id) => cases.filter((c) => (c.request.case_id ?? '') === id)).slice(0, linked ? linkCount(wanted) : 0);
+  const rest = cases.filter((c) => !shared.includes(c));
+  const own = spreadIndices(rest.length, wanted - shared.length, offset).map((i) => rest[i]!);
+  const chosenCases = cases.filter((c) => shared.includes(c) || own.includes(c));
   return [...chosenCases, ...pickThreads(threads, turns, cases.length === 0 ? Math.floor(turns / 2) : 1, offset)];
 }
 
@@ -73,8 +83,10 @@ export function sampleCap(size: SampleSize, distinctRequests: number): number {
 /**
  * The sample of a plan (one repeat, no shard): every case and thread once per model while that
  * fits in its cap, else an even spread of cases and conversations, in plan order. Each model's spread
- * starts at its own offset, so the models sample different items: together they see more of the
- * suite, and their errors are independent (strata sampled apart).
+ * starts at its own offset, so the models sample mostly different items (together they see more of
+ * the suite), except a quarter of the cases (at least one), the linking cases, which every model is
+ * asked: what they cost on two models measures the ratio of those models' prices, so an item seen on
+ * one model informs the forecast of every other (item-forecast.ts, the cross-model ratio).
  */
 export function selectSample(plan: Plan, size: SampleSize | number): WorkItem[] {
   const wanted: SampleSize = typeof size === 'number' ? { perModel: size } : size;
@@ -85,11 +97,19 @@ export function selectSample(plan: Plan, size: SampleSize | number): WorkItem[] 
     firstRepeat.push(unit);
   }
   const chosen = new Map<string, WorkItem>();
+  let linked: string[] | null = null;
   plan.models.forEach((model, index) => {
     const items = firstRepeat.filter((i) => unitModel(i) === model);
     const distinct = items.reduce((a, i) => a + (i.kind === 'case' ? 1 : i.turns.length), 0);
     const offset = (index + 0.5) / plan.models.length;
-    for (const item of sampleOfModel(items, sampleCap(wanted, distinct), offset)) chosen.set(unitKeyOf(item), item);
+    const picked = sampleOfModel(items, sampleCap(wanted, distinct), offset, linked);
+    if (linked === null) {
+      const cases = picked.flatMap((i) => (i.kind === 'case' ? [i.request.case_id ?? ''] : []));
+      // The first model's cases, an even spread of them first: the others take the linking ones in this order.
+      const spread = spreadIndices(cases.length, linkCount(cases.length)).map((i) => cases[i]!);
+      linked = [...new Set([...spread, ...cases])];
+    }
+    for (const item of picked) chosen.set(unitKeyOf(item), item);
   });
   return firstRepeat.flatMap((item) => {
     const picked = chosen.get(unitKeyOf(item));

@@ -21,9 +21,10 @@ import { runSession, type SessionHooks } from './run-session.js';
 export const ESTIMATE_FILE = 'estimate.json';
 export const ESTIMATE_METHOD =
   'per model, over the plan\'s distinct items (a case or a thread turn): observed items at their observed mean cost, ' +
-  'unobserved ones predicted by least squares on what is known before sending (input size: prompt, additional_context and earlier turns; turn position) ' +
+  'items seen on another model at that cost times the two models\' cost ratio over the linking cases both were asked (a ratio estimator across models), ' +
+  'the rest predicted by least squares on what is known before sending (input size: prompt, additional_context and earlier turns; turn position) ' +
   'or by the observed mean when the sample is too small for a slope; times each item\'s repeats. Student-t interval from two levels: ' +
-  'the unobserved items\' residual spread (finite-population correction: observed items add none) and the spread of repeats within an item';
+  'the unobserved items\' residual spread (finite-population correction: observed items add none; borrowed ones the models\' difference in shape and the ratio\'s error) and the spread of repeats within an item';
 
 export interface EstimateRequest {
   /** The run's options as `run` would take them: models, repeat, shard, target, budget (for the sample). */
