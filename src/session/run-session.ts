@@ -56,8 +56,8 @@ export interface SessionResult {
 export async function runSession(requested: RunSessionOptions, hooks: SessionHooks, overrides: SessionOverrides = {}): Promise<SessionResult> {
   const previous = requested.resumeDir ? readRunInfo(requested.resumeDir) : null;
   const resumed = previous ? resumeOptions(previous, requested) : { options: requested, warnings: [] };
-  const options = resumed.options;
-  const full = await prepareRun(options);
+  const full = await prepareRun(resumed.options);
+  const options = full.options;
   if (previous) assertSameSuite(previous, full, options);
   const prepared = overrides.select ? narrowPrepared(full, overrides.select(full)) : full;
   const startedAt = previous?.started_at ?? isoNow();
