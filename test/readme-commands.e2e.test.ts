@@ -64,7 +64,11 @@ function adapt(line: string): { args: string[]; env: Record<string, string> } | 
     const ramp = suiteHasLoadBlock(args[1]) && !args.some((word) => SHAPE_FLAGS.includes(word)) ? ['--stages', SHORT_STAGES] : [];
     return { args: [...local, ...ramp, '--latency-scale', '0', ...out], env: {} };
   }
-  if (command === 'estimate') return { args: [...args, '--latency-scale', '0', ...out], env: {} };
+  if (command === 'estimate') {
+    // `--from reports/demo-run`: a run already made, here the one made before all.
+    const local = args.map((word, i) => (args[i - 1] === '--from' ? baselineDir : word));
+    return { args: [...local, '--latency-scale', '0', ...out], env: {} };
+  }
   if (command === 'validate') return { args, env: {} };
   return undefined;
 }
