@@ -1,7 +1,7 @@
 // Every command of the README's quick start is run here, as written, with only what a test must
-// change (a temporary --out, instant latencies, a 60 s load test shortened, placeholders filled).
+// change (a temporary --out, instant latencies, a 60 s load test or ramp shortened, placeholders filled).
 // A new README line this file does not know fails the test, so the README cannot drift from the CLI.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, runCli, startServe, tempDir, type ServeHandle } from './helpers.js';
@@ -40,6 +40,15 @@ afterAll(async () => {
   await serve?.stop();
 });
 
+/** A short ramp in place of a README ramp (`--stages`, or a suite's own `load:` block): seconds, not a minute. */
+const SHORT_STAGES = '1s:2,1s:4';
+const SHAPE_FLAGS = ['--rate', '--stages', '--concurrency-stages'];
+
+function suiteHasLoadBlock(suite: string | undefined): boolean {
+  const path = suite === undefined ? '' : join(ROOT, suite);
+  return /\.ya?ml$/.test(path) && existsSync(path) && /^load:/m.test(readFileSync(path, 'utf8'));
+}
+
 /** The README line as the test runs it; undefined for a line this file does not know. */
 function adapt(line: string): { args: string[]; env: Record<string, string> } | undefined {
   const { env, args } = split(line);
@@ -51,11 +60,12 @@ function adapt(line: string): { args: string[]; env: Record<string, string> } | 
     return { args: [...live, ...out], env: { KBBENCH_API_KEY: serve.key } };
   }
   if (command === 'run') {
-    const local = args.map((word, i) => (args[i - 1] === '--duration' ? '2s' : args[i - 1] === '--baseline' ? baselineDir : word));
-    return { args: [...local, '--latency-scale', '0', ...out], env: {} };
+    const local = args.map((word, i) => (args[i - 1] === '--duration' ? '2s' : args[i - 1] === '--stages' ? SHORT_STAGES : args[i - 1] === '--baseline' ? baselineDir : word));
+    const ramp = suiteHasLoadBlock(args[1]) && !args.some((word) => SHAPE_FLAGS.includes(word)) ? ['--stages', SHORT_STAGES] : [];
+    return { args: [...local, ...ramp, '--latency-scale', '0', ...out], env: {} };
   }
   if (command === 'estimate') {
-    // `--from reports/demo-run`: a run already made, here the one beforeAll made.
+    // `--from reports/demo-run`: a run already made, here the one made before all.
     const local = args.map((word, i) => (args[i - 1] === '--from' ? baselineDir : word));
     return { args: [...local, '--latency-scale', '0', ...out], env: {} };
   }

@@ -1,15 +1,13 @@
 // Flag value parsers: durations, lists, numbers. Each names the flag it read in its error.
 import { InputError } from '../domain/errors.js';
-
-const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/;
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+import { durationMsOf } from '../domain/stages.js';
 
 /** `120s`, `2m`, `500ms`, `1.5h`; a bare number is seconds. */
 export function parseDurationMs(value: string | number, flag: string): number {
   if (typeof value === 'number') return value * 1000;
-  const match = DURATION.exec(value.trim());
-  if (!match) throw new InputError(`expected a duration like 30s, 2m or 500ms, got "${value}"`, { field: `--${flag}` });
-  return Number(match[1]) * UNIT_MS[match[2] ?? 's']!;
+  const ms = durationMsOf(value);
+  if (ms === null) throw new InputError(`expected a duration like 30s, 2m or 500ms, got "${value}"`, { field: `--${flag}` });
+  return ms;
 }
 
 export function parseList(value: string | string[] | undefined): string[] {

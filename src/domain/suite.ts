@@ -153,6 +153,26 @@ export interface Suite {
   tags?: string[];
   /** The suite's `repeat_pass: k/n`, for every case and thread that names none. */
   repeat_pass?: RepeatPass;
+  /** The suite's `load:` block: the load shape a run uses when no flag gives one. */
+  load?: SuiteLoad;
+}
+
+/**
+ * A suite's `load:` block, in the flags' terms (--stages, --rate/--duration, --start-rate,
+ * --arrival, --mix, --max-in-flight, --warmup, --degrade-quality); a flag overrides it.
+ */
+export interface SuiteLoad {
+  rate?: number;
+  duration_ms?: number;
+  stages?: { durationMs: number; targetPerS: number }[];
+  start_rate?: number;
+  arrival?: 'constant' | 'poisson';
+  mix?: 'sequential' | 'shuffle' | 'weighted';
+  max_in_flight?: number;
+  warmup_ms?: number;
+  /** The embedded service: answers that queued for a model slot miss facts. */
+  degrade_quality?: boolean;
+  location: SourceLocation;
 }
 
 /** k of n repeats must pass. */

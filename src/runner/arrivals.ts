@@ -2,8 +2,10 @@
 // profile gives a target rate over time; starts are placed where the integral of that rate crosses
 // each whole number (constant arrivals) or each point of a unit-rate Poisson process (poisson
 // arrivals), so the count per stage matches the plan however the stages are shaped.
-import { InputError } from '../domain/errors.js';
 import { createRandom } from './random.js';
+
+// The stage text is read in domain/ so a suite's `load:` block reads it the same way as --stages.
+export { parseStages } from '../domain/stages.js';
 
 export type LoadProfile =
   | { kind: 'constant'; ratePerS: number; durationMs: number }
@@ -106,20 +108,4 @@ export function* arrivalSchedule(profile: LoadProfile, options: ScheduleOptions)
     }
     before += inWindow;
   }
-}
-
-/** `30s:5,1m:20,30s:0` → stages (duration:target rate); `parseDuration` turns `30s` into ms. */
-export function parseStages(text: string, parseDuration: (value: string) => number, flag = '--stages'): { durationMs: number; targetPerS: number }[] {
-  const parts = text.split(',').map((p) => p.trim()).filter(Boolean);
-  if (parts.length === 0) throw new InputError('empty: write duration:target pairs, e.g. 30s:5,1m:20,30s:0', { field: flag });
-  return parts.map((part) => {
-    const [duration, target, extra] = part.split(':');
-    const targetPerS = Number(target);
-    if (duration === undefined || target === undefined || extra !== undefined || target.trim() === '' || !Number.isFinite(targetPerS) || targetPerS < 0) {
-      throw new InputError(`"${part}" is not duration:target (a duration and a number ≥ 0), e.g. 1m:20`, { field: flag });
-    }
-    const durationMs = parseDuration(duration.trim());
-    if (!(durationMs > 0)) throw new InputError(`"${part}" has a zero duration`, { field: flag });
-    return { durationMs, targetPerS };
-  });
 }

@@ -124,7 +124,8 @@ export async function estimateSuite(request: EstimateRequest): Promise<Estimate>
   checkRequest(request);
   const { options } = request;
   const target = await prepareRun(options);
-  const volume = volumeOf(request, target.plan);
+  // The volume of the load the run would send: the suite's `load:` block counts as flags would.
+  const volume = volumeOf({ ...request, options: target.options }, target.plan);
   const population = populationOf(target.plan);
   let tallied: Tallied;
   let sample: Estimate['sample'] = null;
@@ -138,7 +139,7 @@ export async function estimateSuite(request: EstimateRequest): Promise<Estimate>
     }
     // The sample is an ordinary run (same target, preflight, results and reports) of part of one repeat.
     let items: ReturnType<typeof selectSample> = [];
-    const sampleOptions = { ...options, repeat: 1, shard: undefined, rate: undefined, durationMs: undefined, stages: undefined, startRate: undefined, arrival: undefined, concurrencyStages: undefined, mix: undefined, warmupMs: undefined, outDir: runDir, thresholdFlags: [] };
+    const sampleOptions = { ...options, repeat: 1, shard: undefined, rate: undefined, durationMs: undefined, stages: undefined, startRate: undefined, arrival: undefined, concurrencyStages: undefined, mix: undefined, warmupMs: undefined, outDir: runDir, thresholdFlags: [], ignoreSuiteLoad: true };
     const result = await runSession(sampleOptions, request.hooks, {
       purpose: 'estimate-sample',
       select: (prepared) => (items = selectSample(prepared.plan, request.sample)),

@@ -86,6 +86,8 @@ export interface RunSessionOptions {
   dialect?: StreamDialect;
   /** `--fail-on`: the gates of the verdict (checks/gates.ts); the default gates when absent. */
   failOn?: Gate[];
+  /** Leave the suite's `load:` block out (an estimate's sample sends part of the plan once, not a load test). */
+  ignoreSuiteLoad?: boolean;
   /** `--allow-changed-suite`: a --resume may continue with a changed suite file of the same suite name. */
   allowChangedSuite?: boolean;
   toolVersion: string;

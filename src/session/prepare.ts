@@ -10,11 +10,14 @@ import { loadSuite } from '../suite/index.js';
 import { checkLoadProfile, loadProfileOf } from './load-profile.js';
 import { filterSuite, parseFilters } from '../suite/filter.js';
 import { onlyFailedFilter } from './only-failed.js';
+import { withSuiteLoad } from './suite-load.js';
 import type { RunSessionOptions } from './options.js';
 import { assertModelNames } from './model-names.js';
 import { assertThresholdScopes } from './threshold-scopes.js';
 
 export interface PreparedRun {
+  /** The run's options with the suite's `load:` block applied under the flags (session/suite-load.ts). */
+  options: RunSessionOptions;
   suite: Suite;
   plan: Plan;
   thresholds: Record<string, string[]>;
@@ -107,9 +110,10 @@ function allStreaming(suite: Suite, flags: RunSessionOptions['requestDefaults'])
   return suite.threads.every((t) => t.turns.every((turn) => streams(turn.options)));
 }
 
-export async function prepareRun(options: RunSessionOptions): Promise<PreparedRun> {
+export async function prepareRun(requested: RunSessionOptions): Promise<PreparedRun> {
+  const suite = await selectedSuite(requested);
+  const options = withSuiteLoad(requested, suite.load);
   checkLoadFlags(options);
-  const suite = await selectedSuite(options);
   const plan = buildPlan(suite, {
     ...(options.models?.length ? { models: options.models } : {}),
     repeat: repeatOf(suite, options.repeat),
@@ -128,7 +132,7 @@ export async function prepareRun(options: RunSessionOptions): Promise<PreparedRu
   assertModelNames(plan.models, suite.path);
   assertThresholdScopes(thresholds, { suite, plan });
   const thresholdAborts = [...(suite.threshold_aborts ?? []), ...options.thresholdFlags.flatMap((f) => parseThresholdFlagEntry(f).abort ?? [])];
-  return { suite, plan, thresholds, thresholdAborts, warnings: [...suite.warnings, ...plan.warnings] };
+  return { options, suite, plan, thresholds, thresholdAborts, warnings: [...suite.warnings, ...plan.warnings] };
 }
 
 /**

@@ -20,7 +20,8 @@ import { preflight } from './preflight.js';
 import { narrowPrepared, prepareRun, type PreparedRun } from './prepare.js';
 import { resumeOptions } from './resume-options.js';
 import { initialRunInfo, plannedTotal } from './run-info.js';
-import { waitForStartAt } from './start-at.js';
+import { waitForStartAt, waitForWholeSecond } from './start-at.js';
+import { loadProfileOf } from './load-profile.js';
 import { resolveTarget, type EmbeddedLauncher } from './target.js';
 
 export type { ProgressInfo } from './drive.js';
@@ -56,8 +57,8 @@ export interface SessionResult {
 export async function runSession(requested: RunSessionOptions, hooks: SessionHooks, overrides: SessionOverrides = {}): Promise<SessionResult> {
   const previous = requested.resumeDir ? readRunInfo(requested.resumeDir) : null;
   const resumed = previous ? resumeOptions(previous, requested) : { options: requested, warnings: [] };
-  const options = resumed.options;
-  const full = await prepareRun(options);
+  const full = await prepareRun(resumed.options);
+  const options = full.options;
   if (previous) assertSameSuite(previous, full, options);
   const prepared = overrides.select ? narrowPrepared(full, overrides.select(full)) : full;
   const startedAt = previous?.started_at ?? isoNow();
@@ -73,7 +74,7 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
     if (options.startAt !== undefined) {
       hooks.onWaitStart?.({ startAt: options.startAt });
       await waitForStartAt(options.startAt, { signal: hooks.stop });
-    }
+    } else if (loadProfileOf(options) !== null) await waitForWholeSecond(hooks.stop);
     // Shards that waited for one instant label their start with it (merge lines them up by started_at).
     const startLabel = previous ? startedAt : options.startAt !== undefined ? isoNow() : startedAt;
     const info = { ...initialRunInfo(prepared, options, target, previous, overrides.purpose), started_at: startLabel };

@@ -1,7 +1,7 @@
 // `--start-at <ISO time>`: every shard (pod, CI job, process) starts its run at one wall-clock
 // instant. The wall clock only finds the instant; once there, every duration is monotonic again.
 import { InputError } from '../domain/errors.js';
-import { sleep } from '../runner/clock.js';
+import { monotonicMs, sleep } from '../runner/clock.js';
 
 /**
  * How late a shard may reach the instant and still start: its first starts go at once (recorded
@@ -66,4 +66,15 @@ export async function waitForStartAt(text: string, { wallNowMs = wallClockMs, si
   for (let leftMs = atMs - wallNowMs(); leftMs > 0; leftMs = atMs - wallNowMs()) {
     if (!(await sleep(Math.min(leftMs, 60_000), signal))) return;
   }
+}
+
+/**
+ * Waits for the next whole second of the timeline's clock (performance.timeOrigin + monotonic, as
+ * the interval recorder counts seconds), so an open loop's stages, whole seconds long, begin and
+ * end between two timeline lines and each stage's starts are counted exactly, not give or take
+ * the second straddling a boundary.
+ */
+export async function waitForWholeSecond(signal?: AbortSignal): Promise<void> {
+  const intoSecondMs = (performance.timeOrigin + monotonicMs()) % 1000;
+  await sleep(1000 - intoSecondMs, signal);
 }

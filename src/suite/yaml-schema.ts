@@ -1,6 +1,7 @@
 // The zod schema of a YAML suite file (CONTRACT.md, "Suite files"): shapes and types only.
 import { z } from 'zod';
 import { assertionSchema } from './assertion.js';
+import { loadSchema } from './load-block.js';
 import { idSchema, modelsSchema, repeatPassSchema, tagsSchema, nonEmptyText, optional, requestOptionShape, strictMap } from './primitives.js';
 
 const assertList = optional(z.array(assertionSchema));
@@ -67,6 +68,7 @@ export const suiteFileSchema = strictMap('the suite', {
   think_time: optional(thinkTimeSchema),
   workspace: optional(nonEmptyText),
   repeat_pass: optional(repeatPassSchema),
+  load: optional(loadSchema),
 });
 
 export type SuiteFile = z.infer<typeof suiteFileSchema>;

@@ -5,6 +5,8 @@ import { InputError } from '../domain/errors.js';
 import type { CheckSpec, SuiteCase, SuiteThread } from '../domain/suite.js';
 import type { ParsedSuite } from './parsed-suite.js';
 import { pickOptions } from './primitives.js';
+import { durationMsOf } from '../domain/stages.js';
+import { buildLoad } from './load-block.js';
 import { isUnknownModel, semanticIssues, unknownModelWarning } from './semantic.js';
 import { SuiteError } from './suite-error.js';
 import { YamlLocator } from './yaml-locator.js';
@@ -117,12 +119,9 @@ function thresholdsOf(file: SuiteFile): Pick<ParsedSuite, 'thresholds' | 'thresh
   return { thresholds: expressions, ...(aborts.length > 0 ? { threshold_aborts: aborts } : {}) };
 }
 
-const THINK_UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000 };
-
 /** `2s` → 2000 ms; a bare number is seconds (the schema has checked the form). */
 function thinkMs(text: string): number {
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(text.trim())!;
-  return Number(match[1]) * THINK_UNIT_MS[match[2] ?? 's']!;
+  return durationMsOf(text)!;
 }
 
 /** A thread's think time: its own, else the suite's. */
@@ -149,5 +148,6 @@ function buildSuite(file: SuiteFile, locator: YamlLocator): ParsedSuite {
   if (file.repeat_pass) suite.repeat_pass = file.repeat_pass;
   if (file.name !== undefined) suite.name = file.name;
   if (file.workspace !== undefined) suite.workspace = file.workspace;
+  if (file.load) suite.load = buildLoad(file.load, locator.location(['load']));
   return suite;
 }

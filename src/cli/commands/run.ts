@@ -35,6 +35,7 @@ export function runCommand(io: CliIo, setExit: (code: ExitCode) => void): Comman
         .example('$0 run suites/demo.yaml --models gpt-4o,gpt-4o-mini --repeat 3', 'compare two models, three samples each')
         .example('KBBENCH_API_KEY=… $0 run faq.csv --base-url https://api.example.com --board B --chat C', 'a CSV suite against the live service')
         .example('$0 run suites/demo.yaml --rate 20 --duration 60s --max-in-flight 50', 'load test: 20 starts per second for a minute (a start is a case, or a whole thread)')
+        .example('$0 run suites/load-demo.yaml', "the suite's own load: block: a one-minute ramp that finds the embedded service's knee")
         .example('$0 run suites/demo.yaml --stages 30s:5,1m:20,30s:0 --max-in-flight 64', 'ramp the arrival rate from 0 to 5, then 20 starts/s, then down to 0')
         .example('$0 run suites/demo.yaml --rate 10 --duration 1m --arrival poisson --seed 7', 'Poisson arrivals at 10 starts/s on average, reproducible')
         .example("$0 run suites/demo.yaml --rate 10 --duration 1m --threshold 'errors=rate<0.05;abortOnFail;delayAbortEval=10s'", 'stop the run (exit 1) as soon as more than 5% of requests fail, judged from 10 s on')

@@ -1,0 +1,48 @@
+// A suite's `load:` block: both stage forms, the flags' rules said at the suite's line.
+import { describe, expect, it } from 'vitest';
+import { parseSuite } from './load.js';
+import { SuiteError } from './suite-error.js';
+
+const CASES = 'cases:\n  - id: a\n    prompt: Hi\n';
+const yaml = (load: string) => parseSuite(Buffer.from(`${CASES}load:\n${load}`), 'dir/inline.yaml');
+
+function issuesOf(load: string): string[] {
+  try {
+    yaml(load);
+  } catch (error) {
+    expect(error).toBeInstanceOf(SuiteError);
+    return (error as SuiteError).issues.map((issue) => issue.describe());
+  }
+  throw new Error('expected the suite to be rejected');
+}
+
+describe('a suite load: block', () => {
+  it('reads the flag text and k6 list forms of stages to the same stages, with the other keys', () => {
+    const text = yaml('  stages: 20s:2, 1m:5\n  start_rate: 1\n  max_in_flight: 64\n  arrival: poisson\n  mix: shuffle\n  warmup: 5s\n  degrade_quality: true\n').load;
+    expect(text).toEqual({
+      stages: [{ durationMs: 20_000, targetPerS: 2 }, { durationMs: 60_000, targetPerS: 5 }], start_rate: 1, max_in_flight: 64,
+      arrival: 'poisson', mix: 'shuffle', warmup_ms: 5000, degrade_quality: true, location: { file: 'dir/inline.yaml', line: 5, column: 3 },
+    });
+    const list = yaml('  stages:\n    - { duration: 20s, target: 2 }\n    - { duration: 60, target: 5 }\n').load;
+    expect(list?.stages).toEqual(text?.stages);
+    expect(yaml('  rate: 3\n  duration: 1m\n').load).toMatchObject({ rate: 3, duration_ms: 60_000 });
+    expect(parseSuite(Buffer.from(CASES), 'dir/inline.yaml').load).toBeUndefined();
+  });
+
+  it.each<[string, string, RegExp]>([
+    ['a stage without a target', '  stages: 20s:2,20s\n', /^dir\/inline\.yaml:5:11 load\.stages: "20s" is not duration:target/],
+    ['a bad duration in the list form', '  stages: [{ duration: soon, target: 2 }]\n', /:5:24 load\.stages\[0\]\.duration: expected a duration/],
+    ['a negative target', '  stages: [{ duration: 1s, target: -1 }]\n', /load\.stages\[0\]\.target: must be 0 or more/],
+    ['stages with rate', '  stages: 10s:2\n  rate: 3\n', /:6:\d+ load\.rate: stages and rate are two arrival rates/],
+    ['stages with duration', '  stages: 10s:2\n  duration: 10s\n', /load\.duration: stages carry their own durations/],
+    ['rate without duration', '  rate: 3\n', /load\.rate: rate needs duration/],
+    ['start_rate without stages', '  rate: 3\n  duration: 1s\n  start_rate: 1\n', /load\.start_rate: .*needs stages/],
+    ['stages that start nothing', '  stages: 10s:0\n', /load\.stages: plans no start/],
+    ['no shape at all', '  max_in_flight: 4\n', /a load block needs stages, or rate and duration/],
+    ['an unknown arrival', '  rate: 3\n  duration: 1s\n  arrival: poison\n', /load\.arrival: must be one of constant, poisson/],
+    ['a misspelt key', '  stages: 10s:2\n  max_inflight: 4\n', /unknown key "max_inflight" in load \(did you mean "max_in_flight"\?\)/],
+    ['a fractional max_in_flight', '  stages: 10s:2\n  max_in_flight: 1.5\n', /load\.max_in_flight: must be a whole number/],
+  ])('%s is an error at its line', (_, load, message) => {
+    expect(issuesOf(load)).toEqual(expect.arrayContaining([expect.stringMatching(message)]));
+  });
+});

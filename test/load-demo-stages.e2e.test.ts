@@ -1,0 +1,33 @@
+// `kbbench run suites/load-demo.yaml` with a shorter ramp than its `load:` block (a --stages flag
+// replaces the suite's shape; its other keys still apply): summary.json has one entry per stage,
+// and each stage's achieved starts are within 5% of what its ramp plans (counts, not times).
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { StageSummary } from '../src/domain/load.js';
+import { readJson, runCli, tempDir } from './helpers.js';
+
+interface RunJson { plan: { starts: number }; options: { stages: unknown; maxInFlight?: number; embedded: { degradeQuality?: boolean } } }
+interface SummaryJson { stages: StageSummary[] | null; totals: { starts: number; dropped: number } }
+
+describe('suites/load-demo.yaml, time-scaled', () => {
+  it('runs a ramp whose stages start what they plan, the suite\'s load: block under the flag', async () => {
+    const out = join(tempDir(), 'run');
+    const r = await runCli(['run', 'suites/load-demo.yaml', '--stages', '3s:20,3s:40,3s:60', '--latency-scale', '0', '--out', out, '--quiet']);
+    expect([0, 1], r.stderr).toContain(r.code);
+    const run = readJson<RunJson>(join(out, 'run.json'));
+    // 30 + 90 + 150 starts: the area under each stage's ramp.
+    expect(run.plan.starts).toBe(270);
+    // The flag replaced the suite's stages; max_in_flight and degrade_quality still come from the suite.
+    expect(run.options.stages).toEqual([{ durationMs: 3000, targetPerS: 20 }, { durationMs: 3000, targetPerS: 40 }, { durationMs: 3000, targetPerS: 60 }]);
+    expect(run.options.maxInFlight).toBe(64);
+    expect(run.options.embedded.degradeQuality).toBe(true);
+    const summary = readJson<SummaryJson>(join(out, 'summary.json'));
+    expect(summary.totals.starts + summary.totals.dropped).toBe(270);
+    const stages = summary.stages!;
+    expect(stages.map((s) => [s.from_rate, s.to_rate])).toEqual([[0, 20], [20, 40], [40, 60]]);
+    for (const stage of stages) {
+      const planned = ((stage.from_rate + stage.to_rate) / 2) * ((stage.end_ms - stage.start_ms) / 1000);
+      expect(Math.abs(stage.starts - planned), `stage ${stage.index + 1}: ${stage.starts} starts, ${planned} planned`).toBeLessThanOrEqual(0.05 * planned);
+    }
+  });
+});
