@@ -60,7 +60,7 @@ function adapt(line: string): { args: string[]; env: Record<string, string> } | 
     return { args: [...live, ...out], env: { KBBENCH_API_KEY: serve.key } };
   }
   if (command === 'run') {
-    const local = args.map((word, i) => (args[i - 1] === '--duration' ? '2s' : args[i - 1] === '--stages' ? SHORT_STAGES : args[i - 1] === '--baseline' ? baselineDir : word));
+    const local = args.map((word, i) => (args[i - 1] === '--duration' ? '2s' : args[i - 1] === '--stages' ? SHORT_STAGES : args[i - 1] === '--concurrency-stages' ? '1s:2,1s:1' : args[i - 1] === '--baseline' ? baselineDir : word));
     const ramp = suiteHasLoadBlock(args[1]) && !args.some((word) => SHAPE_FLAGS.includes(word)) ? ['--stages', SHORT_STAGES] : [];
     return { args: [...local, ...ramp, '--latency-scale', '0', ...out], env: {} };
   }

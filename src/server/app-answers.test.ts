@@ -57,8 +57,9 @@ describe('asking', () => {
       const response = await app.handle(request('POST', askUrl(), { body: { prompt } }));
       expect(response.status).toBe(200);
       expect(bodyJson<Answer>(response).text).toContain('30 days');
-      // The service answers on one event loop: a slow question stalls every other one.
-      expect(performance.now() - started).toBeLessThan(1500);
+      // The service answers on one event loop: a slow question stalls every other one. The bound is
+      // loose on purpose (shared 2-core machines): it catches a quadratic blow-up (minutes), not speed.
+      expect(performance.now() - started).toBeLessThan(20_000);
     }
   });
 
