@@ -1,13 +1,13 @@
 // --sweep N against the embedded service (time-scaled): two probes, then N constant rates in one
 // run directory; per-rate figures and SLO verdicts, and slo_max_rate consistent with them. Counts
 // and structure only, never times.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
 import type { Summary } from '../src/domain/summary.js';
 import type { RunInfo } from '../src/domain/run.js';
-import { readJson, readNdjson, runCli, tempDir } from './helpers.js';
+import { readJson, readNdjson, ROOT, runCli, tempDir } from './helpers.js';
 
 const SUITE = 'test/fixtures/e2e/small.yaml';
 const BASE = ['--models', 'gpt-4o-mini', '--latency-scale', '0.05', '--duration', '1s', '--max-in-flight', '8'];
@@ -64,6 +64,23 @@ describe('kbbench run --sweep', () => {
     const again = await runCli(['report', out]);
     expect(again.code, again.stderr).toBe(0);
     expect(readJson<Summary>(join(out, 'summary.json')).sweep).toEqual(sweep);
+  }, 60_000);
+
+  it('runs the README\'s sweep line (durations shortened, latencies scaled): slo_max_rate agrees with the rates\' verdicts', async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const line = readme.split('\n').find((l) => l.startsWith('kbbench run ') && l.includes('--sweep'))!;
+    // The shell's quotes around each --slo, as the shell would remove them.
+    const words = line.replace(/^kbbench /, '').match(/'[^']*'|\S+/g)!.map((w) => w.replace(/^'|'$/g, ''));
+    const args = words.map((w, i) => (words[i - 1] === '--duration' ? '1s' : words[i - 1] === '--sweep' ? '2' : w));
+    const out = join(tempDir(), 'run');
+    const r = await runCli([...args, '--latency-scale', '0.05', '--max-in-flight', '8', '--out', out, '--quiet']);
+    expect(r.code, r.stderr).toBe(0);
+    const sweep = readJson<Summary>(join(out, 'summary.json')).sweep!;
+    expect(sweep.slo).toEqual(['ttfc_ms=p(95)<2000', 'pass_rate=rate>0.9']);
+    expect(sweep.rates).toHaveLength(2);
+    const met = sweep.rates.filter((x) => x.slo_pass === true).map((x) => x.achieved_rate!);
+    expect(sweep.slo_max_rate).toBe(met.length === 0 ? null : Math.max(...met));
+    for (const rate of sweep.rates) expect(rate.slo_pass === false || rate.slo_failed.length === 0).toBe(true);
   }, 60_000);
 
   it.each([
