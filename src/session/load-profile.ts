@@ -32,7 +32,10 @@ export function sweepSlos(options: RunSessionOptions): Record<string, string[]> 
     try {
       parsed = parseThresholdFlag(flag);
     } catch (error) {
-      if (error instanceof InputError) throw new InputError(error.message.replace('--threshold', '--slo'), { field: '--slo' });
+      if (error instanceof InputError) {
+        const message = error.message.includes('--threshold') ? error.message.replace('--threshold', '--slo') : `--slo "${flag}": ${error.message}`;
+        throw new InputError(message, { field: '--slo' });
+      }
       throw error;
     }
     (slos[parsed.key] ??= []).push(parsed.expression);
