@@ -8,7 +8,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildReports } from '../src/report/build-reports.js';
 import { NASTY_ANSWER, SYNTHETIC_MODELS, writeSyntheticRun } from '../src/report/test-support/synthetic-run.js';
-import { writeSyntheticTimeline } from '../src/report/test-support/synthetic-timeline.js';
+import { writeSyntheticSweep, writeSyntheticTimeline } from '../src/report/test-support/synthetic-timeline.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
@@ -100,6 +100,35 @@ describe.skipIf(!hasChromium)('report.html in Chromium', () => {
     const box = await load.locator('svg.chart').first().boundingBox();
     expect(box!.width).toBeGreaterThan(200);
     await page.screenshot({ path: join(dir, 'run', 'report-load.png'), fullPage: false });
+  });
+
+  it('draws a sweep against achieved rate (latency percentiles, error and pass rate) with slo_max_rate marked', async () => {
+    const sweepDir = join(dir, 'sweep');
+    const written = await writeSyntheticRun(sweepDir);
+    await buildReports({ runDir: sweepDir, run: { ...written.run, load: writeSyntheticSweep(sweepDir) } });
+    const sweepPage = await context.newPage();
+    try {
+      const errors: string[] = [];
+      sweepPage.on('pageerror', (error) => errors.push(error.message));
+      await sweepPage.goto(pathToFileURL(join(sweepDir, 'report.html')).href);
+      const load = sweepPage.locator('section#load');
+      await load.scrollIntoViewIfNeeded();
+      const latency = load.locator('figure#sweep-latency');
+      expect(await latency.locator('path.line').count()).toBe(5);
+      expect(await latency.locator('line.knee-mark').count()).toBe(1);
+      const rates = load.locator('figure#sweep-rates');
+      await expect(rates.locator('.legend').textContent()).resolves.toMatch(/error rate.*pass rate/);
+      expect(await load.locator('#sweep-table tbody tr').count()).toBe(4);
+      expect(await load.locator('#sweep-table tr.slo-max').count()).toBe(1);
+      await expect(load.locator('#slo-max').textContent()).resolves.toMatch(/Highest rate meeting every SLO: \d/);
+      const box = await latency.locator('svg.chart').boundingBox();
+      expect(box!.width).toBeGreaterThan(200);
+      expect(errors).toEqual([]);
+      await load.locator('#sweep').scrollIntoViewIfNeeded();
+      await sweepPage.screenshot({ path: join(sweepDir, 'report-sweep.png'), fullPage: false });
+    } finally {
+      await sweepPage.close();
+    }
   });
 
   it('opens a cell with every model’s answer side by side, answers escaped', async () => {

@@ -50,6 +50,12 @@ export async function withSessionConsole<T>(io: CliIo, view: SessionConsole, bod
       if (!live.active) progress.update(p);
     },
     onInterval: (interval) => live.update(interval),
+    onSweep: (sweep) => {
+      if (view.quiet) return;
+      const { sequential, saturation } = sweep.probes;
+      const rates = sweep.rates.map((r) => String(r)).join(', ');
+      io.err(`\nsweep: ${sequential.rate_per_s}/s one at a time, ${saturation.rate_per_s}/s at saturation (${saturation.concurrency} workers); now ${sweep.rates.length} rates of ${sweep.rate_ms / 1000} s each: ${rates} starts/s`);
+    },
     onStopping: (reason, detail) => {
       if (reason === 'budget-exhausted') io.err(`\nkbbench: ${detail}; starting no new requests.`);
       else if (reason !== 'interrupted') io.err(`\nkbbench: stopping (${reason}): ${detail}; requests in flight finish, no new ones start.`);

@@ -76,4 +76,26 @@ export interface StageWindow {
 export interface RunLoad {
   stages: StageWindow[];
   max_in_flight: number;
+  /** A sweep (`--sweep N`): its probes and rates; `stages` are its rates. */
+  sweep?: SweepPlan;
+}
+
+/** One closed-loop probe of a sweep: its workers, span (ms since the run's start) and achieved starts per second. */
+export interface SweepProbe {
+  concurrency: number;
+  start_ms: number;
+  end_ms: number;
+  starts: number;
+  rate_per_s: number;
+}
+
+/** run.json's `load.sweep`: what the probes found and the rates run after them (their stages are `load.stages`). */
+export interface SweepPlan {
+  probes: { sequential: SweepProbe; saturation: SweepProbe };
+  /** When the first rate began, ms since the run's start. */
+  start_ms: number;
+  rate_ms: number;
+  rates: number[];
+  /** `--slo` definitions (the threshold grammar), judged per rate. */
+  slo: Record<string, string[]>;
 }

@@ -1,6 +1,6 @@
 // summary.json and histograms.json: what a run's statistics look like (CONTRACT.md, "summary.json").
 import type { CreditsSummary } from '../credits/run-credits.js';
-import type { HarnessSaturation, KneeSummary, StageSummary } from './load.js';
+import type { HarnessSaturation, KneeSummary, StagePercentiles, StageSummary, SweepProbe } from './load.js';
 import type { RunStatus, ThresholdResult } from './run.js';
 
 export type Verdict = 'pass' | 'fail' | 'incomplete';
@@ -178,6 +178,8 @@ export interface Summary {
   knee?: KneeSummary | null;
   /** Whether the harness itself was the limit (from the timeline). */
   harness?: HarnessSaturation;
+  /** `--sweep N`: the probes, each rate's figures (the stage table's) and SLO verdict, and slo_max_rate. */
+  sweep?: SweepSummary;
   /**
    * Per suite tag (`tags: [billing]` on cases and threads): the same statistics as a model's, so
    * pass rate, latency and credits per tag. Absent when no result has a tag. At most 200 tags.
@@ -189,3 +191,36 @@ export interface Summary {
 
 /** histograms.json: model → metric → hdr-histogram-js compressed base64 (µs values). */
 export type HistogramFile = Record<string, Partial<Record<TimingMetric, string>>>;
+
+/** One rate of a sweep in summary.json: the stage table's figures, and its SLO verdict. */
+export interface SweepRateSummary {
+  index: number;
+  target_rate: number;
+  achieved_rate: number | null;
+  starts: number;
+  dropped: number;
+  requests: number;
+  ttfc_ms: StagePercentiles | null;
+  latency_ms: StagePercentiles | null;
+  corrected_latency_ms: StagePercentiles | null;
+  error_rate: number | null;
+  pass_rate: number | null;
+  /** Every SLO met (and something was answered); null when no SLO was given. */
+  slo_pass: boolean | null;
+  /** The SLOs this rate missed, as `metric=expression`. */
+  slo_failed: string[];
+}
+
+/** summary.json's `sweep`. */
+export interface SweepSummary {
+  probes: { sequential_rate: number; saturation_rate: number; sequential: SweepProbe; saturation: SweepProbe };
+  rate_ms: number;
+  rates: SweepRateSummary[];
+  /** The SLOs, as `metric=expression`, and each rate's results (per rate, in `rates` order). */
+  slo: string[];
+  slo_results: ThresholdResult[][];
+  /** The highest achieved rate that met every SLO; null when none did or no SLO was given. */
+  slo_max_rate: number | null;
+  /** That rate's target. */
+  slo_max_target_rate: number | null;
+}

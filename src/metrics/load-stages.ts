@@ -23,12 +23,14 @@ export function createLoadStages(stages: readonly StageWindow[]): LoadStagesAccu
   const lastEnd = stages.at(-1)?.end_ms ?? 0;
   /**
    * The stage holding a line's middle: a wall-clock second straddles a boundary, and its starts
-   * cannot be split. The seconds straddling the run's start and end belong to the first and last.
+   * cannot be split. The seconds straddling the first stage's start and the last's end belong to
+   * them; seconds before the first stage (a sweep's probes) belong to none.
    */
   const stageOf = (line: TimelineLine): number => {
     const midMs = line.offset_ms + 500;
     if (midMs >= lastEnd) return line.offset_ms < lastEnd ? stages.length - 1 : -1;
-    return stages.findIndex((s, i) => midMs < s.end_ms && (i === 0 || midMs >= s.start_ms));
+    // (Offsets are kept to the microsecond: a second ending exactly at the first stage's start is before it.)
+    return stages.findIndex((s, i) => midMs < s.end_ms && (i === 0 ? line.offset_ms + 1000 - s.start_ms > 0.01 : midMs >= s.start_ms));
   };
 
   return {

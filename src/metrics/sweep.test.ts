@@ -1,28 +1,56 @@
 import { describe, expect, it } from 'vitest';
 import { sample } from '../compare/test-support/fixtures.js';
-import { evaluateSweepRate, sloMaxRate, sweepRates } from './sweep.js';
+import type { StageSummary, SweepPlan } from '../domain/load.js';
+import { sweepProfile, sweepRates } from '../runner/sweep.js';
+import { stageWindows } from '../runner/arrivals.js';
+import type { Sample } from '../domain/sample.js';
+import { createSweepJudge, rateIndexOf } from './sweep.js';
 
-const slos = { ttfc_ms: ['p(95)<500'], pass_rate: ['rate>0.9'] };
+type Spec = Parameters<typeof sample>[0] & { offsetMs?: number; warmup?: true };
+const at = ({ offsetMs = 0, warmup, ...spec }: Spec): Sample => ({ ...sample(spec), offset_ms: offsetMs, ...(warmup ? { warmup } : {}) });
 
-describe('a sweep rate, judged', () => {
-  it('reports achieved rate, percentiles, error and pass rates, and the SLO verdict', () => {
-    const samples = Array.from({ length: 20 }, (_, i) => sample({ caseId: `c${i}`, ttfcMs: 100 + i, latencyMs: 300 }));
-    const point = evaluateSweepRate(samples, { targetRate: 2, durationMs: 10_000, slos });
-    expect(point).toMatchObject({ target_rate: 2, achieved_rate: 2, starts: 20, requests: 20, error_rate: 0, pass_rate: 1, meets_slo: true });
-    expect(point.ttfc_ms!.p50).toBeGreaterThanOrEqual(100);
-    expect(point.slo).toHaveLength(2);
-  });
+const probe = (rate: number) => ({ concurrency: 1, start_ms: 0, end_ms: 1000, starts: rate, rate_per_s: rate });
+const windows = [
+  { index: 0, from_rate: 2, to_rate: 2, start_ms: 2000, end_ms: 12_000 },
+  { index: 1, from_rate: 4, to_rate: 4, start_ms: 12_000, end_ms: 22_000 },
+];
+const plan: SweepPlan = { probes: { sequential: probe(1), saturation: probe(5) }, start_ms: 2000, rate_ms: 10_000, rates: [2, 4], slo: { ttfc_ms: ['p(95)<500'], pass_rate: ['rate>0.9'] } };
+const stage = (index: number, achieved: number): StageSummary => ({
+  ...windows[index]!, starts: achieved * 10, dropped: 0, requests: achieved * 10, errors: 0, errors_by_kind: {}, achieved_rate: achieved,
+  error_rate: 0, pass_rate: 1, ttfc_ms: { p50: 1, p95: 2, p99: 3 }, latency_ms: null, corrected_latency_ms: null, credits_used: 0, credits_per_min: null,
+});
 
-  it('answer quality counts: a fast rate whose answers fail misses the SLO', () => {
-    const samples = Array.from({ length: 20 }, (_, i) => sample({ caseId: `c${i}`, ttfcMs: 100, pass: i % 2 === 0 }));
-    expect(evaluateSweepRate(samples, { targetRate: 2, durationMs: 10_000, slos }).meets_slo).toBe(false);
-  });
-
-  it('slo_max_rate is the highest achieved rate meeting every SLO; rates lie strictly between the probes', () => {
-    const fast = evaluateSweepRate([sample({ ttfcMs: 100 })], { targetRate: 1, durationMs: 1000, slos });
-    const slow = evaluateSweepRate([sample({ ttfcMs: 900 }), sample({ caseId: 'b', ttfcMs: 900 })], { targetRate: 2, durationMs: 1000, slos });
-    expect(sloMaxRate([fast, slow])).toBe(1);
-    expect(sloMaxRate([slow])).toBeNull();
+describe('a sweep, judged per rate', () => {
+  it('the rates lie evenly strictly between the probes, each a step stage holding its rate', () => {
     expect(sweepRates(1, 9, 3)).toEqual([3, 5, 7]);
+    expect(sweepRates(9, 1, 1)).toEqual([5]);
+    expect(stageWindows(sweepProfile([3, 5], 1000)).map((w) => [w.from_rate, w.to_rate])).toEqual([[3, 3], [5, 5]]);
+  });
+
+  it('a result belongs to the rate in which it finished; after the last rate, to the last; probes to none', () => {
+    expect(rateIndexOf(windows, at({ offsetMs: 1000, latencyMs: 100 }))).toBe(-1);
+    expect(rateIndexOf(windows, at({ offsetMs: 11_900, latencyMs: 200 }))).toBe(1);
+    expect(rateIndexOf(windows, at({ offsetMs: 30_000 }))).toBe(1);
+  });
+
+  it('figures come from the stage table; SLOs (answer quality included) from the results; slo_max_rate the highest meeting all', () => {
+    const judge = createSweepJudge(plan, windows);
+    for (let i = 0; i < 10; i++) judge.add(at({ caseId: `a${i}`, offsetMs: 3000, ttfcMs: 100, latencyMs: 200 }));
+    // The faster rate answers fast but wrong: it misses the pass_rate SLO.
+    for (let i = 0; i < 10; i++) judge.add(at({ caseId: `b${i}`, offsetMs: 13_000, ttfcMs: 100, latencyMs: 200, pass: i < 5 }));
+    judge.add(at({ caseId: 'probe', offsetMs: 500, ttfcMs: 9999, warmup: true }));
+    const sweep = judge.finish([stage(0, 2), stage(1, 3.9)]);
+    expect(sweep.rates.map((r) => r.achieved_rate)).toEqual([2, 3.9]);
+    expect(sweep.rates.map((r) => r.slo_pass)).toEqual([true, false]);
+    expect(sweep.rates[1]!.slo_failed).toEqual(['pass_rate=rate>0.9']);
+    expect(sweep.slo_max_rate).toBe(2);
+    expect(sweep.slo_max_target_rate).toBe(2);
+    expect(sweep.probes).toMatchObject({ sequential_rate: 1, saturation_rate: 5 });
+    expect(sweep.slo).toEqual(['ttfc_ms=p(95)<500', 'pass_rate=rate>0.9']);
+  });
+
+  it('no SLO given: nothing judged, no slo_max_rate; a rate with no answer misses its SLOs', () => {
+    expect(createSweepJudge({ ...plan, slo: {} }, windows).finish([stage(0, 2), stage(1, 4)])).toMatchObject({ slo_max_rate: null, rates: [{ slo_pass: null }, { slo_pass: null }] });
+    expect(createSweepJudge(plan, windows).finish(null).rates.map((r) => r.slo_pass)).toEqual([false, false]);
   });
 });

@@ -1,75 +1,84 @@
-// One rate of a sweep, judged (GuideLLM's sweep profile): what that constant rate achieved, its
-// latency percentiles, error and pass rates, and whether it met every SLO (the threshold grammar,
-// answer quality included through pass_rate). Kept apart so a stage table can share it later.
-import { createThresholdSinks } from '../checks/thresholds-sinks.js';
+// A sweep's rates, judged (GuideLLM's sweep profile): each rate is one stage of the run, so its
+// figures are the stage table's (load-stages.ts, the one owner); this module adds what only the
+// result lines can tell, each rate's SLO verdict through the thresholds path (answer quality
+// included: pass_rate SLOs), and the highest rate that met every SLO.
+import { createThresholdSinks, type ThresholdSinks } from '../checks/thresholds-sinks.js';
+import type { StageSummary, SweepPlan } from '../domain/load.js';
 import type { ThresholdResult } from '../domain/run.js';
 import type { Sample } from '../domain/sample.js';
-import { createRequestStats } from './request-stats.js';
-import { isStart } from './summarizer.js';
+import type { SweepRateSummary, SweepSummary } from '../domain/summary.js';
+import type { StageWindow } from './stage-window.js';
 
-export interface SweepPercentiles {
-  p50: number;
-  p95: number;
-  p99: number;
+export interface SweepJudge {
+  /** Each result line of the run (warmup and probe lines are left out here). */
+  add(sample: Sample): void;
+  /** Folds the stage table (summary.json `stages`, in the rates' order) with the SLO verdicts. */
+  finish(stages: readonly StageSummary[] | null): SweepSummary;
 }
 
-export interface SweepRate {
-  target_rate: number;
-  /** Starts per second achieved over the rate's duration (a start is a case, or a whole thread). */
-  achieved_rate: number;
-  starts: number;
-  requests: number;
-  ttfc_ms: SweepPercentiles | null;
-  latency_ms: SweepPercentiles | null;
-  /** Failed requests / requests; null when nothing was sent. */
-  error_rate: number | null;
-  pass_rate: number | null;
-  slo: ThresholdResult[];
-  /** Every SLO met (and something was sent). */
-  meets_slo: boolean;
+/**
+ * The rate a result belongs to: the stage in which it finished, as the stage table counts it
+ * (completions per second); one finishing after the last rate ended is the last rate's (the
+ * slowest answers of an overloaded rate must not escape its SLO).
+ */
+export function rateIndexOf(stages: readonly StageWindow[], sample: Sample): number {
+  const doneMs = sample.offset_ms + (sample.latency_ms ?? 0);
+  const first = stages[0];
+  if (!first || doneMs < first.start_ms) return -1;
+  const i = stages.findIndex((s) => doneMs < s.end_ms);
+  return i === -1 ? stages.length - 1 : i;
 }
 
-const round = (x: number, places = 3): number => Math.round(x * 10 ** places) / 10 ** places;
-
-export function evaluateSweepRate(samples: Iterable<Sample>, options: { targetRate: number; durationMs: number; slos: Record<string, readonly string[]> }): SweepRate {
-  const stats = createRequestStats({ timings: ['ttfc_ms', 'latency_ms'] });
-  const sinks = createThresholdSinks(options.slos);
-  let starts = 0;
-  for (const sample of samples) {
-    if (sample.warmup === true || sample.endpoint === 'create') continue;
-    if (isStart(sample)) starts += 1;
-    stats.add(sample);
-    sinks.add(sample);
-  }
-  const counts = stats.counts();
-  const percentiles = (metric: 'ttfc_ms' | 'latency_ms'): SweepPercentiles | null => {
-    const t = stats.toStats()[metric];
-    return t === null ? null : { p50: t.p50, p95: t.p95, p99: t.p99 };
-  };
-  const slo = sinks.evaluate();
+export function createSweepJudge(plan: SweepPlan, stages: readonly StageWindow[]): SweepJudge {
+  const sinks: ThresholdSinks[] = stages.map(() => createThresholdSinks(plan.slo));
+  const answered = stages.map(() => 0);
+  const definitions = Object.entries(plan.slo).flatMap(([key, list]) => list.map((expression) => `${key}=${expression}`));
   return {
-    target_rate: options.targetRate,
-    achieved_rate: options.durationMs > 0 ? round((starts / options.durationMs) * 1000) : 0,
-    starts,
-    requests: counts.requests,
-    ttfc_ms: percentiles('ttfc_ms'),
-    latency_ms: percentiles('latency_ms'),
-    error_rate: counts.requests > 0 ? round(counts.errors / counts.requests, 4) : null,
-    pass_rate: counts.requests > 0 ? round(counts.passed / counts.requests, 4) : null,
-    slo,
-    meets_slo: counts.requests > 0 && slo.every((r) => r.pass),
+    add(sample) {
+      if (sample.warmup === true || sample.outcome === 'skipped') return;
+      const i = rateIndexOf(stages, sample);
+      if (i < 0) return;
+      sinks[i]!.add(sample);
+      answered[i]! += 1;
+    },
+    finish(stageSummaries) {
+      const results = sinks.map((s) => s.evaluate());
+      const rates = plan.rates.map((target, i) => rateSummary(i, target, stageSummaries?.[i] ?? null, results[i] ?? [], definitions.length > 0, answered[i] ?? 0));
+      const max = sloMaxRate(rates);
+      return {
+        probes: {
+          sequential_rate: plan.probes.sequential.rate_per_s, saturation_rate: plan.probes.saturation.rate_per_s,
+          sequential: plan.probes.sequential, saturation: plan.probes.saturation,
+        },
+        rate_ms: plan.rate_ms,
+        rates,
+        slo: definitions,
+        slo_results: results,
+        slo_max_rate: max?.achieved_rate ?? null,
+        slo_max_target_rate: max?.target_rate ?? null,
+      };
+    },
   };
 }
 
-/** The highest achieved rate that met every SLO (goodput's knee); null when none did. */
-export function sloMaxRate(rates: readonly SweepRate[]): number | null {
-  const met = rates.filter((r) => r.meets_slo).map((r) => r.achieved_rate);
-  return met.length === 0 ? null : Math.max(...met);
+function rateSummary(index: number, target: number, stage: StageSummary | null, slo: ThresholdResult[], judged: boolean, answered: number): SweepRateSummary {
+  const failed = slo.filter((r) => !r.pass).map((r) => `${r.metric}=${r.expression}`);
+  return {
+    index, target_rate: target,
+    achieved_rate: stage?.achieved_rate ?? null, starts: stage?.starts ?? 0, dropped: stage?.dropped ?? 0, requests: stage?.requests ?? 0,
+    ttfc_ms: stage?.ttfc_ms ?? null, latency_ms: stage?.latency_ms ?? null, corrected_latency_ms: stage?.corrected_latency_ms ?? null,
+    error_rate: stage?.error_rate ?? null, pass_rate: stage?.pass_rate ?? null,
+    slo_pass: judged ? answered > 0 && failed.length === 0 : null,
+    slo_failed: failed,
+  };
 }
 
-/** The N constant rates a sweep runs: evenly between the one-at-a-time and the saturation rate, both excluded. */
-export function sweepRates(oneAtATimeRate: number, saturationRate: number, n: number): number[] {
-  const low = Math.min(oneAtATimeRate, saturationRate);
-  const high = Math.max(oneAtATimeRate, saturationRate);
-  return Array.from({ length: n }, (_, i) => round(low + ((high - low) * (i + 1)) / (n + 1)));
+/** The rate with the highest achieved rate among those that met every SLO; null when none did. */
+export function sloMaxRate(rates: readonly SweepRateSummary[]): SweepRateSummary | null {
+  let best: SweepRateSummary | null = null;
+  for (const r of rates) {
+    if (r.slo_pass !== true || r.achieved_rate === null) continue;
+    if (best === null || r.achieved_rate > best.achieved_rate!) best = r;
+  }
+  return best;
 }

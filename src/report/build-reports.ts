@@ -6,6 +6,7 @@ import { writeHistogramFile } from '../metrics/histogram-file.js';
 import type { LoadAnalysis } from '../metrics/load-analysis.js';
 import { readResults, type ResultsReadStats } from '../store/results-reader.js';
 import { createSummarizer } from '../metrics/summarizer.js';
+import { createSweepJudge } from '../metrics/sweep.js';
 import { createEvidenceCollector } from './evidence.js';
 import { createLoadPass } from './load-pass.js';
 import { REPORT_WRITERS } from './registry.js';
@@ -54,12 +55,14 @@ export async function buildReports(options: BuildReportsOptions): Promise<BuildR
   const summarizer = createSummarizer({ thresholds: options.thresholds ?? run.thresholds ?? {}, cases: { spillDir: runDir } });
   const evidence = createEvidenceCollector();
   const loadPass = createLoadPass(runDir, run);
+  const sweep = run.load?.sweep ? createSweepJudge(run.load.sweep, run.load.stages) : null;
   let load;
   try {
     for await (const sample of results) {
       summarizer.add(sample);
       evidence.add(sample);
       loadPass.add(sample);
+      sweep?.add(sample);
     }
     load = await loadPass.finish();
   } catch (error) {
@@ -78,7 +81,8 @@ export async function buildReports(options: BuildReportsOptions): Promise<BuildR
     ...creditPriceOf(run.options),
   });
   try {
-    const summary = withLoad(finished.summary, load);
+    const loaded = withLoad(finished.summary, load);
+    const summary = sweep ? { ...loaded, sweep: sweep.finish(loaded.stages ?? null) } : loaded;
     const files = [await writeHistogramFile(runDir, finished.histograms)];
     const input: ReportInput = {
       runDir, run, summary, details: finished.details, load, evidence: evidence.result(), cases: finished.cases, samples: () => readResults(runDir),

@@ -1,7 +1,7 @@
 // The console's load lines at the end of a run: the per-stage table (corrected latency, dropped
 // starts), the knee, and a plain warning when the harness itself was the limit.
 import type { StageSummary } from '../domain/load.js';
-import type { Summary } from '../domain/summary.js';
+import type { Summary, SweepRateSummary, SweepSummary } from '../domain/summary.js';
 import { formatCount, formatCredits, formatMs, formatRate, formatTick } from './format.js';
 import { kneeWords } from './html/load-section.js';
 
@@ -17,10 +17,35 @@ function stageRow(s: StageSummary, kneeIndex: number | null): string[] {
   ];
 }
 
+const SWEEP_HEADERS = ['rate', 'target/s', 'achieved/s', 'starts', 'dropped', 'errors', 'pass rate', 'ttfc p95', 'latency p50', 'latency p95', 'latency p99', 'corrected p95', 'SLO'];
+
+function sweepRow(r: SweepRateSummary, max: SweepRateSummary | null): string[] {
+  const slo = r.slo_pass === null ? '–' : r.slo_pass ? 'met' : `missed: ${r.slo_failed.join(', ') || 'no answer'}`;
+  return [
+    `${r.index + 1}${max?.index === r.index ? ' ★' : ''}`, formatTick(r.target_rate), r.achieved_rate === null ? '–' : formatTick(r.achieved_rate),
+    formatCount(r.starts), formatCount(r.dropped), formatRate(r.error_rate), formatRate(r.pass_rate), formatMs(r.ttfc_ms?.p95 ?? null),
+    formatMs(r.latency_ms?.p50 ?? null), formatMs(r.latency_ms?.p95 ?? null), formatMs(r.latency_ms?.p99 ?? null),
+    formatMs(r.corrected_latency_ms?.p95 ?? null), slo,
+  ];
+}
+
+/** The sweep's table and its answer: the probes, each rate, and the highest rate meeting every SLO. */
+function sweepLines(sweep: SweepSummary, table: (headers: readonly string[], rows: readonly string[][]) => string): string[] {
+  const max = sweep.slo_max_rate === null ? null : (sweep.rates.find((r) => r.slo_pass === true && r.achieved_rate === sweep.slo_max_rate) ?? null);
+  const probes = `sweep probes: one at a time ${formatTick(sweep.probes.sequential_rate)}/s, saturation ${formatTick(sweep.probes.saturation_rate)}/s (${sweep.probes.saturation.concurrency} workers)`;
+  const answer = sweep.slo.length === 0
+    ? 'slo_max_rate: – (no --slo given)'
+    : sweep.slo_max_rate === null
+      ? `slo_max_rate: none — no rate met every SLO (${sweep.slo.join(', ')})`
+      : `slo_max_rate ★ ${formatTick(sweep.slo_max_rate)} starts/s (target ${formatTick(sweep.slo_max_target_rate ?? 0)}/s) met every SLO (${sweep.slo.join(', ')})`;
+  return [probes, table(SWEEP_HEADERS, sweep.rates.map((r) => sweepRow(r, max))), answer];
+}
+
 /** Lines for the end of the run (none for a closed loop with a quiet harness); `table` renders rows. */
 export function renderConsoleLoad(summary: Summary, table: (headers: readonly string[], rows: readonly string[][]) => string): string {
   const parts: string[] = [];
-  if (summary.stages && summary.stages.length > 0) {
+  if (summary.sweep) parts.push(...sweepLines(summary.sweep, table));
+  else if (summary.stages && summary.stages.length > 0) {
     const knee = summary.knee ?? null;
     const kneeStage = knee ? (summary.stages.find((s) => knee.at_ms >= s.start_ms && knee.at_ms < s.end_ms)?.index ?? null) : null;
     parts.push(table(HEADERS, summary.stages.map((s) => stageRow(s, kneeStage))));

@@ -71,3 +71,16 @@ describe('load profiles', () => {
     expect(() => parseStages('', parseDuration)).toThrow(/empty/);
   });
 });
+
+describe('step stages (a sweep\'s constant rates)', () => {
+  it('a stage with fromPerS holds its own rate, and each step starts what its area plans', () => {
+    const steps: LoadProfile = { kind: 'stages', startRatePerS: 0, stages: [{ durationMs: 2000, targetPerS: 3, fromPerS: 3 }, { durationMs: 2000, targetPerS: 6, fromPerS: 6 }] };
+    expect(stageWindows(steps).map((w) => [w.from_rate, w.to_rate])).toEqual([[3, 3], [6, 6]]);
+    expect(targetRateAt(steps, 1999)).toBe(3);
+    expect(targetRateAt(steps, 2000)).toBe(6);
+    const starts = [...arrivalSchedule(steps, { arrival: 'constant' })];
+    expect(plannedStarts(steps)).toBe(18);
+    expect(starts.filter((s) => s.atMs < 2000)).toHaveLength(6);
+    expect(starts.filter((s) => s.atMs >= 2000)).toHaveLength(12);
+  });
+});

@@ -9,7 +9,17 @@ export { parseStages } from '../domain/stages.js';
 
 export type LoadProfile =
   | { kind: 'constant'; ratePerS: number; durationMs: number }
-  | { kind: 'stages'; startRatePerS: number; stages: { durationMs: number; targetPerS: number }[] };
+  | { kind: 'stages'; startRatePerS: number; stages: ProfileStage[] };
+
+/**
+ * A stage ramps linearly from the previous stage's target (or the start rate) to its own; with
+ * `fromPerS` it starts there instead: a step, as a sweep's constant rates are (from = target).
+ */
+export interface ProfileStage {
+  durationMs: number;
+  targetPerS: number;
+  fromPerS?: number;
+}
 
 /** One stage of a profile, in ms since the run's t0 (a constant profile is one stage). */
 export interface StageWindow {
@@ -36,7 +46,7 @@ export function stageWindows(profile: LoadProfile): StageWindow[] {
   let from = profile.startRatePerS;
   let start = 0;
   return profile.stages.map((stage, index) => {
-    const window = { index, from_rate: from, to_rate: stage.targetPerS, start_ms: start, end_ms: start + stage.durationMs };
+    const window = { index, from_rate: stage.fromPerS ?? from, to_rate: stage.targetPerS, start_ms: start, end_ms: start + stage.durationMs };
     from = stage.targetPerS;
     start = window.end_ms;
     return window;

@@ -1,13 +1,12 @@
 // The closed loop: N workers, each drawing the next unit of the plan as its last one ends. Units are
 // pulled when a worker is free, never queued up front, so memory follows the concurrency, not the plan.
 import type { Sample } from '../domain/sample.js';
-import type { Channel } from './channel.js';
 import { monotonicMs } from './clock.js';
 import type { StartGate } from './gate.js';
 import type { SendDeps } from './send.js';
-import { runUnit, type RunEvent, type UnitSource } from './unit.js';
+import { runUnit, type EventSink, type UnitSource } from './unit.js';
 
-export function runClosedLoop(source: UnitSource, concurrency: number, deps: SendDeps, gate: StartGate, channel: Channel<RunEvent>): void {
+export function runClosedLoop(source: UnitSource, concurrency: number, deps: SendDeps, gate: StartGate, channel: EventSink): void {
   const units = source.units();
   const emit = (sample: Sample): void => channel.push({ type: 'sample', sample });
   const worker = async (): Promise<void> => {

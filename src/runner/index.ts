@@ -1,6 +1,7 @@
 // The runner's public face: start a run over a plan's units and iterate what happens; it never prints.
 export { startRun, type RunHandle, type RunnerOptions } from './run.js';
-export type { RunEvent, UnitSource } from './unit.js';
+export type { RunEvent, SweepProbe, UnitSource } from './unit.js';
+export type { SweepOptions } from './sweep.js';
 export type { AbortBy, StopReason } from './gate.js';
 export type { CheckFn, CheckSubject } from './send.js';
 export type { OpenLoopOptions } from './open-loop.js';

@@ -2,7 +2,6 @@
 // cannot slow the arrivals and hide its own stall (coordinated omission). Latency is also
 // reported from the intended start.
 import type { Sample } from '../domain/sample.js';
-import type { Channel } from './channel.js';
 import { monotonicMs } from './clock.js';
 import { withCycle } from '../plan/item-id.js';
 import type { PlanRequest, PlanUnit, Shard } from '../plan/types.js';
@@ -11,7 +10,7 @@ import { segmentSchedule, unitsByStart, type DrawnUnit } from './segment.js';
 import type { SendDeps } from './send.js';
 import type { ScheduledStart } from './arrivals.js';
 import { mixedDraws, type IndexedSource, type MixOptions } from './mix.js';
-import { intendedAtOf, runUnit, type RunEvent, type UnitSource } from './unit.js';
+import { intendedAtOf, runUnit, type EventSink, type UnitSource } from './unit.js';
 
 export interface OpenLoopOptions {
   /** Intended start offsets from t0, in order (arrivals.ts); drawn one at a time, never materialised. */
@@ -81,7 +80,7 @@ export function startDrawer(source: UnitSource, mix?: MixOptions): (k: number) =
   };
 }
 
-export function runOpenLoop(source: UnitSource, options: OpenLoopOptions, deps: SendDeps, gate: StartGate, channel: Channel<RunEvent>, stop: AbortSignal): void {
+export function runOpenLoop(source: UnitSource, options: OpenLoopOptions, deps: SendDeps, gate: StartGate, channel: EventSink, stop: AbortSignal): void {
   const starts = segmentSchedule(options.schedule, options.segment ?? null);
   const draw = startDrawer(source, options.mix);
   const t0 = monotonicMs();

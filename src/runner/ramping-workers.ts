@@ -3,18 +3,17 @@
 // mid-unit); starts cycle through the plan until the stages end, then in-flight units finish.
 import type { Sample } from '../domain/sample.js';
 import { profileDurationMs, targetRateAt, type LoadProfile } from './arrivals.js';
-import type { Channel } from './channel.js';
 import { monotonicMs } from './clock.js';
 import type { StartGate } from './gate.js';
 import { cyclingStarts } from './open-loop.js';
 import type { MixOptions } from './mix.js';
 import type { SendDeps } from './send.js';
-import { runUnit, type RunEvent, type UnitSource } from './unit.js';
+import { runUnit, type EventSink, type UnitSource } from './unit.js';
 
 /** How often the target is looked at: ramps are seconds long, a tenth of one is fine-grained enough. */
 const STEER_EVERY_MS = 100;
 
-export function runRampingWorkers(source: UnitSource, profile: LoadProfile, deps: SendDeps, gate: StartGate, channel: Channel<RunEvent>, mix?: MixOptions): void {
+export function runRampingWorkers(source: UnitSource, profile: LoadProfile, deps: SendDeps, gate: StartGate, channel: EventSink, mix?: MixOptions): void {
   const draw = cyclingStarts(source, mix);
   const t0 = monotonicMs();
   const endMs = profileDurationMs(profile);

@@ -10,6 +10,7 @@ import { runClosedLoop } from './closed-loop.js';
 import { StartGate, type AbortBy } from './gate.js';
 import type { LoadProfile } from './arrivals.js';
 import { runRampingWorkers } from './ramping-workers.js';
+import { runSweep, type SweepOptions } from './sweep.js';
 import type { MixOptions } from './mix.js';
 import { runOpenLoop, type OpenLoopOptions } from './open-loop.js';
 import { ModelRefusals, type CheckFn, type SendDeps } from './send.js';
@@ -22,6 +23,8 @@ export interface RunnerOptions {
   concurrency: number;
   /** Open loop instead, when set. */
   open?: OpenLoopOptions;
+  /** A sweep instead (two closed-loop probes, then N constant rates as one open loop), when set. */
+  sweep?: SweepOptions;
   /** Closed loop whose worker count follows these stages (k6 ramping-vus), cycling through the plan until they end. */
   concurrencyStages?: LoadProfile;
   /** The traffic mix of a time-bound loop (open loop, concurrency stages). */
@@ -82,6 +85,7 @@ export function startRun(source: UnitSource, options: RunnerOptions): RunHandle 
   const guard = new BudgetGuard(options.budget ?? {}, ledger);
   const gate = new StartGate(guard, stop, (reason, detail) => channel.push({ type: 'stopped', reason, detail }));
   if (options.open) runOpenLoop(source, options.mix ? { mix: options.mix, ...options.open } : options.open, deps, gate, channel, stop);
+  else if (options.sweep) runSweep(source, options.sweep, deps, gate, channel, stop, options.mix);
   else if (options.concurrencyStages) runRampingWorkers(source, options.concurrencyStages, deps, gate, channel, options.mix);
   else runClosedLoop(source, options.concurrency, deps, gate, channel);
   // The open loop ends its schedule when it next looks at the gate; this wakes it now.

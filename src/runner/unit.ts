@@ -1,5 +1,8 @@
 // One unit from start to its samples (a case, or a whole thread), and the events a run yields.
+import type { SweepProbe } from '../domain/load.js';
 import type { Sample } from '../domain/sample.js';
+
+export type { SweepProbe };
 import type { PlanUnit } from '../plan/types.js';
 import type { StartGate, StopReason } from './gate.js';
 import { RequestCancelled, sendRequest, type SendDeps } from './send.js';
@@ -12,7 +15,16 @@ export type RunEvent =
   /** A unit handed to runUnit: at_ms monotonic, intended_at_ms its open-loop schedule (null in a closed loop). */
   | { type: 'start'; at_ms: number; intended_at_ms: number | null }
   /** That unit finished (its samples, if any, were pushed before). */
-  | { type: 'settled' };
+  | { type: 'settled' }
+  /** A sweep's probes are done and its rates begin (start_ms since the run's start); runner/sweep.ts. */
+  | { type: 'sweep'; probes: { sequential: SweepProbe; saturation: SweepProbe }; start_ms: number; rate_ms: number; rates: number[] };
+
+
+/** Where a loop pushes its events and says it is done (the run's channel, or a sweep's phase). */
+export interface EventSink {
+  push(event: RunEvent): void;
+  close(error?: unknown): void;
+}
 
 /** The intended start of a unit (its first request's), null when it has none (closed loop). */
 export function intendedAtOf(unit: PlanUnit): number | null {

@@ -11,9 +11,9 @@ import { IntervalRecorder, type LiveInterval } from '../metrics/interval-recorde
 import { monotonicMs, startRun, type RunEvent, type StopReason, type UnitSource } from '../runner/index.js';
 import { ResultsFile } from '../store/results-file.js';
 import { RUN_FILES } from '../store/run-dir.js';
-import { arrivalSchedule, profileDurationMs } from '../runner/arrivals.js';
+import { arrivalSchedule, profileDurationMs, targetRateAt, type LoadProfile } from '../runner/arrivals.js';
 import { TimelineFile, timelinePath } from '../store/timeline-file.js';
-import { loadShapeOf, maxInFlightOf } from './load-shape.js';
+import { loadShapeOf, maxInFlightOf, sweepRunProfile } from './load-shape.js';
 import { startLoopDelayProbe } from './loop-delay.js';
 import { judgePort } from './judge-port.js';
 import { createStopConditions, type StopDecision } from './stop-conditions.js';
@@ -37,7 +37,11 @@ export interface DriveHooks {
   onStopping?(reason: StopReason, detail: string): void;
   /** Once per closed second: the run's last seconds, for a live line (only cli/ prints it). */
   onInterval?(live: LiveInterval): void;
+  /** A sweep's probes are done: its rates begin (run.json records them). */
+  onSweep?(sweep: SweepEvent): void;
 }
+
+export type SweepEvent = Extract<RunEvent, { type: 'sweep' }>;
 
 /** How often closed seconds are looked for: a line reaches the file within this of its second's end. */
 const TIMELINE_TICK_MS = 250;
@@ -81,7 +85,21 @@ function mixOf(options: RunSessionOptions, maxWeight: number) {
   return options.mix === undefined || options.mix === 'sequential' ? {} : { mix: { kind: options.mix, seed: options.seed ?? 1, maxWeight } };
 }
 
+/** A sweep's probes run this long at most (each rate runs the whole --duration). */
+export const SWEEP_PROBE_MAX_MS = 10_000;
+/** The saturation probe's workers when --max-in-flight does not say. */
+export const SWEEP_SATURATION_WORKERS = 32;
+
 function openLoopOf(options: RunSessionOptions) {
+  if (options.sweep !== undefined && options.durationMs !== undefined) {
+    return {
+      sweep: {
+        rates: options.sweep, rateMs: options.durationMs, probeMs: Math.min(options.durationMs, SWEEP_PROBE_MAX_MS),
+        saturationConcurrency: options.maxInFlight ?? SWEEP_SATURATION_WORKERS, maxInFlight: maxInFlightOf(options),
+        arrival: options.arrival ?? 'constant', ...(options.seed !== undefined ? { seed: options.seed } : {}),
+      },
+    };
+  }
   const workers = concurrencyProfileOf(options);
   if (workers !== null) return { concurrencyStages: workers };
   const profile = loadProfileOf(options);
@@ -135,11 +153,20 @@ export async function drive(
     abort = decision;
     handle.halt(decision.by, decision.detail);
   };
+  // A sweep's probe results come before its 'sweep' event: recorded as warmup, out of its figures.
+  let probing = options.sweep !== undefined;
   try {
     for await (const event of handle.events as AsyncIterable<RunEvent>) {
       if (results.failure ?? timeline.failure()) break;
+      if (event.type === 'sweep') {
+        probing = false;
+        timeline.sweep(event);
+        hooks.onSweep?.(event);
+        continue;
+      }
       if (event.type === 'sample') {
-        const sample = redactSample(markWarmup(event.sample, options.warmupMs), redact);
+        const marked = probing ? { ...event.sample, warmup: true as const } : markWarmup(event.sample, options.warmupMs);
+        const sample = redactSample(marked, redact);
         timeline.record({ type: 'sample', sample });
         results.append(sample, counted(sample));
         if (sample.warmup !== true) judge(sample);
@@ -177,8 +204,12 @@ export async function drive(
  */
 function startTimeline(runDir: string, runStartMs: number, options: RunSessionOptions, hooks: DriveHooks) {
   const shape = loadShapeOf(options);
+  // A sweep's target is 0 during its probes (closed loops), then its rates' stages.
+  let sweepShape: LoadProfile | null = null;
+  const sweepTarget = (tMs: number): number => (sweepShape ? targetRateAt(sweepShape, tMs) : 0);
+  const target = shape ? shape.targetRateAt : options.sweep !== undefined ? sweepTarget : null;
   const recorder = new IntervalRecorder({
-    runStartMs, wallOriginMs: performance.timeOrigin, ...(shape ? { targetRateAt: shape.targetRateAt } : {}),
+    runStartMs, wallOriginMs: performance.timeOrigin, ...(target ? { targetRateAt: target } : {}),
   });
   const file = new TimelineFile(timelinePath(runDir));
   const probe = startLoopDelayProbe();
@@ -195,6 +226,9 @@ function startTimeline(runDir: string, runStartMs: number, options: RunSessionOp
     failure: () => file.failure,
     onFailure(listener: () => void): void {
       file.onFailure = listener;
+    },
+    sweep(event: SweepEvent): void {
+      sweepShape = sweepRunProfile(event);
     },
     record(event: RunEvent): void {
       const now = monotonicMs();

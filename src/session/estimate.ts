@@ -72,6 +72,9 @@ const sizeLabel = (size: SampleSize): string => ('percent' in size ? `${size.per
 
 function checkRequest(request: EstimateRequest): void {
   if (request.options.resumeDir) throw new InputError('estimate sends a fresh sample; --resume belongs to run', { field: '--resume' });
+  if (request.options.sweep !== undefined) {
+    throw new InputError('a sweep\'s volume depends on the rates its probes find: estimate a run at the rate you expect instead (--rate R --duration D)', { field: '--sweep' });
+  }
   const { sample } = request;
   if ('perModel' in sample && (!Number.isInteger(sample.perModel) || sample.perModel < 1)) {
     throw new InputError(`--sample ${sample.perModel}: expected a whole number ≥ 1 of requests per model, or a share such as 10%`, { field: '--sample' });

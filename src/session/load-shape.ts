@@ -1,7 +1,9 @@
 // What the open loop meant to do over time (its stages and target rate), for the timeline and the
 // per-stage summary: the load profile's stages (runner/arrivals.ts), a shard's share of them.
 import type { StageWindow } from '../metrics/stage-window.js';
-import { stageWindows, targetRateAt } from '../runner/arrivals.js';
+import { stageWindows, targetRateAt, type LoadProfile } from '../runner/arrivals.js';
+import { sweepProfile } from '../runner/sweep.js';
+import type { SweepPlan } from '../domain/load.js';
 import { loadProfileOf } from './load-profile.js';
 import type { RunSessionOptions } from './options.js';
 
@@ -29,4 +31,20 @@ export function loadShapeOf(options: RunSessionOptions): LoadShape | null {
 export function maxInFlightOf(options: { maxInFlight?: unknown; concurrency?: unknown }): number {
   if (typeof options.maxInFlight === 'number') return options.maxInFlight;
   return Math.max(typeof options.concurrency === 'number' ? options.concurrency : 4, 64);
+}
+
+/**
+ * A sweep's rates as a profile on the run's clock: a first stage of target 0 covers the probes
+ * (closed loops), then one step stage per rate.
+ */
+export function sweepRunProfile(sweep: { start_ms: number; rate_ms: number; rates: readonly number[] }): LoadProfile {
+  const rates = sweepProfile(sweep.rates, sweep.rate_ms);
+  const stages = rates.kind === 'stages' ? rates.stages : [];
+  return { kind: 'stages', startRatePerS: 0, stages: [{ durationMs: sweep.start_ms, targetPerS: 0, fromPerS: 0 }, ...stages] };
+}
+
+/** run.json's `load` of a sweep once its rates are known: the rates' stages on the run's clock. */
+export function sweepLoad(sweep: Omit<SweepPlan, 'slo'>, slo: Record<string, string[]>, maxInFlight: number): { stages: StageWindow[]; max_in_flight: number; sweep: SweepPlan } {
+  const stages = stageWindows(sweepRunProfile(sweep)).slice(1).map((w, index) => ({ ...w, index }));
+  return { stages, max_in_flight: maxInFlight, sweep: { ...sweep, slo } };
 }

@@ -42,6 +42,10 @@ export interface RunSessionOptions {
   /** Open loop, ramping (--stages): each stage ramps linearly from the previous target (or startRate). */
   stages?: { durationMs: number; targetPerS: number }[];
   startRate?: number;
+  /** `--sweep N`: probes one at a time and at saturation, then N constant rates between them, each for durationMs. */
+  sweep?: number;
+  /** `--slo metric=expression` (the threshold grammar): judged per rate of a sweep. */
+  slo?: string[];
   /** Closed loop, ramping (--concurrency-stages): the number of workers follows these stages. */
   concurrencyStages?: { durationMs: number; targetPerS: number }[];
   /** Open loop: evenly spaced (default) or Poisson arrivals. */

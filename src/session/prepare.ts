@@ -94,7 +94,7 @@ function checkLoadFlags(options: RunSessionOptions): void {
     throw new InputError('--resume continues a run in its own directory; leave out --out', { field: '--out' });
   }
   checkLoadProfile(options);
-  if (options.durationMs !== undefined && options.rate === undefined && options.stages === undefined) {
+  if (options.durationMs !== undefined && options.rate === undefined && options.stages === undefined && options.sweep === undefined) {
     throw new InputError('--duration goes with --rate (an open-loop run); a closed-loop run ends when its plan is done', { field: '--duration' });
   }
 }

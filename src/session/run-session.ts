@@ -13,7 +13,9 @@ import { isoNow, monotonicMs, type StopReason, type UnitSource } from '../runner
 import { readResumeState, remainingUnits, type ResumeState } from '../store/resume.js';
 import { defaultRunDir, ensureRunDir, readRunInfo, RUN_FILES, writeRunInfo } from '../store/run-dir.js';
 import type { LiveInterval } from '../metrics/interval-recorder.js';
-import { drive, type ProgressInfo } from './drive.js';
+import { drive, type ProgressInfo, type SweepEvent } from './drive.js';
+import { maxInFlightOf, sweepLoad } from './load-shape.js';
+import { sweepSlos } from './load-profile.js';
 import { finishReports } from './finish.js';
 import type { RunSessionOptions } from './options.js';
 import { preflight } from './preflight.js';
@@ -39,6 +41,8 @@ export interface SessionHooks {
   onStopping?(reason: StopReason, detail: string): void;
   /** Once per second of the run: the last seconds' rates, in flight, p95 and errors (a live line). */
   onInterval?(live: LiveInterval): void;
+  /** A sweep's probes are done and its rates begin. */
+  onSweep?(sweep: SweepEvent): void;
 }
 
 /** Narrows a run to part of its plan and labels it (an estimate's sample). */
@@ -77,7 +81,7 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
     } else if (loadProfileOf(options) !== null) await waitForWholeSecond(hooks.stop);
     // Shards that waited for one instant label their start with it (merge lines them up by started_at).
     const startLabel = previous ? startedAt : options.startAt !== undefined ? isoNow() : startedAt;
-    const info = { ...initialRunInfo(prepared, options, target, previous, overrides.purpose), started_at: startLabel };
+    let info: RunInfo = { ...initialRunInfo(prepared, options, target, previous, overrides.purpose), started_at: startLabel };
     ensureRunDir(runDir);
     writeRunInfo(runDir, info);
     const t0 = monotonicMs();
@@ -87,7 +91,14 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
     const warnings = [...(target.notice ? [target.notice] : []), ...prepared.warnings, ...resumed.warnings, ...resumeWarnings(previous, prepared, state)];
     hooks.onStart?.({ runDir, total, done, baseUrl: target.baseUrl, embedded: target.embedded, warnings });
     const replayUnits = toUnits(previous?.replay_credits ?? 0);
-    const outcome = await drive(source, options, hooks, client, target, runDir, { total, done, previousUnits: (state?.creditUnits ?? 0) + replayUnits, thresholdAborts: prepared.thresholdAborts, maxWeight: options.mix === 'weighted' ? maxWeightOf(prepared.suite) : 1 });
+    // A sweep's rates are known once its probes are done: run.json records them as its load.
+    const onSweep = (sweep: SweepEvent): void => {
+      const { type: _type, ...plan } = sweep;
+      info = { ...info, load: sweepLoad(plan, sweepSlos(options), maxInFlightOf(options)) };
+      writeRunInfo(runDir, info);
+      hooks.onSweep?.(sweep);
+    };
+    const outcome = await drive(source, options, { ...hooks, onSweep }, client, target, runDir, { total, done, previousUnits: (state?.creditUnits ?? 0) + replayUnits, thresholdAborts: prepared.thresholdAborts, maxWeight: options.mix === 'weighted' ? maxWeightOf(prepared.suite) : 1 });
     const durationMs = (previous?.duration_ms ?? 0) + (monotonicMs() - t0);
     const run: RunInfo = {
       ...info, finished_at: isoNow(), duration_ms: Math.round(durationMs), status: outcome.status, dropped: outcome.dropped,

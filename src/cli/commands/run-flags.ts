@@ -36,6 +36,8 @@ export function sendFlags<T>(y: Argv<T>) {
     .option('rate', { type: 'number', describe: 'open loop: starts per second (a start is a case, or a whole thread), with --duration', group: 'Load:' })
     .option('duration', { type: 'string', describe: 'open loop: how long to keep the rate (e.g. 60s)', group: 'Load:' })
     .option('stages', { type: 'string', describe: "open loop, ramping: duration:target starts/s, each stage ramping linearly from the last (e.g. 30s:5,1m:20,30s:0)", group: 'Load:' })
+    .option('sweep', { type: 'number', describe: 'find the rate the service sustains (GuideLLM sweep): probe one at a time and at saturation (--max-in-flight, else 32 workers), then N constant rates between them, each for --duration', group: 'Load:' })
+    .option('slo', { type: 'string', array: true, describe: "with --sweep: a service-level objective in the threshold grammar, judged per rate (repeatable), e.g. 'ttfc_ms=p(95)<2000' or 'pass_rate=rate>0.9'", group: 'Load:' })
     .option('concurrency-stages', { type: 'string', describe: 'closed loop, ramping (k6 ramping-vus): duration:workers stages from 0, cycling through the plan until they end (e.g. 30s:4,1m:16,30s:0)', group: 'Load:' })
     .option('start-rate', { type: 'number', describe: 'open loop: the rate --stages ramps from (default 0)', group: 'Load:' })
     .option('arrival', { choices: ARRIVAL_KINDS, describe: 'open loop: evenly spaced starts (constant, the default) or Poisson arrivals at the same mean rate (seeded by --seed)', group: 'Load:' })
@@ -155,6 +157,8 @@ export function toSessionOptions(a: Record<string, unknown>, env: NodeJS.Process
     ...opt('rate', positive(a.rate as number | undefined, 'rate')),
     ...opt('durationMs', a.duration === undefined ? undefined : parseDurationMs(a.duration as string, 'duration')),
     ...opt('stages', a.stages === undefined ? undefined : parseStages(String(a.stages), (v) => parseDurationMs(v, 'stages'))),
+    ...opt('sweep', positive(a.sweep as number | undefined, 'sweep', { integer: true })),
+    ...opt('slo', (a.slo as string[] | undefined)?.length ? (a.slo as string[]) : undefined),
     ...opt('concurrencyStages', a.concurrencyStages === undefined ? undefined : wholeStages(parseStages(String(a.concurrencyStages), (v) => parseDurationMs(v, 'concurrency-stages'), '--concurrency-stages'))),
     ...opt('startRate', positive(a.startRate as number | undefined, 'start-rate', { allowZero: true })),
     ...opt('arrival', a.arrival as ArrivalKind | undefined),

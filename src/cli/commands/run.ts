@@ -40,6 +40,7 @@ export function runCommand(io: CliIo, setExit: (code: ExitCode) => void): Comman
         .example('$0 run suites/demo.yaml --rate 10 --duration 1m --arrival poisson --seed 7', 'Poisson arrivals at 10 starts/s on average, reproducible')
         .example("$0 run suites/demo.yaml --rate 10 --duration 1m --threshold 'errors=rate<0.05;abortOnFail;delayAbortEval=10s'", 'stop the run (exit 1) as soon as more than 5% of requests fail, judged from 10 s on')
         .example('$0 run suites/demo.yaml --rate 10 --duration 1m --max-error-rate 20% --error-window 10s', 'stop cleanly (exit 3) when a fifth of the last 10 s of results failed')
+        .example("$0 run suites/demo.yaml --sweep 5 --duration 30s --slo 'ttfc_ms=p(95)<2000' --slo 'pass_rate=rate>0.9'", 'sweep: probe one at a time and at saturation, run 5 constant rates between them (30 s each) and report the highest meeting both SLOs')
         .example('$0 run suites/demo.yaml --concurrency-stages 30s:4,1m:16,30s:0', 'closed loop: ramp from 0 to 4, then 16 workers, then down, for two minutes')
         .example('$0 run suites/demo.yaml --rate 5 --duration 2m --mix weighted --seed 3', 'draw cases and threads by their `weight`, reproducibly')
         .example('$0 run suites/demo.yaml --rate 30 --duration 60s --shard auto/3 --start-at 2026-11-23T02:00:00Z', 'one of 3 shards (JOB_COMPLETION_INDEX 0-2) of a 30/s load test, all starting at one instant')

@@ -26,11 +26,11 @@ export interface TimeMark {
 }
 
 /** Solid or dashed by meaning (corrected, target), overriding the series' own dash. */
-function dashStyle(s: TimeSeries): string {
+export function dashStyle(s: TimeSeries): string {
   return s.dashed ? ' style="stroke-dasharray: 5 3"' : ' style="stroke-dasharray: none"';
 }
 
-function legendOf(series: readonly TimeSeries[]): string {
+export function legendOf(series: readonly TimeSeries[]): string {
   const items = series.map((s) => {
     const i = seriesIndex(s.slot);
     const dash = dashStyle(s);
@@ -40,16 +40,16 @@ function legendOf(series: readonly TimeSeries[]): string {
   return `<ul class="legend" aria-label="Legend">${items.join('')}</ul>`;
 }
 
-function frame(maxS: number, maxY: number, yTitle: string) {
+export function frame(maxS: number, maxY: number, yTitle: string, xTitle = 'seconds since the run started') {
   const xTicks = niceTicks(Math.max(1, maxS), 6);
   const yTicks = niceTicks(maxY);
   const x = linearScale([0, xTicks.at(-1)!], [X0, X1]);
   const y = linearScale([0, yTicks.at(-1)!], [Y0, Y1]);
-  const grid = axes(xTicks.map((v) => ({ at: x(v), label: formatTick(v) })), yTicks.map((v) => ({ at: y(v), label: formatTick(v) })), 'seconds since the run started', yTitle);
+  const grid = axes(xTicks.map((v) => ({ at: x(v), label: formatTick(v) })), yTicks.map((v) => ({ at: y(v), label: formatTick(v) })), xTitle, yTitle);
   return { x, y, grid };
 }
 
-function markLines(marks: readonly TimeMark[], x: (v: number) => number): string {
+export function markLines(marks: readonly TimeMark[], x: (v: number) => number): string {
   return marks
     .map((m) => `<line class="knee-mark" x1="${x(m.atS).toFixed(1)}" x2="${x(m.atS).toFixed(1)}" y1="${Y1}" y2="${Y0}"><title>${esc(m.label)}</title></line>`
       + `<text class="knee-label" x="${(x(m.atS) + 4).toFixed(1)}" y="${Y1 + 12}">${esc(m.label)}</text>`)
@@ -57,7 +57,7 @@ function markLines(marks: readonly TimeMark[], x: (v: number) => number): string
 }
 
 /** Split a series where values are missing, so a gap is drawn as a gap. */
-function runsOf(points: ReadonlyArray<[number, number | null]>): Array<Array<[number, number]>> {
+export function runsOf(points: ReadonlyArray<[number, number | null]>): Array<Array<[number, number]>> {
   const runs: Array<Array<[number, number]>> = [[]];
   for (const [t, v] of points) {
     if (v === null) {

@@ -5,6 +5,7 @@ import type { Summary } from '../../domain/summary.js';
 import type { LoadAnalysis, LoadPoint } from '../../metrics/load-analysis.js';
 import { formatCount, formatCredits, formatMs, formatRate, formatTick } from '../format.js';
 import { esc } from './escape.js';
+import { renderSweep } from './sweep-section.js';
 import { stackedAreaChart, timeLineChart, timesOf, type TimeMark, type TimeSeries } from './load-charts.js';
 
 const KNEE_WORDS: Record<KneeSummary['by'], string> = {
@@ -84,6 +85,8 @@ export function renderLoadSection(summary: Summary, load: LoadAnalysis | null | 
   ], 'Answers finished in each second. Corrected latency (dashed) runs from the intended start: a stall the uncorrected line hides shows in it.', marks);
   const rebuilt = load.rebuilt ? '<p class="note">Rebuilt from results.ndjson (timeline.ndjson is missing): no in-flight counts, dropped starts or loop delay.</p>' : '';
   const stages = summary.stages ? stageTable(summary.stages, summary.knee ?? null) : '';
+  // A sweep's stages are its rates: the sweep's table shows them beside their SLO verdicts.
+  if (summary.sweep) return `${harnessNote(summary)}${rebuilt}${renderSweep(summary.sweep)}<div class="charts">${rate}${throughput}${latency}</div>`;
   return `${harnessNote(summary)}${rebuilt}${kneeNote(summary)}<div class="charts">${rate}${throughput}${latency}</div>${stages}`;
 }
 
@@ -93,6 +96,8 @@ svg .area { stroke: none; opacity: .8; }
 svg .knee-mark { stroke: var(--fail); stroke-width: 1.5; stroke-dasharray: 4 3; }
 svg .knee-label { fill: var(--fail); font-size: 11px; }
 #stage-table tr.knee { background: var(--fail-bg); }
+#sweep-table tr.slo-max { background: var(--pass-bg); }
+#sweep-table td, #sweep-table th { white-space: nowrap; padding: .4rem .45rem; }
 #stage-table td, #stage-table th { white-space: nowrap; padding: .4rem .45rem; }
 .harness-warning { border-left: 4px solid var(--error); }
 `;

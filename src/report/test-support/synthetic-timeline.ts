@@ -39,3 +39,21 @@ export function writeSyntheticTimeline(runDir: string): RunLoad {
   writeFileSync(join(runDir, 'timeline.ndjson'), syntheticTimeline().map((l) => `${JSON.stringify(l)}\n`).join(''));
   return SYNTHETIC_LOAD;
 }
+
+/** The same timeline read as a sweep of four constant rates (12.5 s each), with a lenient SLO. */
+export const SYNTHETIC_SWEEP_LOAD: RunLoad = {
+  stages: [5, 10, 15, 20].map((rate, index) => ({ index, from_rate: rate, to_rate: rate, start_ms: index * 12_500, end_ms: (index + 1) * 12_500 })),
+  max_in_flight: 64,
+  sweep: {
+    probes: {
+      sequential: { concurrency: 1, start_ms: 0, end_ms: 0, starts: 0, rate_per_s: 2.5 },
+      saturation: { concurrency: 32, start_ms: 0, end_ms: 0, starts: 0, rate_per_s: 22.5 },
+    },
+    start_ms: 0, rate_ms: 12_500, rates: [5, 10, 15, 20], slo: { ttfc_ms: ['p(95)<60000'] },
+  },
+};
+
+export function writeSyntheticSweep(runDir: string): RunLoad {
+  writeFileSync(join(runDir, 'timeline.ndjson'), syntheticTimeline().map((l) => `${JSON.stringify(l)}\n`).join(''));
+  return SYNTHETIC_SWEEP_LOAD;
+}

@@ -1,0 +1,100 @@
+// --sweep N against the embedded service (time-scaled): two probes, then N constant rates in one
+// run directory; per-rate figures and SLO verdicts, and slo_max_rate consistent with them. Counts
+// and structure only, never times.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Sample } from '../src/domain/sample.js';
+import type { Summary } from '../src/domain/summary.js';
+import type { RunInfo } from '../src/domain/run.js';
+import { readJson, readNdjson, ROOT, runCli, tempDir } from './helpers.js';
+
+const SUITE = 'test/fixtures/e2e/small.yaml';
+const BASE = ['--models', 'gpt-4o-mini', '--latency-scale', '0.05', '--duration', '1s', '--max-in-flight', '8'];
+const DEAD_URL = 'http://127.0.0.1:9';
+
+describe('kbbench run --sweep', () => {
+  it('probes, then N constant rates in one run; summary.json `sweep` folds the stage table with per-rate SLOs', async () => {
+    const out = join(tempDir(), 'run');
+    const r = await runCli(['run', SUITE, ...BASE, '--sweep', '3', '--slo', 'ttfc_ms=p(95)<60000', '--slo', 'pass_rate=rate>=0', '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    for (const file of ['results.ndjson', 'timeline.ndjson', 'report.html', 'summary.json']) expect(existsSync(join(out, file))).toBe(true);
+    const summary = readJson<Summary>(join(out, 'summary.json'));
+    const sweep = summary.sweep!;
+    expect(sweep.rates).toHaveLength(3);
+    expect(sweep.slo).toEqual(['ttfc_ms=p(95)<60000', 'pass_rate=rate>=0']);
+    const { sequential_rate: low, saturation_rate: high } = sweep.probes;
+    const targets = sweep.rates.map((x) => x.target_rate);
+    // Evenly between the probes, rising (the probes' order of size aside).
+    for (let i = 1; i < targets.length; i++) expect(targets[i]!).toBeGreaterThanOrEqual(targets[i - 1]!);
+    for (const t of targets) {
+      expect(t).toBeGreaterThanOrEqual(Math.min(low, high));
+      expect(t).toBeLessThanOrEqual(Math.max(low, high));
+    }
+    // Each rate is a stage of the run: the figures are the stage table's.
+    expect(summary.stages!.map((s) => s.to_rate)).toEqual(targets);
+    sweep.rates.forEach((rate, i) => {
+      expect(rate.starts).toBe(summary.stages![i]!.starts);
+      expect(rate.achieved_rate).toBe(summary.stages![i]!.achieved_rate);
+      expect(rate.starts + rate.dropped).toBeGreaterThan(0);
+      expect(rate.slo_pass).toBe(true);
+    });
+    // slo_max_rate: the highest achieved rate among those meeting every SLO.
+    const met = sweep.rates.filter((x) => x.slo_pass === true).map((x) => x.achieved_rate!);
+    expect(sweep.slo_max_rate).toBe(Math.max(...met));
+    // The probes are recorded, as warmup: in results.ndjson, out of the sweep's figures.
+    const samples = readNdjson<Sample>(join(out, 'results.ndjson'));
+    const warmup = samples.filter((s) => s.warmup === true).length;
+    expect(warmup).toBeGreaterThan(0);
+    expect(summary.totals.warmup).toBe(warmup);
+    expect(samples.length - warmup).toBe(summary.totals.requests + summary.totals.skipped);
+    const run = readJson<RunInfo>(join(out, 'run.json'));
+    expect(run.load!.sweep!.rates).toEqual(targets);
+    expect(r.stdout).toMatch(/slo_max_rate ★ /);
+  }, 60_000);
+
+  it('an SLO no rate meets: every rate misses it and slo_max_rate is null; `kbbench report` judges it again', async () => {
+    const out = join(tempDir(), 'run');
+    const r = await runCli(['run', SUITE, ...BASE, '--sweep', '2', '--slo', 'ttfc_ms=p(95)<0.001', '--out', out, '--quiet']);
+    expect(r.code, r.stderr).toBe(0);
+    const sweep = readJson<Summary>(join(out, 'summary.json')).sweep!;
+    expect(sweep.rates.map((x) => x.slo_pass)).toEqual([false, false]);
+    expect(sweep.rates[0]!.slo_failed).toEqual(['ttfc_ms=p(95)<0.001']);
+    expect(sweep.slo_max_rate).toBeNull();
+    const again = await runCli(['report', out]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(readJson<Summary>(join(out, 'summary.json')).sweep).toEqual(sweep);
+  }, 60_000);
+
+  it('runs the README\'s sweep line (durations shortened, latencies scaled): slo_max_rate agrees with the rates\' verdicts', async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const line = readme.split('\n').find((l) => l.startsWith('kbbench run ') && l.includes('--sweep'))!;
+    // The shell's quotes around each --slo, as the shell would remove them.
+    const words = line.replace(/^kbbench /, '').match(/'[^']*'|\S+/g)!.map((w) => w.replace(/^'|'$/g, ''));
+    const args = words.map((w, i) => (words[i - 1] === '--duration' ? '1s' : words[i - 1] === '--sweep' ? '2' : w));
+    const out = join(tempDir(), 'run');
+    const r = await runCli([...args, '--latency-scale', '0.05', '--max-in-flight', '8', '--out', out, '--quiet']);
+    expect(r.code, r.stderr).toBe(0);
+    const sweep = readJson<Summary>(join(out, 'summary.json')).sweep!;
+    expect(sweep.slo).toEqual(['ttfc_ms=p(95)<2000', 'pass_rate=rate>0.9']);
+    expect(sweep.rates).toHaveLength(2);
+    const met = sweep.rates.filter((x) => x.slo_pass === true).map((x) => x.achieved_rate!);
+    expect(sweep.slo_max_rate).toBe(met.length === 0 ? null : Math.max(...met));
+    for (const rate of sweep.rates) expect(rate.slo_pass === false || rate.slo_failed.length === 0).toBe(true);
+  }, 60_000);
+
+  it.each([
+    [['--sweep', '3', '--duration', '1s', '--rate', '2'], /leave out --rate/],
+    [['--sweep', '3', '--stages', '1s:2'], /leave out --stages/],
+    [['--sweep', '3', '--duration', '1s', '--concurrency-stages', '1s:2'], /leave out --concurrency-stages/],
+    [['--sweep', '0', '--duration', '1s'], /--sweep/],
+    [['--sweep', '3'], /--sweep needs --duration/],
+    [['--rate', '2', '--duration', '1s', '--slo', 'ttfc_ms=p(95)<100'], /--slo is judged per rate of a sweep/],
+    [['--sweep', '2', '--duration', '1s', '--slo', 'ttfc_ms=p(95)<100;abortOnFail'], /never stops the run/],
+    [['--sweep', '2', '--duration', '1s', '--slo', 'nonsense'], /--slo/],
+  ])('%j exits 2 before anything is sent', async (args, message) => {
+    const r = await runCli(['run', SUITE, '--base-url', DEAD_URL, ...args], { env: { KBBENCH_API_KEY: 'k-test-0000' } });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(message);
+  });
+});
