@@ -1,4 +1,5 @@
 // Paired bootstrap confidence interval of a relative change (head total / base total − 1) over matched items.
+import { createRandom } from '../domain/random.js';
 
 /**
  * Why paired, and why for credits: what a request costs depends mostly on which question it
@@ -61,14 +62,5 @@ export function quantile(sorted: readonly number[], q: number): number {
   return sorted[lower]! + (sorted[upper]! - sorted[lower]!) * (position - lower);
 }
 
-/** A small, fast, seedable generator (Tommy Ettinger's mulberry32): uniform in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The harness's one seeded generator (mulberry32), under the name compare's tests know. */
+export const mulberry32 = createRandom;

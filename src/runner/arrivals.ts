@@ -2,7 +2,7 @@
 // profile gives a target rate over time; starts are placed where the integral of that rate crosses
 // each whole number (constant arrivals) or each point of a unit-rate Poisson process (poisson
 // arrivals), so the count per stage matches the plan however the stages are shaped.
-import { createRandom } from './random.js';
+import { createRandom } from '../domain/random.js';
 
 // The stage text is read in domain/ so a suite's `load:` block reads it the same way as --stages.
 export { parseStages } from '../domain/stages.js';

@@ -4,7 +4,7 @@
 // the plan's index space (a Feistel network, walked until it lands inside), weighted draws places
 // and keeps each with probability weight / maxWeight (rejection sampling).
 import type { PlanUnit } from '../plan/types.js';
-import { createRandom } from './random.js';
+import { createRandom } from '../domain/random.js';
 import type { UnitSource } from './unit.js';
 
 export type MixKind = 'sequential' | 'shuffle' | 'weighted';

@@ -4,7 +4,7 @@ import type { Sample } from '../domain/sample.js';
 import { withRetries } from './backoff.js';
 import { isoNow, monotonicMs, sleep } from './clock.js';
 import { createIdOf } from '../plan/item-id.js';
-import { createRandom } from './random.js';
+import { createRandom } from '../domain/random.js';
 import type { PlanRequest, PlanThread } from '../plan/types.js';
 import { sampleFromError, skippedSample, type SampleContext } from './sample-builder.js';
 import { RequestCancelled, sendRequest, type SendDeps } from './send.js';

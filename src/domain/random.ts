@@ -1,4 +1,4 @@
-// The run's one seeded random source (arrivals and the traffic mix), so a run with --seed repeats exactly.
+// The harness's one seeded random source (arrivals, the traffic mix, compare's bootstrap), so a run with --seed repeats exactly. (The reference service keeps its own: it shares only protocol types.)
 
 /** mulberry32: small, fast, and good enough for schedules; returns uniform numbers in [0, 1). */
 export function createRandom(seed: number): () => number {
