@@ -33,10 +33,15 @@ describe('merged run.json', () => {
     expect(startShiftsMs(runs.map((r) => r.run))).toEqual([5000, 0]);
   });
 
-  it('keeps the one plan of open-loop segments (--rate with --shard) rather than adding it up', () => {
-    const segment = (index: number): RunInfo => ({ ...shard(index, 3), options: { shard: { index, count: 3 }, rate: 30, durationMs: 2000 } });
+  it('keeps the one plan of open-loop segments (--rate with --shard), their starts and requests added up', () => {
+    // Each segment holds the whole plan's items and threads, and its own share of the starts (runner/segment.ts).
+    const segment = (index: number): RunInfo => {
+      const base = shard(index, 3);
+      return { ...base, plan: { ...base.plan, requests: 10 + index, starts: 7 + index }, options: { shard: { index, count: 3 }, rate: 30, durationMs: 2000 } };
+    };
     const runs = [1, 2, 3].map((i) => ({ dir: `/s${i}`, run: segment(i), lines: 20 }));
-    expect(mergedRunInfo(runs, '1.2.3', '2025-11-22T02:00:00.000Z').plan).toEqual(runs[0]!.run.plan);
+    const plan = mergedRunInfo(runs, '1.2.3', '2025-11-22T02:00:00.000Z').plan;
+    expect(plan).toEqual({ ...runs[0]!.run.plan, requests: 11 + 12 + 13, starts: 8 + 9 + 10 });
   });
 
   it('warns about a missing shard, mixed splits and non-shard runs', () => {
