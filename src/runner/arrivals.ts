@@ -6,6 +6,7 @@ import { createRandom } from '../domain/random.js';
 
 // The stage text is read in domain/ so a suite's `load:` block reads it the same way as --stages.
 export { parseStages } from '../domain/stages.js';
+import type { StageWindow } from '../domain/load.js';
 
 export type LoadProfile =
   | { kind: 'constant'; ratePerS: number; durationMs: number }
@@ -21,14 +22,8 @@ export interface ProfileStage {
   fromPerS?: number;
 }
 
-/** One stage of a profile, in ms since the run's t0 (a constant profile is one stage). */
-export interface StageWindow {
-  index: number;
-  from_rate: number;
-  to_rate: number;
-  start_ms: number;
-  end_ms: number;
-}
+/** One stage of a profile, in ms since the run's t0 (a constant profile is one stage): run.json's own type. */
+export type { StageWindow } from '../domain/load.js';
 
 export type ArrivalKind = 'constant' | 'poisson';
 export const ARRIVAL_KINDS: readonly ArrivalKind[] = ['constant', 'poisson'];
