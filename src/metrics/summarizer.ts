@@ -104,8 +104,10 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
   const finish = (context: SummaryContext): SummarizerResult => {
     const order = orderModels([...models.keys()], context.model_order ?? []);
     const thresholds = sinks.evaluate();
+    const caseResult = cases.finish(order);
+    const perQuestion = caseResult.questions;
     const modelSummaries: Record<string, ModelSummary> = {};
-    for (const name of order) setOwn(modelSummaries, name, models.get(name)!.toStats());
+    for (const name of order) setOwn(modelSummaries, name, { ...models.get(name)!.toStats(), ...perQuestion.models.get(name) });
     const durationMs = context.duration_ms ?? (lastEndMs > 0 ? lastEndMs : null);
     const stats = total.toStats();
     const totals: TotalsSummary = {
@@ -118,7 +120,6 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       starts,
       starts_per_s: durationMs ? Math.round((starts / durationMs) * 1000 * 1000) / 1000 : null,
     };
-    const caseResult = cases.finish(order);
     const gates = judgeGates(context.fail_on ?? DEFAULT_GATES, checksGate.counts(), thresholds);
     const summary: Summary = {
       run_id: context.run_id,
@@ -132,6 +133,8 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       thresholds,
       credits: credits.finish(order, context.credit_price),
       failures: failures.result(),
+      ...(perQuestion.pairs.length > 0 ? { model_pairs: perQuestion.pairs } : {}),
+      ...(perQuestion.flaky.total > 0 ? { flaky: perQuestion.flaky } : {}),
     };
     if (tags.size > 0) {
       summary.tags = Object.create(null) as Record<string, ModelSummary>;
