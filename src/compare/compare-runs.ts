@@ -6,7 +6,8 @@ import { matchItems, type ItemMatch } from './items.js';
 import { compareModels } from './models.js';
 import { assertRunDir } from './run-dir.js';
 import { headCoverage } from './head-plan.js';
-import type { Comparison, CompareOptions, ModelChange, RunRef } from './types.js';
+import type { Comparison, CompareOptions, ModelChange, PassRateChange, RunRef } from './types.js';
+import { comparePassRate, isFlakyChange } from './pass-rate.js';
 
 export interface CompareRoles {
   /** How messages name each directory: `<base-dir>`, `--baseline`. */
@@ -25,7 +26,8 @@ export async function compareRuns(
   const notCompared = items.missing.filter((m) => coverage({ ...m, ids: m.item_ids }) === 'not-compared');
   items.missing = items.missing.filter((m) => !notCompared.includes(m));
   const models = compareModels(base, head, items.matched, options);
-  const reasons = failureReasons(items, models, options);
+  const passRate = comparePassRate(base.items, head.items, items.matched, options.alpha, options.tolerance ?? 0);
+  const reasons = failureReasons(items, models, options, passRate);
   return {
     kind: 'kbbench-compare',
     version: 1,
@@ -33,7 +35,10 @@ export async function compareRuns(
     reasons,
     base: runRef(base),
     head: runRef(head),
-    options: { latency_tolerance: options.latencyTolerance, credits_tolerance: options.creditsTolerance, alpha: options.alpha, fail_on: [...options.failOn] },
+    options: {
+      latency_tolerance: options.latencyTolerance, credits_tolerance: options.creditsTolerance, alpha: options.alpha, fail_on: [...options.failOn],
+      tolerance: options.tolerance ?? 0,
+    },
     counts: {
       matched: items.matched.length, regressions: items.regressions.length, fixes: items.fixes.length,
       changed: items.changed.length, missing: items.missing.length, added: items.added.length, not_compared: notCompared.length,
@@ -41,6 +46,8 @@ export async function compareRuns(
     regressions: items.regressions, fixes: items.fixes, changed: items.changed, missing: items.missing, added: items.added,
     not_compared: notCompared,
     models,
+    pass_rate: passRate,
+    flaky_regressions: items.regressions.filter(isFlakyChange).map((r) => r.item_id),
     warnings: warningsFor(base, head, models),
   };
 }
@@ -53,10 +60,15 @@ const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' 
 const signedPct = (x: number | null): string => (x === null ? '–' : `${x >= 0 ? '+' : '−'}${formatRate(Math.abs(x))}`);
 
 /** One line per reason the comparison fails, in --fail-on's terms; none means pass. */
-export function failureReasons(items: ItemMatch, models: Record<string, ModelChange>, options: CompareOptions): string[] {
+export function failureReasons(items: ItemMatch, models: Record<string, ModelChange>, options: CompareOptions, passRate: PassRateChange | null = null): string[] {
   const on = new Set(options.failOn);
   const reasons: string[] = [];
-  if (on.has('regressions') && items.regressions.length > 0) reasons.push(`${plural(items.regressions.length, 'regression')} (pass → fail)`);
+  // A stable item (its repeats agree, or one answer) fails on a single flip; a flaky one only through the pass rate.
+  const stable = items.regressions.filter((r) => !isFlakyChange(r));
+  if (on.has('regressions') && stable.length > 0) reasons.push(`${plural(stable.length, 'regression')} (pass → fail)`);
+  if (on.has('regressions') && passRate?.verdict === 'regressed') {
+    reasons.push(`pass rate ${signedPct(passRate.difference)} (95% CI ${signedPct(passRate.ci95[0])} to ${signedPct(passRate.ci95[1])}, p=${passRate.p_value.toPrecision(2)}, tolerance ${formatRate(passRate.tolerance)})`);
+  }
   for (const [model, m] of Object.entries(models)) {
     if (on.has('latency')) {
       for (const key of ['ttfc_ms', 'latency_ms'] as const) {
