@@ -118,12 +118,9 @@ function metricOf(r: PairedResult | null, pAdjusted: number | null, spec: Metric
 function powerOf(p: Paired, r: PairedResult | null): { detectable: number | null; toDetect: ModelPair['to_detect'] } {
   const n = p.a.length;
   if (!r || n < 3) return { detectable: null, toDetect: [] };
-  let se = r.se ?? 0;
-  if (!(se > 0)) {
-    // Identical answers on every question: no observed spread. Fall back to independent answers at the pooled rate.
-    const pooled = (p.a.reduce((s, v) => s + v, 0) + p.b.reduce((s, v) => s + v, 0)) / (2 * n);
-    se = Math.sqrt((2 * Math.max(pooled * (1 - pooled), 0.25 / n)) / n);
-  }
+  const se = r.se ?? 0;
+  // No spread at all (every question answered alike by both): nothing to scale from; say nothing rather than guess.
+  if (!(se > 0)) return { detectable: null, toDetect: [] };
   const detectable = detectableDifference(se);
   const split = varianceSplit(p);
   return {

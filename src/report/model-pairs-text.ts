@@ -11,7 +11,7 @@ export const PAIR_METRICS: ReadonlyArray<{ key: PairMetricName; name: string; un
 
 export const NO_DIFFERENCE = 'no detectable difference';
 
-const sign = (x: number): string => (x > 0 ? '+' : x < 0 ? '−' : '±');
+const sign = (x: number): string => (x > 0 ? '+' : x < 0 ? '−' : '');
 
 /** A signed amount in the metric's unit: `+4.0 pts`, `−120 ms`, `+0.00012`. */
 export function formatDifference(x: number, unit: 'pts' | 'ms' | 'credits'): string {
