@@ -117,6 +117,15 @@ export interface ModelPair {
   sampled?: true;
 }
 
+/** One tag × model's spend (summary.json `tag_credits`). */
+export interface TagModelCredits {
+  requests: number;
+  passed: number;
+  credits_used: number;
+  credits_per_request: number | null;
+  credits_per_passed: number | null;
+}
+
 /** Case × model cells whose repeats disagreed: the first 50 in run order, and how many in all. */
 export interface FlakyList {
   total: number;
@@ -245,6 +254,8 @@ export interface Summary {
   tags?: Record<string, RequestStats>;
   /** The first failed items and their count; absent in summaries written before it existed. */
   failures?: FailedItems;
+  /** Per tag, per model: what the tag's questions cost each model (the `tags` figures mix models). */
+  tag_credits?: Record<string, Record<string, TagModelCredits>>;
   /** Each pair of models (in report order, a before b), compared per question; absent with one model. */
   model_pairs?: ModelPair[];
   /** With repeats: flaky case × model cells. */

@@ -14,6 +14,7 @@ import { setOwn } from './own-record.js';
 import { createRequestStats, type RequestStatsAccumulator } from './request-stats.js';
 import { createFailedItems } from './failed-items.js';
 import { createTimeline } from './timeline.js';
+import { createTagCredits } from './tag-credits.js';
 
 export interface SummarizerOptions {
   /**
@@ -70,6 +71,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
   const failures = createFailedItems();
   // One accumulator per tag: tags are a suite's small vocabulary, bounded all the same.
   const tags = new Map<string, RequestStatsAccumulator>();
+  const tagCredits = createTagCredits(MAX_TAGS);
   // Unscoped and model-only thresholds read `total` and `models` themselves (k6: one set of aggregates).
   const sinks: ThresholdSinks = createThresholdSinks(options.thresholds ?? {}, { total, model: (name) => models.get(name) });
   const checksGate = createChecksGate(sinks.coveredByPassRate);
@@ -97,7 +99,10 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
     timeline.add(sample);
     credits.add(sample);
     failures.add(sample);
-    if (Array.isArray(sample.tags)) addTags(tags, sample);
+    if (Array.isArray(sample.tags)) {
+      addTags(tags, sample);
+      tagCredits.add(sample);
+    }
     lastEndMs = Math.max(lastEndMs, sample.offset_ms + (sample.latency_ms ?? 0));
   };
 
@@ -139,6 +144,8 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
     if (tags.size > 0) {
       summary.tags = Object.create(null) as Record<string, ModelSummary>;
       for (const name of [...tags.keys()].sort()) setOwn(summary.tags, name, tags.get(name)!.toStats());
+      const byModel = tagCredits.result(order);
+      if (byModel) summary.tag_credits = byModel;
     }
     const set: HistogramSet = new Map(order.map((name) => [name, models.get(name)!.histograms]));
     return { summary, histograms: encodeHistogramSet(set), details: buildDetails(order, set, timeline.toTimeline(order)), cases: caseResult.table };
