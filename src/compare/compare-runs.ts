@@ -59,13 +59,28 @@ function runRef(d: RunDigest): RunRef {
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 const signedPct = (x: number | null): string => (x === null ? '–' : `${x >= 0 ? '+' : '−'}${formatRate(Math.abs(x))}`);
 
+const regressionReason = (n: number): string => `${plural(n, 'regression')} (pass → fail)`;
+const REGRESSION_REASON = /^\d+ regressions? \(pass → fail\)$/;
+
+/**
+ * `--confirm N`'s findings folded in: a regression whose re-asks passed is flaky (listed, not a
+ * failure); one whose re-asks all failed stays a regression and fails the `regressions` gate.
+ */
+export function withConfirmed(c: Comparison, confirm: NonNullable<Comparison['confirm']>, options: CompareOptions): Comparison {
+  const flaky = [...new Set([...c.flaky_regressions, ...confirm.items.filter((i) => i.verdict === 'flaky').map((i) => i.item_id)])];
+  const stable = c.regressions.filter((r) => !flaky.includes(r.item_id)).length;
+  const reasons = c.reasons.filter((r) => !REGRESSION_REASON.test(r));
+  if (options.failOn.includes('regressions') && stable > 0) reasons.unshift(regressionReason(stable));
+  return { ...c, flaky_regressions: flaky, confirm, reasons, verdict: reasons.length === 0 ? 'pass' : 'fail' };
+}
+
 /** One line per reason the comparison fails, in --fail-on's terms; none means pass. */
 export function failureReasons(items: ItemMatch, models: Record<string, ModelChange>, options: CompareOptions, passRate: PassRateChange | null = null): string[] {
   const on = new Set(options.failOn);
   const reasons: string[] = [];
   // A stable item (its repeats agree, or one answer) fails on a single flip; a flaky one only through the pass rate.
   const stable = items.regressions.filter((r) => !isFlakyChange(r));
-  if (on.has('regressions') && stable.length > 0) reasons.push(`${plural(stable.length, 'regression')} (pass → fail)`);
+  if (on.has('regressions') && stable.length > 0) reasons.push(regressionReason(stable.length));
   if (on.has('regressions') && passRate?.verdict === 'regressed') {
     reasons.push(`pass rate ${signedPct(passRate.difference)} (95% CI ${signedPct(passRate.ci95[0])} to ${signedPct(passRate.ci95[1])}, p=${passRate.p_value.toPrecision(2)}, tolerance ${formatRate(passRate.tolerance)})`);
   }

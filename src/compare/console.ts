@@ -28,6 +28,10 @@ export function renderCompareConsole(c: Comparison): string {
     }
     if (c.regressions.length > CONSOLE_ITEM_LIMIT) lines.push(`  … and ${c.regressions.length - CONSOLE_ITEM_LIMIT} more (compare.html)`);
   }
+  if (c.confirm) {
+    const confirmed = c.confirm.items.filter((i) => i.verdict === 'confirmed').length;
+    lines.push(`--confirm ${c.confirm.repeats}: ${confirmed} of ${c.confirm.items.length} flips confirmed by every re-ask failing; ${c.confirm.items.length - confirmed} passed on a re-ask (flaky, not a failure) · ${c.confirm.dir}`);
+  }
   if (c.fixes.length > 0) {
     lines.push(`fixes (fail → pass): ${c.fixes.slice(0, CONSOLE_ITEM_LIMIT).map(itemLabel).join(', ')}${c.fixes.length > CONSOLE_ITEM_LIMIT ? ', …' : ''}`);
   }

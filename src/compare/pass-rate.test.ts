@@ -53,3 +53,20 @@ describe('compare pass_rate', () => {
     expect(tolerant.verdict).toBe('pass');
   });
 });
+
+describe('--confirm findings', () => {
+  it('a flip whose re-asks passed is flaky and no longer fails; a confirmed one still does', async () => {
+    const { withConfirmed } = await import('./compare-runs.js');
+    const c = await compareRuns(run(40, 1, () => true), run(40, 1, (i) => i !== 3 && i !== 5), options);
+    expect(c.reasons).toEqual(['2 regressions (pass → fail)']);
+    const items = [
+      { item_id: 'case:c3|model:gpt-4o', reasks: 3, passed: 2, verdict: 'flaky' as const },
+      { item_id: 'case:c5|model:gpt-4o', reasks: 3, passed: 0, verdict: 'confirmed' as const },
+    ];
+    const confirmed = withConfirmed(c, { repeats: 3, dir: 'x', items }, options);
+    expect(confirmed.reasons).toEqual(['1 regression (pass → fail)']);
+    expect(confirmed.flaky_regressions).toEqual(['case:c3|model:gpt-4o']);
+    const allNoise = withConfirmed(c, { repeats: 3, dir: 'x', items: items.map((i) => ({ ...i, passed: 1, verdict: 'flaky' as const })) }, options);
+    expect(allNoise.verdict).toBe('pass');
+  });
+});

@@ -23,6 +23,15 @@ export interface PassRateChange {
   verdict: 'regressed' | 'improved' | 'no_difference';
 }
 
+/** What `--confirm N` found for one stable pass → fail item: its re-asks and their verdict. */
+export interface ConfirmFinding {
+  item_id: string;
+  reasks: number;
+  passed: number;
+  /** `confirmed`: every re-ask failed too (the regression fails the run); `flaky`: some passed (reported, not a failure). */
+  verdict: 'confirmed' | 'flaky';
+}
+
 export interface CompareOptions {
   /** A pass-rate drop fails only when significant and larger than this (0.02 = 2 points). */
   tolerance?: number;
@@ -173,6 +182,8 @@ export interface Comparison {
   pass_rate: PassRateChange | null;
   /** Regressions whose repeats disagreed on either side (flaky): listed, not a failure by themselves. */
   flaky_regressions: string[];
+  /** `run --baseline --confirm N`: the re-asks of each stable regression (absent without --confirm). */
+  confirm?: { repeats: number; dir: string; items: ConfirmFinding[] };
   /** Notes on what the numbers can and cannot say (partial runs, models on one side only). */
   warnings: string[];
 }

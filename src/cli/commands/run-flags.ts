@@ -79,6 +79,7 @@ export function runFlags<T>(y: Argv<T>) {
     .option('error-window', { type: 'string', describe: 'the sliding window of --max-error-rate (default 10s)', group: 'Checks:' })
     .option('baseline', { type: 'string', describe: 'compare with an earlier run directory; exit 1 on regression', group: 'Checks:' })
     .options(compareTuningOptions('Checks:'))
+    .option('confirm', { type: 'number', describe: 'with --baseline: re-ask each pass → fail item N more times; it fails only if every re-ask fails', group: 'Checks:' })
     .option('resume', { type: 'string', describe: 'continue an interrupted run in its directory; nothing finished is sent again', group: 'Output:' })
     .option('allow-changed-suite', { type: 'boolean', describe: 'with --resume: continue although the suite file changed (same suite name); see README', group: 'Output:' })
     .option('filter', {

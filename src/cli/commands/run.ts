@@ -7,7 +7,8 @@ import { EXIT, exitForVerdict, type ExitCode } from '../exit.js';
 import type { CliIo } from '../io.js';
 import { withSessionConsole } from '../session-console.js';
 import { runFlags, toSessionOptions } from './run-flags.js';
-import { checkBaseline, runBaselineCompare } from './baseline.js';
+import { checkBaseline, confirmRepeatsOf, runBaselineCompare, type ConfirmStep } from './baseline.js';
+import { confirmFlips } from '../../session/confirm-flips.js';
 
 /** What --help says about the verdict (README "Exit codes" says the same). */
 export const FAIL_ON_EPILOG = [
@@ -47,6 +48,7 @@ export function runCommand(io: CliIo, setExit: (code: ExitCode) => void): Comman
         .example('$0 run suites/demo.yaml --max-credits 5', 'stop before spending more than 5 credits')
         .example('$0 run suites/demo.yaml --resume reports/demo-20261122T101500Z', 'finish an interrupted run without paying twice')
         .example('$0 run suites/demo.yaml --baseline baselines/demo --markdown comment.md', 'fail (exit 1) on a regression against a kept run')
+        .example('$0 run suites/demo.yaml --baseline baselines/demo --confirm 3', 're-ask each pass → fail item 3 more times: fail only if they fail too')
         .example('$0 run suites/demo.yaml --fail-on thresholds', 'only the thresholds gate: failed checks alone do not fail the run')
         .example("$0 run suites/demo.yaml --filter 'refund-*' --filter tag:billing", 'only the refund cases and those tagged billing')
         .example('$0 run suites/demo.yaml --only-failed reports/demo-20261122T101500Z', 'run again what failed there')
@@ -54,12 +56,14 @@ export function runCommand(io: CliIo, setExit: (code: ExitCode) => void): Comman
     handler: async (argv) => {
       const options = toSessionOptions(argv as Record<string, unknown>, io.env, process.cwd());
       checkBaseline(argv as Record<string, unknown>);
+      confirmRepeatsOf(argv as Record<string, unknown>);
       const quiet = argv.quiet === true;
       const json = argv.json === true;
       await withSessionConsole(io, { label: 'kbbench:', quiet, apiKey: options.apiKey, apiKeyFile: argv.apiKeyFile as string | undefined }, async (hooks, settle) => {
         const result = await runSession(options, hooks);
         settle();
-        const baselineFailed = typeof argv.baseline === 'string' ? await runBaselineCompare(io, argv, result, quiet || json) : false;
+        const confirm: ConfirmStep = (comparison, repeats) => confirmFlips(options, result.runDir, comparison, repeats, hooks);
+        const baselineFailed = typeof argv.baseline === 'string' ? await runBaselineCompare(io, argv, result, quiet || json, confirm) : false;
         if (json) io.out(JSON.stringify(result.summary, null, 2));
         else if (!quiet) {
           io.out(renderConsoleSummary(result.summary, { suiteName: result.run.suite.name, runDir: result.runDir }));
