@@ -15,6 +15,8 @@ export interface CompareOptions {
   /** Family-wise false-alarm rate of one comparison's significance tests. */
   alpha: number;
   failOn: FailOnKind[];
+  /** `--allow-different-suites`: compare runs of differently named suites (else exit 2). */
+  allowDifferentSuites?: boolean;
 }
 
 /** One side of a matched item: how its repeats went. */
