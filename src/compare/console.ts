@@ -1,7 +1,7 @@
 // The short plain-text summary of a comparison the CLI prints: verdict, counts, each regression, a table per model.
 import { renderTable } from '../report/console-summary.js';
 import { modelLabel } from '../report/format.js';
-import { creditsCell, failureReason, itemLabel, modelVerdict, passRateCell, passRateLine, timingCell } from './labels.js';
+import { creditsCell, itemLabel, modelVerdict, passRateCell, passRateLine, regressionReason, timingCell } from './labels.js';
 import type { Comparison } from './types.js';
 
 /** Long lists are cut here in the console; compare.json and compare.html hold them all. */
@@ -21,10 +21,10 @@ export function renderCompareConsole(c: Comparison): string {
     if (c.missing.length > CONSOLE_ITEM_LIMIT) lines.push(`  … and ${c.missing.length - CONSOLE_ITEM_LIMIT} more (compare.html)`);
   }
   if (c.regressions.length > 0) {
-    lines.push('regressions (pass → fail):');
+    lines.push('regressions (pass → fail, of the item or of one of its checks):');
     const flaky = new Set(c.flaky_regressions ?? []);
     for (const r of c.regressions.slice(0, CONSOLE_ITEM_LIMIT)) {
-      lines.push(`  ${flaky.has(r.item_id) ? '~ flaky' : '✗'} ${itemLabel(r)}: ${failureReason(r.head)}${flaky.has(r.item_id) ? ` (base ${r.base.passed}/${r.base.runs}, head ${r.head.passed}/${r.head.runs} passed: noise unless the pass rate says otherwise)` : ''}`);
+      lines.push(`  ${flaky.has(r.item_id) ? '~ flaky' : '✗'} ${itemLabel(r)}: ${regressionReason(r)}${flaky.has(r.item_id) ? ` (base ${r.base.passed}/${r.base.runs}, head ${r.head.passed}/${r.head.runs} passed: noise unless the pass rate says otherwise)` : ''}`);
     }
     if (c.regressions.length > CONSOLE_ITEM_LIMIT) lines.push(`  … and ${c.regressions.length - CONSOLE_ITEM_LIMIT} more (compare.html)`);
   }

@@ -46,6 +46,7 @@ export interface CompareFlagValues {
   failOn?: string | string[];
   alpha?: number;
   tolerance?: string | number;
+  allowDifferentSuites?: boolean;
 }
 
 /** Flags to options, defaults filled in; throws InputError (exit 2) before anything runs. */
@@ -56,5 +57,6 @@ export function compareOptionsFrom(flags: CompareFlagValues): CompareOptions {
     alpha: parseAlpha(flags.alpha) ?? DEFAULT_COMPARE_OPTIONS.alpha,
     tolerance: parseTolerance(flags.tolerance, 'tolerance') ?? DEFAULT_COMPARE_OPTIONS.tolerance,
     failOn: parseFailOn(flags.failOn) ?? [...DEFAULT_COMPARE_OPTIONS.failOn],
+    ...(flags.allowDifferentSuites === true ? { allowDifferentSuites: true } : {}),
   };
 }
