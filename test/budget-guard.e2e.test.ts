@@ -36,7 +36,9 @@ describe('--max-credits: spent ≤ budget + one answer when the first answer is 
   });
 
   it('a steady price admits requests together once priced, and the budget holds with no overshoot', async () => {
-    server.answer((_req, res) => setTimeout(() => sendJson(res, 200, { text: 'an answer', credits_used: 0.1, credits_remaining: 1000 }), 20));
+    server.answer((_req, res) => {
+      setTimeout(() => sendJson(res, 200, { text: 'an answer', credits_used: 0.1, credits_remaining: 1000 }), 20);
+    });
     const dir = tempDir();
     const out = join(dir, 'run');
     const r = await runCli(['run', hostileSuite(dir, 40), '--base-url', server.url, '--out', out, '--concurrency', '4', '--max-credits', '2'], { env: { KBBENCH_API_KEY: KEY } });
