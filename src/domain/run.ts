@@ -32,6 +32,10 @@ export interface RunInfo {
   /** Why the run stopped early, in words (never containing the key). */
   stop_reason?: string;
   abort?: { by: 'threshold' | 'max-errors' | 'max-error-rate'; detail: string };
+  /** `run --label TEXT`: what kbbench history names this run by. */
+  label?: string;
+  /** The commit the run belongs to (GITHUB_SHA when present). */
+  commit?: string;
 }
 
 /** One threshold's evaluation: `ttfc_ms{model:gpt-4o}` `p(95)<2000`. */
