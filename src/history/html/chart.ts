@@ -13,6 +13,11 @@ const X1 = CHART.left + PLOT_WIDTH;
 const Y0 = CHART.top + PLOT_HEIGHT;
 const Y1 = CHART.top;
 
+/** A report link as history.json gives it: relative, or no link at all (a scheme such as javascript: is refused). */
+export function safeHref(href: string | undefined): string | undefined {
+  return href === undefined || /^[a-z][a-z0-9+.-]*:/i.test(href) || href.startsWith('//') ? undefined : href;
+}
+
 export function formatValue(metric: string, value: number | null): string {
   if (value === null) return '–';
   if (metric === 'pass_rate') return `${(value * 100).toFixed(1)}%`;
@@ -66,7 +71,8 @@ export function historyChart(series: HistorySeries, title: string, changes: read
     series.points.forEach((p, i) => {
       if (p.value === null) return;
       const dot = marker(0, x(i), y(p.value), pointTitle(series, i));
-      body.push(p.report ? `<a href="${esc(p.report)}" class="point">${dot}</a>` : dot);
+      const href = safeHref(p.report);
+      body.push(href !== undefined ? `<a href="${esc(href)}" class="point">${dot}</a>` : dot);
     });
   }
   return svgFrame(`${title} over ${n} runs`, body.join(''));

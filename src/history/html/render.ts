@@ -4,7 +4,7 @@ import { esc, userText } from '../../report/html/escape.js';
 import { pageHead } from '../../report/html/page-head.js';
 import { STYLES } from '../../report/html/styles.js';
 import { METRIC_TITLES, type HistoryChangePoint, type HistoryJson, type HistorySeries } from '../types.js';
-import { formatValue, historyChart } from './chart.js';
+import { formatValue, historyChart, safeHref } from './chart.js';
 import { HISTORY_SCRIPT } from './script.js';
 
 const EXTRA_STYLES = `
@@ -79,7 +79,8 @@ function flipTable(json: HistoryJson): string {
 function runTable(json: HistoryJson): string {
   const rows = json.runs.map((r) => {
     const kb = r.knowledge_base ? [r.knowledge_base.version, r.knowledge_base.sha256?.slice(0, 12)].filter(Boolean).join(' · ') : '–';
-    const link = r.report ? `<a href="${esc(r.report)}">report</a>` : '–';
+    const href = safeHref(r.report);
+    const link = href !== undefined ? `<a href="${esc(href)}">report</a>` : '–';
     return `<tr data-suite="${esc(r.suite)}"><td>${esc(r.started_at)}</td><td>${userText(r.run_id, 40)}</td><td>${userText(r.label ?? '', 60)}</td><td>${userText(r.commit?.slice(0, 12) ?? '', 20)}</td><td>${userText(kb, 40)}</td><td>${esc(r.status)}</td><td>${esc(r.verdict)}</td><td>${link}</td></tr>`;
   });
   return `<div class="scroll"><table><thead><tr><th scope="col">Started</th><th scope="col">Run</th><th scope="col">Label</th><th scope="col">Commit</th><th scope="col">Knowledge base</th><th scope="col">Status</th><th scope="col">Verdict</th><th scope="col">Report</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
