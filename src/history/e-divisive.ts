@@ -36,9 +36,20 @@ export interface ChangePoint {
 /** Sum of |x_i − x_j| over pairs inside each prefix of `values`: prefix[k] covers values[0..k). */
 function prefixPairSums(values: ArrayLike<number>): Float64Array {
   const n = values.length;
-  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => values[a]! - values[b]!);
+  // Ranks by binary search in a natively sorted copy: equal values share a rank, which is harmless
+  // (|x − x| adds 0 on either side of the sum).
+  const sorted = Float64Array.from(values).sort();
   const rank = new Int32Array(n);
-  order.forEach((idx, r) => (rank[idx] = r + 1));
+  for (let k = 0; k < n; k++) {
+    let lo = 0;
+    let hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (sorted[mid]! < values[k]!) lo = mid + 1;
+      else hi = mid;
+    }
+    rank[k] = lo + 1;
+  }
   // Fenwick trees over ranks: how many earlier values sit below a rank, and their sum.
   const count = new Float64Array(n + 1);
   const sum = new Float64Array(n + 1);
