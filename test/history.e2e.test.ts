@@ -24,8 +24,12 @@ beforeAll(async () => {
   work = tempDir('kbbench-history-');
   cpSync(join(ROOT, 'suites'), join(work, 'suites'), { recursive: true });
   const doc = join(work, 'suites', 'demo', 'docs', 'plans-and-pricing.md');
+  const workspace = join(work, 'suites', 'demo', 'workspace.yaml');
+  const workspaceText = readFileSync(workspace, 'utf8');
+  writeFileSync(workspace, `version: kb-1\n${workspaceText}`);
   for (let i = 1; i <= 6; i++) {
     if (i === 4) {
+      writeFileSync(workspace, `version: kb-2\n${workspaceText}`);
       // The knowledge base changes: the Team price and the trial's length, which three questions check.
       const text = readFileSync(doc, 'utf8');
       const changed = text.replace('€29 per agent', '€31 per agent').replace('14-day free trial', '21-day free trial');
@@ -49,6 +53,15 @@ describe('kbbench history over six runs of the demo suite', () => {
     expect(history.runs.map((r) => r.label)).toEqual(['run 1', HOSTILE_LABEL, 'run 3', 'run 4', 'run 5', 'run 6']);
     expect(history.runs.map((r) => r.commit)).toEqual([1, 2, 3, 4, 5, 6].map((i) => `${i}`.repeat(40)));
     expect(history.runs.every((r) => r.report?.endsWith('/report.html'))).toBe(true);
+  });
+
+  it("records the knowledge base's version and a hash of its documents, which changes with a document", () => {
+    expect(history.runs.map((r) => r.knowledge_base?.version)).toEqual(['kb-1', 'kb-1', 'kb-1', 'kb-2', 'kb-2', 'kb-2']);
+    const hashes = history.runs.map((r) => r.knowledge_base?.sha256);
+    expect(hashes[0]).toMatch(/^[0-9a-f]{64}$/);
+    expect(new Set(hashes.slice(0, 3)).size).toBe(1);
+    expect(new Set(hashes.slice(3)).size).toBe(1);
+    expect(hashes[3]).not.toBe(hashes[0]);
   });
 
   it('finds the pass-rate change point at the fourth run for every model, before/after named', () => {

@@ -36,6 +36,8 @@ export interface RunInfo {
   label?: string;
   /** The commit the run belongs to (GITHUB_SHA when present). */
   commit?: string;
+  /** The knowledge base asked: its version when the workspace names one, and a sha256 of its documents (embedded service). */
+  knowledge_base?: { version?: string; sha256: string };
 }
 
 /** One threshold's evaluation: `ttfc_ms{model:gpt-4o}` `p(95)<2000`. */

@@ -36,6 +36,7 @@ export function initialRunInfo(prepared: PreparedRun, options: RunSessionOptions
     status: 'running',
     ...(options.label !== undefined ? { label: options.label } : {}),
     ...(options.commit !== undefined ? { commit: options.commit } : {}),
+    ...(target.knowledgeBase ? { knowledge_base: target.knowledgeBase } : {}),
     ...(shape ? { load: { stages: shape.stages, max_in_flight: maxInFlightOf(options) } } : {}),
   };
 }
