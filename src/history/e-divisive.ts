@@ -82,7 +82,7 @@ export function bestSplit(values: ArrayLike<number>, minSegment: number): { at: 
   const n = values.length;
   if (n < 2 * minSegment) return null;
   const left = prefixPairSums(values);
-  const reversed = Float64Array.from({ length: n }, (_, i) => values[n - 1 - i]!);
+  const reversed = Float64Array.from(values).reverse();
   const right = prefixPairSums(reversed);
   const total = left[n]!;
   let best: { at: number; statistic: number } | null = null;
@@ -111,9 +111,10 @@ function shuffleInPlace(values: Float64Array, random: () => number): void {
 
 /** Shuffles a plain series' values within the segment. */
 export function valuePermuter(values: ArrayLike<number>): Permuter {
+  const all = Float64Array.from(values);
   return {
     permuted(start, end, random) {
-      const copy = Float64Array.from({ length: end - start }, (_, i) => values[start + i]!);
+      const copy = all.slice(start, end);
       shuffleInPlace(copy, random);
       return copy;
     },
@@ -146,7 +147,8 @@ export function eDivisive(values: ArrayLike<number>, options: EDivisiveOptions =
   const random = createRandom(options.seed);
   const found: ChangePoint[] = [];
   let segments: Array<[number, number]> = [[0, values.length]];
-  const observed = (s: number, e: number): ArrayLike<number> => Float64Array.from({ length: e - s }, (_, i) => values[s + i]!);
+  const all = Float64Array.from(values);
+  const observed = (s: number, e: number): ArrayLike<number> => all.subarray(s, e);
   const limit = Math.floor(options.significance * (options.permutations + 1));
   for (;;) {
     const best = bestOver(segments, observed, options.minSegment);
