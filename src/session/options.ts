@@ -5,6 +5,7 @@ import type { Shard } from '../plan/types.js';
 import type { Gate } from '../checks/gates.js';
 import type { ArrivalKind } from '../runner/arrivals.js';
 import type { MixKind } from '../runner/mix.js';
+import type { LoadSpec } from '../domain/load.js';
 
 export interface EmbeddedServiceOptions {
   workspacePath?: string;
@@ -95,10 +96,18 @@ export interface RunSessionOptions {
   /** `--allow-changed-suite`: a --resume may continue with a changed suite file of the same suite name. */
   allowChangedSuite?: boolean;
   toolVersion: string;
+  /**
+   * The run's load spec, built once by prepareRun (src/load/) from the load flags above and the
+   * suite's `load:` block. Everything after preparation reads the load from here.
+   */
+  load?: LoadSpec;
+  /** `--label`: a name for the run in history and comparisons (run.json's `label`). */
+  label?: string;
 }
 
 /** run.json's `options`: what was asked, secrets removed (the key is never kept). */
 export function recordableOptions(o: RunSessionOptions): Record<string, unknown> {
-  const { apiKey: _apiKey, toolVersion: _v, ...rest } = o;
+  // The load is recorded as run.json's `load.spec`, typed, not as option fields to be cast.
+  const { apiKey: _apiKey, toolVersion: _v, load: _load, label: _label, ...rest } = o;
   return JSON.parse(JSON.stringify(rest)) as Record<string, unknown>;
 }
