@@ -50,7 +50,8 @@ function loadInputOfOptions(o: Record<string, unknown>): LoadInput {
 function migrate(raw: Record<string, unknown>, file: string): Record<string, unknown> {
   if (raw.schema_version !== undefined) return raw;
   const options = raw.options;
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) return raw;
+  // Without options there is nothing to migrate: the schema then names the missing field.
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) return { ...raw, schema_version: RUN_INFO_SCHEMA_VERSION };
   let spec: LoadSpec;
   try {
     spec = buildLoadSpec(loadInputOfOptions(options as Record<string, unknown>));
@@ -62,15 +63,22 @@ function migrate(raw: Record<string, unknown>, file: string): Record<string, unk
   return { ...raw, schema_version: RUN_INFO_SCHEMA_VERSION, load: { ...old, spec } };
 }
 
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let at = value;
+  for (const key of path) at = typeof at === 'object' && at !== null ? (at as Record<PropertyKey, unknown>)[key] : undefined;
+  return at;
+}
+
 /** The RunInfo of a parsed run.json, or an InputError naming `file` and the first field at fault. */
 export function parseRunInfo(raw: unknown, file: string): RunInfo {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new InputError('run.json is not an object', { file });
-  const parsed = runInfoSchema.safeParse(migrate(raw as Record<string, unknown>, file));
+  const migrated = migrate(raw as Record<string, unknown>, file);
+  const parsed = runInfoSchema.safeParse(migrated);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const field = issue.path.map(String).join('.') || '(top)';
-    const missing = issue.code === 'invalid_type' && issue.input === undefined;
-    throw new InputError(missing ? `run.json has no ${field}: not a run directory of kbbench, or edited by hand` : `run.json: ${issue.message}`, { file, field });
+    const missing = issue.code === 'invalid_type' && valueAt(migrated, issue.path) === undefined;
+    throw new InputError(missing ? `run.json has no "${field}" (written by another tool, or edited by hand)` : `run.json "${field}": ${issue.message}`, { file, field });
   }
   const info = parsed.data as unknown as RunInfo;
   try {
