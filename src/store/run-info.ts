@@ -77,7 +77,7 @@ export function parseRunInfo(raw: unknown, file: string): RunInfo {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const field = issue.path.map(String).join('.') || '(top)';
-    const missing = issue.code === 'invalid_type' && valueAt(migrated, issue.path) === undefined;
+    const missing = valueAt(migrated, issue.path) === undefined;
     throw new InputError(missing ? `run.json has no "${field}" (written by another tool, or edited by hand)` : `run.json "${field}": ${issue.message}`, { file, field });
   }
   const info = parsed.data as unknown as RunInfo;
