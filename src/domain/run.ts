@@ -8,8 +8,6 @@ export const RUN_INFO_SCHEMA_VERSION = 2;
 export interface RunInfo {
   schema_version: typeof RUN_INFO_SCHEMA_VERSION;
   run_id: string;
-  /** `--label`: a name for the run in history and comparisons. */
-  label?: string;
   tool: { name: 'kbbench'; version: string };
   suite: { name: string; path: string; sha256: string };
   /**
@@ -41,6 +39,12 @@ export interface RunInfo {
   /** Why the run stopped early, in words (never containing the key). */
   stop_reason?: string;
   abort?: { by: 'threshold' | 'max-errors' | 'max-error-rate' | 'setup'; detail: string };
+  /** `run --label TEXT`: what kbbench history names this run by. */
+  label?: string;
+  /** The commit the run belongs to (GITHUB_SHA when present). */
+  commit?: string;
+  /** The knowledge base asked: its version when the workspace names one, and a sha256 of its documents (embedded service). */
+  knowledge_base?: { version?: string; sha256: string };
 }
 
 /** One threshold's evaluation: `ttfc_ms{model:gpt-4o}` `p(95)<2000`. */

@@ -99,14 +99,16 @@ export interface RunSessionOptions {
   ignoreSuiteLoad?: boolean;
   /** `--allow-changed-suite`: a --resume may continue with a changed suite file of the same suite name. */
   allowChangedSuite?: boolean;
+  /** `--label TEXT`: a name for this run (a release, a document change), recorded in run.json for history. */
+  label?: string;
+  /** The commit the run belongs to (GITHUB_SHA in GitHub Actions), recorded in run.json for history. */
+  commit?: string;
   toolVersion: string;
   /**
    * The run's load spec, built once by prepareRun (src/load/) from the load flags above and the
    * suite's `load:` block. Everything after preparation reads the load from here.
    */
   load?: LoadSpec;
-  /** `--label`: a name for the run in history and comparisons (run.json's `label`). */
-  label?: string;
 }
 
 /** run.json's `options`: what was asked, secrets removed (the key is never kept). */

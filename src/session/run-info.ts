@@ -30,7 +30,6 @@ export function initialRunInfo(prepared: PreparedRun, options: RunSessionOptions
   return {
     schema_version: RUN_INFO_SCHEMA_VERSION,
     run_id: previous?.run_id ?? randomUUID(),
-    ...(options.label !== undefined ? { label: options.label } : previous?.label !== undefined ? { label: previous.label } : {}),
     tool: { name: 'kbbench', version: options.toolVersion },
     suite: { name: suite.name, path: suite.path, sha256: suite.sha256 },
     plan: { items: plan.counts.items, requests: plan.counts.requests, threads: plan.counts.threads, models: plan.models, ...openLoopPlan(load, options, prepared) },
@@ -41,6 +40,9 @@ export function initialRunInfo(prepared: PreparedRun, options: RunSessionOptions
     finished_at: null,
     duration_ms: null,
     status: 'running',
+    ...(options.label !== undefined ? { label: options.label } : {}),
+    ...(options.commit !== undefined ? { commit: options.commit } : {}),
+    ...(target.knowledgeBase ? { knowledge_base: target.knowledgeBase } : {}),
     load: recordedLoad(load, options),
   };
 }
