@@ -27,7 +27,7 @@ export async function confirmFlips(options: RunSessionOptions, headDir: string, 
     ...options, repeat: repeats, models, filter: ids, outDir,
     onlyFailedDir: undefined, resumeDir: undefined, rate: undefined, durationMs: undefined, stages: undefined, sweep: undefined,
     concurrencyStages: undefined, warmupMs: undefined, shard: undefined, startAt: undefined, thresholdFlags: [], failOn: [],
-    ignoreSuiteLoad: true,
+    ignoreSuiteLoad: true, load: undefined,
   };
   await runSession(reask, hooks);
   const tally = new Map<string, { runs: number; passed: number }>();
