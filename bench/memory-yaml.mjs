@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { clearInterval, setInterval } from 'node:timers';
 import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
 import { printMethod, printTable, round } from './lib/stats.mjs';
 
 const CLI = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
