@@ -9,7 +9,7 @@ import type { RunInfo } from '../domain/run.js';
 import type { Sample } from '../domain/sample.js';
 import type { Summary } from '../domain/summary.js';
 import type { PlanUnit } from '../plan/types.js';
-import { isoNow, monotonicMs, type StopReason, type UnitSource } from '../runner/index.js';
+import { isoNow, type StopReason, type UnitSource } from '../runner/index.js';
 import { readResumeState, remainingUnits, type ResumeState } from '../store/resume.js';
 import { assertNoLinkedRunFiles, assertOutDirIsOurs, claimRunDir, defaultRunDir, ensureRunDir, readRunInfo, RUN_FILES, writeRunInfo } from '../store/run-dir.js';
 import { acquireRunLock, takeOverNotice, type RunLock } from '../store/run-lock.js';
@@ -24,6 +24,7 @@ import { preflight } from './preflight.js';
 import { narrowPrepared, prepareRun, type PreparedRun } from './prepare.js';
 import { resumeOptions } from './resume-options.js';
 import { initialRunInfo, plannedTotal } from './run-info.js';
+import { startDurationHeartbeat } from './duration-heartbeat.js';
 import { waitForStartAt, waitForWholeSecond } from './start-at.js';
 import { loadProfileOf } from './load-profile.js';
 import { resolveTarget, type EmbeddedLauncher } from './target.js';
@@ -83,6 +84,7 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
   const target = await resolveTarget(options, prepared.suite, hooks.launchEmbedded);
   // A fresh embedded service knows none of the earlier conversations: half-done threads are rebuilt.
   const source: UnitSource = state ? remainingUnits(prepared.plan, state, !target.embedded) : prepared.plan;
+  let heartbeat: ReturnType<typeof startDurationHeartbeat> | null = null;
   const client = createClient({ baseUrl: target.baseUrl, apiKey: target.apiKey, auth: options.auth, ...(options.dialect ? { dialect: options.dialect } : {}) });
   try {
     await preflight(client, target, hooks.abort, options);
@@ -101,8 +103,11 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
       lock = acquireRunLock(runDir, 'kbbench run');
       assertFreshRunDir(runDir);
     }
+    // The duration of earlier segments, also of one killed with -9 (its heartbeat's last value).
+    const priorMs = previous?.duration_ms ?? 0;
+    info = { ...info, duration_ms: previous ? Math.round(priorMs) : null };
     writeRunInfo(runDir, info);
-    const t0 = monotonicMs();
+    heartbeat = startDurationHeartbeat(priorMs, (durationMs) => writeRunInfo(runDir, { ...info, duration_ms: durationMs }));
     const total = plannedTotal(options, prepared);
     // Lines of no item of this plan (a changed suite's dropped cases) are not progress on it.
     const done = state ? state.lines - state.foreign : 0;
@@ -118,7 +123,8 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
       hooks.onSweep?.(sweep);
     };
     const outcome = await drive(source, options, { ...hooks, onSweep }, client, target, runDir, { total, done, previousUnits: (state?.creditUnits ?? 0) + replayUnits, thresholdAborts: prepared.thresholdAborts, maxWeight: options.mix === 'weighted' ? maxWeightOf(prepared.suite) : 1 });
-    const durationMs = (previous?.duration_ms ?? 0) + (monotonicMs() - t0);
+    heartbeat.stop();
+    const durationMs = priorMs + heartbeat.elapsedMs();
     const run: RunInfo = {
       ...info, finished_at: isoNow(), duration_ms: Math.round(durationMs), status: outcome.status, dropped: outcome.dropped,
       replay_credits: roundCredits(fromUnits(replayUnits + outcome.unrecordedUnits)),
@@ -134,6 +140,7 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
     if (outcome.failure) throw outcome.failure;
     return { runDir, run, summary };
   } finally {
+    heartbeat?.stop();
     await client.close();
     await target.stop();
     lock?.release();

@@ -2,6 +2,7 @@
 // write, so two processes never append to (and pay for) one run at once.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { kill, pid as ownPid } from 'node:process';
 import { InputError } from '../domain/errors.js';
 
 /** A dot file: not a report, skipped by globs; it names the holder so a refusal can say who. */
@@ -22,7 +23,7 @@ export interface RunLock {
 /** Whether a process with this pid exists (EPERM: it does, and belongs to someone else). */
 function alive(pid: number): boolean {
   try {
-    process.kill(pid, 0);
+    kill(pid, 0);
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
@@ -38,11 +39,12 @@ function readHolder(path: string): LockBody | null {
   }
 }
 
-/** Releases every lock this process holds when it exits however it exits (an error, process.exit). */
+/**
+ * The locks this process holds. A lock is a process's identity (its pid, read from node:process: not
+ * the terminal, argv or exit, which stay cli/'s). Released by the command's own `finally`; a kill -9
+ * leaves it, and the next process takes it over.
+ */
 const held = new Set<string>();
-process.once('exit', () => {
-  for (const path of held) rmSync(path, { force: true });
-});
 
 /**
  * Takes the lock of `dir` (which must exist) for `command`, or throws an InputError (exit 2) naming
@@ -51,7 +53,7 @@ process.once('exit', () => {
  */
 export function acquireRunLock(dir: string, command: string, options: { readOnly?: boolean } = {}): RunLock {
   const path = join(dir, LOCK_FILE);
-  const body = `${JSON.stringify({ pid: process.pid, command } satisfies LockBody)}\n`;
+  const body = `${JSON.stringify({ pid: ownPid, command } satisfies LockBody)}\n`;
   let tookOverFrom: number | null = null;
   for (let attempt = 0; attempt < 3; attempt += 1) {
     try {
@@ -73,14 +75,14 @@ export function acquireRunLock(dir: string, command: string, options: { readOnly
       if (code !== 'EEXIST') throw new InputError(`cannot lock the run directory (${code ?? 'error'})`, { file: dir });
     }
     const holder = readHolder(path);
-    if (holder && holder.pid !== process.pid && alive(holder.pid)) {
+    if (holder && holder.pid !== ownPid && alive(holder.pid)) {
       throw new InputError(
         `the run directory is in use by another kbbench process (pid ${holder.pid}, ${holder.command}); wait for it to end, or stop it. ` +
           `If no kbbench runs there, remove ${LOCK_FILE}`,
         { file: dir },
       );
     }
-    if (holder?.pid === process.pid) throw new InputError('this process already holds the lock of this run directory', { file: dir });
+    if (holder?.pid === ownPid) throw new InputError('this process already holds the lock of this run directory', { file: dir });
     // The holder is dead: its lock is stale. Removed, then taken by whoever creates it first.
     tookOverFrom = holder?.pid ?? tookOverFrom ?? 0;
     rmSync(path, { force: true });
