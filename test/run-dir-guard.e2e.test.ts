@@ -8,6 +8,7 @@ import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renam
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
+import { wallClockMs } from '../src/session/start-at.js';
 import { CLI, readJson, readNdjson, ROOT, runCli, tempDir, type CliResult } from './helpers.js';
 
 const SUITE = resolve(ROOT, 'test/fixtures/e2e/small.yaml');
@@ -90,7 +91,7 @@ describe('the lock on a run directory', () => {
   it('two runs of one suite in the same second get two default directories', async () => {
     const cwd = tempDir();
     // Another run already took the default name of every second around now: each new run must get its own.
-    const now = Date.now();
+    const now = wallClockMs();
     for (let s = -2; s <= 30; s += 1) {
       const stamp = new Date(now + s * 1000).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
       const taken = join(cwd, 'reports', `small-${stamp}`);
