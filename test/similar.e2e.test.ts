@@ -28,14 +28,16 @@ function writeSuite(dir: string): string {
 
 describe('similar knows a wrong number (issue 19 item 5)', () => {
   let server: HostileServer;
-  let embeddingsStatus = 200;
+  let embeddingsStatus: 'up' | 'failing' | 'down' = 'up';
   beforeAll(async () => {
     server = await startHostileServer();
     server.answer((req, res) => {
       if (req.path === '/v1/embeddings') {
-        if (embeddingsStatus !== 200) return sendJson(res, embeddingsStatus, { error: { message: 'overloaded' } });
-        // Every text on one direction: the embeddings call every answer a perfect match, so only the facts can fail one.
         const { input } = JSON.parse(req.body) as { input: string[] };
+        // `failing`: the checks' calls fail, the run's one preflight call answers; `down`: every call fails.
+        const fails = embeddingsStatus === 'down' || (embeddingsStatus === 'failing' && input.length === 2);
+        if (fails) return sendJson(res, 503, { error: { message: 'overloaded' } });
+        // Every text on one direction: the embeddings call every answer a perfect match, so only the facts can fail one.
         return sendJson(res, 200, { object: 'list', data: input.map((_t, index) => ({ object: 'embedding', index, embedding: [0.6, 0.8] })) });
       }
       const { prompt } = JSON.parse(req.body) as { prompt: string };
@@ -59,7 +61,7 @@ describe('similar knows a wrong number (issue 19 item 5)', () => {
   });
 
   it('with --embeddings-url: the text score comes from the endpoint, the facts still decide, the key is sent and never written', async () => {
-    embeddingsStatus = 200;
+    embeddingsStatus = 'up';
     const dir = tempDir();
     const out = join(dir, 'run');
     const before = server.requests.length;
@@ -71,19 +73,30 @@ describe('similar knows a wrong number (issue 19 item 5)', () => {
     expect(results.get('pickup-bullets')!.checks[0]).toMatchObject({ pass: true, detail: 'similarity (embeddings) 1.000 ≥ 0.6' });
     expect(results.get('pickup-wrong')!.checks[0]!.pass).toBe(false);
     const calls = server.requests.slice(before).filter((q) => q.path === '/v1/embeddings');
-    expect(calls).toHaveLength(2);
-    expect(calls[0]!.headers.authorization).toBe(`Bearer ${EMBEDDINGS_KEY}`);
-    expect(JSON.parse(calls[0]!.body)).toMatchObject({ model: 'embed-test', input: [expect.any(String), REFERENCE] });
+    // One preflight call before the first question, then one per similar check.
+    expect(calls.map((q) => (JSON.parse(q.body) as { input: string[] }).input.length)).toEqual([1, 2, 2]);
+    expect(calls[1]!.headers.authorization).toBe(`Bearer ${EMBEDDINGS_KEY}`);
+    expect(JSON.parse(calls[1]!.body)).toMatchObject({ model: 'embed-test', input: [expect.any(String), REFERENCE] });
     for (const file of ['results.ndjson', 'run.json', 'summary.json']) expect(readFileSync(join(out, file), 'utf8')).not.toContain(EMBEDDINGS_KEY);
   });
 
-  it('a failing embeddings endpoint leaves the check not judged (failed, saying why), never a lexical guess', async () => {
-    embeddingsStatus = 503;
+  it('an embeddings endpoint that fails during the run leaves the check not judged (failed, saying why), never a lexical guess', async () => {
+    embeddingsStatus = 'failing';
     const dir = tempDir();
     const out = join(dir, 'run');
     const r = await runCli(['run', writeSuite(dir), '--base-url', server.url, '--out', out, '--quiet', '--embeddings-url', `${server.url}/v1`], { env: { KBBENCH_API_KEY: KEY } });
     expect(r.code).toBe(1);
     for (const s of byCase(out).values()) expect(s.checks[0]).toMatchObject({ pass: false, detail: expect.stringMatching(/^not judged: the embeddings endpoint .* answered HTTP 503$/) });
+  });
+
+  it('an embeddings endpoint down before the run: exit 2 naming the flag, no question sent', async () => {
+    embeddingsStatus = 'down';
+    const dir = tempDir();
+    const before = server.requests.length;
+    const r = await runCli(['run', writeSuite(dir), '--base-url', server.url, '--out', join(dir, 'run'), '--embeddings-url', `${server.url}/v1`], { env: { KBBENCH_API_KEY: KEY } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--embeddings-url.*answered HTTP 503/);
+    expect(server.requests.slice(before).filter((q) => q.path !== '/v1/embeddings' && q.path !== '/api/boards')).toEqual([]);
   });
 
   it('a malformed --embeddings-url is exit 2 naming the flag, nothing sent', async () => {

@@ -34,3 +34,11 @@ describe('judgeFacts', () => {
     expect(status('72 hours, extendable by 24 hours; €2 at Main Station.')).toEqual(['€2=found', '72 hours=found', 'Main Station=found']);
   });
 });
+
+describe('names around a taken number', () => {
+  it('keeps "SOC" and "II" apart when "2 Type" between them is a number with its unit', () => {
+    const ref = extractFacts('Yes, Cobalt Desk is SOC 2 Type II certified.', 'measures');
+    expect(ref.map((f) => f.text)).toEqual(['2 Type', 'Cobalt Desk', 'SOC', 'II']);
+    expect(judgeFacts(ref, 'Cobalt Desk is SOC 2 Type II certified.').every((v) => v.status === 'found')).toBe(true);
+  });
+});

@@ -67,15 +67,21 @@ function wordNumber(word: string): number | null {
   return o >= 1 && o <= 9 ? t * 10 + o : null;
 }
 
+const TAKEN = '\u001f';
+
 const NUMBER_WORD = `(?:(?:${TENS.slice(2).join('|')})(?:[- ](?:${SMALL.slice(1, 10).join('|')}))?|${SMALL.join('|')})`;
 
-/** Blanks what a pattern matched so that later patterns do not read it again (the date's "12" is no number). */
-function take(text: string, pattern: RegExp, each: (m: RegExpExecArray) => void): string {
+/**
+ * Blanks what a pattern matched so that later patterns do not read it again (the date's "12" is no
+ * number). The fill is not a space, so that names on either side stay apart ("SOC" and "II" around
+ * a taken "2 Type" are not one name "SOC II").
+ */
+function take(text: string, pattern: RegExp, each: (m: RegExpExecArray) => void, fill = TAKEN): string {
   return text.replace(pattern, (...args) => {
     const match = args.slice(0, -2) as unknown as RegExpExecArray;
     match.index = args[args.length - 2] as number;
     each(match);
-    return ' '.repeat((args[0] as string).length);
+    return fill.repeat((args[0] as string).length);
   });
 }
 
@@ -105,7 +111,7 @@ function scaled(value: string, scale: number): string {
 export function extractFacts(source: string, wordsAsNumbers: 'all' | 'measures', withTerms = true): Fact[] {
   const facts: Fact[] = [];
   // A numbered list's "1." is layout, not a fact.
-  let text = take(source.normalize('NFKC'), /^[ \t]*\d{1,2}[.)](?=\s)/gm, () => undefined);
+  let text = take(source.normalize('NFKC'), /^[ \t]*\d{1,2}[.)](?=\s)/gm, () => undefined, ' ');
   const date = (m: RegExpExecArray, month: string, day: string, year: string | undefined): void => {
     facts.push({ kind: 'date', text: m[0].trim(), unit: 'date', value: `${month}-${day.padStart(2, '0')}`, ...(year ? { year } : {}) });
   };

@@ -5,34 +5,14 @@ import type { RunInfo } from '../domain/run.js';
 import { parseItemId, threadKeyOf } from '../plan/item-id.js';
 import { suiteAndPlanOfRun } from '../plan/of-run.js';
 import type { ItemDigest } from './collect.js';
-import { parseFilters, type SuiteFilter } from '../suite/filter.js';
-import { onlyFailedFilter } from '../session/only-failed.js';
+import { recordedSelection } from '../session/only-failed.js';
 
 export type HeadCoverage = 'missing' | 'not-compared';
 
 export type CoverageOf = (item: Pick<ItemDigest, 'case_id' | 'thread_id' | 'model'> & { ids: Iterable<string> }) => HeadCoverage;
 
-/**
- * The head's --filter and --only-failed as it applied them. Null when that cannot be known (the
- * --only-failed run directory is gone): then which cases it meant to run is unknown.
- */
-async function selectionOf(head: RunInfo): Promise<SuiteFilter | undefined | null> {
-  const options = head.options as { filter?: string[]; onlyFailedDir?: string };
-  const byPattern = parseFilters(options.filter ?? []);
-  let byFailure: SuiteFilter | undefined;
-  if (options.onlyFailedDir !== undefined) {
-    try {
-      byFailure = await onlyFailedFilter(options.onlyFailedDir);
-    } catch {
-      return null;
-    }
-  }
-  if (!byPattern && !byFailure) return undefined;
-  return (subject) => (byPattern?.(subject) ?? true) && (byFailure?.(subject) ?? true);
-}
-
 export async function headCoverage(head: RunInfo): Promise<CoverageOf> {
-  const selection = await selectionOf(head);
+  const selection = await recordedSelection(head);
   const recorded = selection === null ? null : await suiteAndPlanOfRun(head, selection);
   if (recorded === null) {
     // The head's suite file is gone or changed, or its selection unknown: judge by what run.json

@@ -19,8 +19,8 @@ interface PlanOptionsOfRun {
  * Null when the suite file is gone or changed since the run (its sha256 differs): then the plan
  * cannot be known, and callers say less rather than guess.
  */
-export async function planOfRun(run: RunInfo): Promise<Plan | null> {
-  return (await suiteAndPlanOfRun(run))?.plan ?? null;
+export async function planOfRun(run: RunInfo, keep?: SuiteFilter): Promise<Plan | null> {
+  return (await suiteAndPlanOfRun(run, keep))?.plan ?? null;
 }
 
 /**

@@ -3,6 +3,9 @@ import type { CommandModule } from 'yargs';
 import { renderConsoleSummary } from '../../report/index.js';
 import { DEFAULT_GATES, parseFailOn } from '../../checks/gates.js';
 import { planOfRun } from '../../plan/of-run.js';
+import type { Plan } from '../../plan/types.js';
+import type { RunInfo } from '../../domain/run.js';
+import { recordedSelection } from '../../session/only-failed.js';
 import { finishReports } from '../../session/finish.js';
 import { removeLeftovers } from '../../store/leftovers.js';
 import { assertUniqueItems } from '../../store/run-integrity.js';
@@ -10,6 +13,12 @@ import { readRunInfo } from '../../store/run-dir.js';
 import { acquireRunLock, takeOverNotice } from '../../store/run-lock.js';
 import { exitForVerdict, type ExitCode } from '../exit.js';
 import type { CliIo } from '../io.js';
+
+/** The run's plan under its own --filter/--only-failed: cases it never selected were never "left unsent". */
+async function plannedOf(run: RunInfo): Promise<Plan | null> {
+  const selection = await recordedSelection(run);
+  return selection === null ? null : planOfRun(run, selection);
+}
 
 export function reportCommand(io: CliIo, setExit: (code: ExitCode) => void): CommandModule {
   return {
@@ -33,7 +42,7 @@ export function reportCommand(io: CliIo, setExit: (code: ExitCode) => void): Com
         if (tookOver) io.err(`warning: ${tookOver}`);
         removeLeftovers(dir);
         await assertUniqueItems(dir);
-        summary = await finishReports(dir, run, { plan: run.status === 'completed' ? null : await planOfRun(run), ...(failOn ? { failOn } : {}) });
+        summary = await finishReports(dir, run, { plan: run.status === 'completed' ? null : await plannedOf(run), ...(failOn ? { failOn } : {}) });
       } finally {
         lock.release();
       }
