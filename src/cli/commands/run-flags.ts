@@ -63,7 +63,7 @@ export function sendFlags<T>(y: Argv<T>) {
     .option('currency', { type: 'string', describe: 'the currency of --credit-price (e.g. EUR), only echoed', group: 'Credits:' })
     .option('min-remaining', { type: 'number', describe: 'stop before the account could fall below this (exit 3)', group: 'Credits:' })
     .option('out', { type: 'string', describe: 'run directory (default reports/<suite>-<timestamp>)', group: 'Output:' })
-    .option('quiet', { type: 'boolean', default: false, describe: 'no progress, no table', group: 'Output:' })
+    .option('quiet', { type: 'boolean', default: false, describe: 'print the verdict line and the report path only', group: 'Output:' })
     .option('json', { type: 'boolean', default: false, describe: 'print summary.json on stdout', group: 'Output:' })
     .option('seed', { type: 'number', describe: 'one seed for Poisson arrivals, the traffic mix and the embedded service', group: 'Load:' })
     .option('latency-scale', { type: 'number', describe: 'embedded service: multiply model latencies (0 answers at once, no capacity limit)', group: 'Embedded service:' })
