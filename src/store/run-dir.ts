@@ -80,7 +80,13 @@ export function defaultRunDir(root: string, suiteName: string, startedAtIso: str
  * component is atomic: of two processes, exactly one creates each name.
  */
 export function claimRunDir(base: string): string {
-  ensureRunDir(dirname(base));
+  try {
+    mkdirSync(dirname(base), { recursive: true });
+  } catch (error) {
+    // Named as ensureRunDir names it: the run directory, and the ancestor that could not be made.
+    const cause = causeOf(dirname(base), error as NodeJS.ErrnoException);
+    throw new InputError(`cannot create the run directory (${cause.at}): ${cause.code}`, { file: base, field: '--out' });
+  }
   for (let n = 1; n < 1000; n += 1) {
     const dir = n === 1 ? base : `${base}-${n}`;
     try {
