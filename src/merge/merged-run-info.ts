@@ -1,7 +1,8 @@
 // run.json of a merged run: the shards' plans added, their time spans joined, their statuses combined.
 import { mergeRunLoads } from '../metrics/merge-timelines.js';
 import { randomUUID } from 'node:crypto';
-import type { RunInfo, RunStatus } from '../domain/run.js';
+import { hasSchedule } from '../domain/load.js';
+import { RUN_INFO_SCHEMA_VERSION, type RunInfo, type RunStatus } from '../domain/run.js';
 import { InputError } from '../domain/errors.js';
 
 export interface ShardRun {
@@ -71,7 +72,7 @@ function stopReason(shards: readonly ShardRun[]): string | undefined {
 }
 
 /** Open-loop shards are segments of the starts over one whole plan (runner/segment.ts): each holds that plan. */
-const isSegment = (run: RunInfo): boolean => (run.options.rate !== undefined || run.options.stages !== undefined) && shardLabel(run) !== null;
+const isSegment = (run: RunInfo): boolean => run.load.spec.kind === 'arrivals' && shardLabel(run) !== null;
 
 /**
  * Item shards hold disjoint parts of the plan, which add up; open-loop segments share the whole plan
@@ -101,8 +102,10 @@ export function mergedRunInfo(shards: readonly ShardRun[], toolVersion: string, 
   const status = missing.length > 0 && worst === 'completed' ? 'interrupted' : worst;
   const partial = missing.length > 0 ? `merged with --allow-partial: shard${missing.length > 1 ? 's' : ''} ${missing.join(', ')} missing` : undefined;
   const reason = [partial, stopReason(shards)].filter((r) => r !== undefined).join('; ') || undefined;
-  const load = mergeRunLoads(runs.map((r) => r.load));
+  // Every segment holds the whole run's spec (a shard runs its part of it): the merged run has that spec.
+  const load = { spec: first.load.spec, ...mergeRunLoads(runs.map((r) => (hasSchedule(r.load) ? r.load : undefined))) };
   return {
+    schema_version: RUN_INFO_SCHEMA_VERSION,
     run_id: randomUUID(),
     tool: { name: 'kbbench', version: toolVersion },
     suite: first.suite,
@@ -113,7 +116,7 @@ export function mergedRunInfo(shards: readonly ShardRun[], toolVersion: string, 
     ...timeSpan(runs),
     status,
     dropped: runs.reduce((a, r) => a + (r.dropped ?? 0), 0),
-    ...(load ? { load } : {}),
+    load,
     ...(reason !== undefined ? { stop_reason: reason } : {}),
     shards: shards.map((s) => ({
       run_dir: s.dir, run_id: s.run.run_id, shard: shardLabel(s.run), status: s.run.status, requests: s.lines,
@@ -130,11 +133,15 @@ function planShape(run: RunInfo): Record<string, string> {
   // The models asked for (an item shard's plan may hold fewer: its items' models alone).
   const shape: Record<string, string> = {};
   for (const key of PLAN_OPTIONS) shape[key] = JSON.stringify(key === 'models' && Array.isArray(run.options.models) ? [...(run.options.models as string[])].sort() : (run.options[key] ?? null));
+  // The load spec (run.json `load.spec`): every shard of one run holds the whole run's. Workers and
+  // the in-flight cap are a machine's capacity, not the plan: shards may differ there.
+  const { concurrency: _workers, maxInFlight: _cap, ...spec } = (run.load?.spec ?? {}) as unknown as Record<string, unknown>;
+  shape.load = JSON.stringify(spec);
   return shape;
 }
 
 /** `--repeat` for `repeat`, as the user typed it. */
-const flagOf = (key: string): string => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+const flagOf = (key: string): string => (key === 'load' ? 'the load (run.json load.spec)' : `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
 
 /**
  * Whether the runs are one whole set of shards of one plan. Shards that disagree on the plan
