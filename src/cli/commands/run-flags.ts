@@ -80,6 +80,7 @@ export function runFlags<T>(y: Argv<T>) {
     .option('max-error-rate', { type: 'string', describe: 'stop cleanly when the failed share of the last --error-window of results passes this (e.g. 10% or 0.1; needs 10 results in the window)', group: 'Checks:' })
     .option('error-window', { type: 'string', describe: 'the sliding window of --max-error-rate (default 10s)', group: 'Checks:' })
     .option('baseline', { type: 'string', describe: 'compare with an earlier run directory; exit 1 on regression', group: 'Checks:' })
+    .option('label', { type: 'string', describe: 'a label for this run (a release, a document change), recorded in run.json; kbbench history shows it', group: 'Output:' })
     .options(compareTuningOptions('Checks:'))
     .option('resume', { type: 'string', describe: 'continue an interrupted run in its directory; nothing finished is sent again', group: 'Output:' })
     .option('allow-changed-suite', { type: 'boolean', describe: 'with --resume: continue although the suite file changed (same suite name); see README', group: 'Output:' })
@@ -199,6 +200,8 @@ export function toSessionOptions(a: Record<string, unknown>, env: NodeJS.Process
     ...opt('currency', typeof a.currency === 'string' ? a.currency : undefined),
     ...opt('resumeDir', a.resume as string | undefined),
     ...opt('outDir', a.out as string | undefined),
+    ...opt('label', typeof a.label === 'string' && a.label !== '' ? a.label : undefined),
+    ...opt('commit', env.GITHUB_SHA ? env.GITHUB_SHA : undefined),
     reportsRoot: `${cwd}/reports`,
     thresholdFlags: (a.threshold as string[] | undefined) ?? [],
     ...opt('embeddings', embeddingsOf(a, env)),
