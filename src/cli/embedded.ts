@@ -75,6 +75,7 @@ const CHILD_OPTION_KEYS = [
   'latencyScale',
   'dialect',
   'faultRate',
+  'judgeFaultRate',
   'rateLimitRate',
   'retryAfterS',
   'stallMs',

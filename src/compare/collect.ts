@@ -16,6 +16,8 @@ export interface ItemDigest {
   prompt: string | null;
   runs: number;
   passed: number;
+  /** Repeats whose checks could not all be judged (and none failed): never a regression. */
+  notJudged?: number;
   /** Distinct answers → how often and from which repeat first; capped (see MAX_DISTINCT_TEXTS). */
   texts: Map<string, { count: number; repeat: number }>;
   failedChecks: string[];
@@ -87,10 +89,11 @@ function addToItem(item: ItemDigest, s: Sample): void {
   item.ids.add(s.item_id);
   item.runs++;
   if (s.pass) item.passed++;
+  else if (s.not_judged !== undefined) item.notJudged = (item.notJudged ?? 0) + 1;
   const seen = item.texts.get(s.text);
   if (seen) seen.count++;
   else if (item.texts.size < MAX_DISTINCT_TEXTS) item.texts.set(s.text, { count: 1, repeat: s.repeat });
-  for (const check of s.checks) if (!check.pass) pushUnique(item.failedChecks, `${check.type}: ${check.detail}`);
+  for (const check of s.checks) if (check.pass === false) pushUnique(item.failedChecks, `${check.type}: ${check.detail}`);
   if (s.outcome !== 'ok') pushUnique(item.errors, s.error?.code ?? s.outcome);
   if (s.outcome === 'ok' && typeof s.latency_ms === 'number') item.latencies.push(s.latency_ms);
   if (s.outcome === 'ok' && typeof s.ttfc_ms === 'number') item.ttfcs.push(s.ttfc_ms);

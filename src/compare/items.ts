@@ -23,7 +23,13 @@ export function sideOf(item: ItemDigest): ItemSide {
     text: representativeText(item),
     failed_checks: [...item.failedChecks],
     errors: [...item.errors],
+    ...(item.notJudged ? { not_judged: item.notJudged } : {}),
   };
+}
+
+/** Failed on a judgement: a side that did not pass only because its checks could not be judged is no failure. */
+function judgedFailure(side: ItemSide): boolean {
+  return !side.pass && side.runs - side.passed - (side.not_judged ?? 0) > 0;
 }
 
 function refOf(item: ItemDigest, other?: ItemDigest): ItemRef {
@@ -73,8 +79,8 @@ export function matchItems(base: ReadonlyMap<string, ItemDigest>, head: Readonly
   matched.sort(compareItemOrder);
   for (const change of matched) {
     result.matched.push(change.item_id);
-    if (change.base.pass && !change.head.pass) result.regressions.push(change);
-    if (!change.base.pass && change.head.pass) result.fixes.push(change);
+    if (change.base.pass && judgedFailure(change.head)) result.regressions.push(change);
+    if (judgedFailure(change.base) && change.head.pass) result.fixes.push(change);
     if (change.diff.length > 0) result.changed.push(change);
   }
   result.missing.sort(compareItemOrder);

@@ -24,6 +24,8 @@ export interface ItemSide {
   passed: number;
   /** Majority of the repeats passed (strictly more than half). */
   pass: boolean;
+  /** Repeats not judged (a grader failed); absent when none. */
+  not_judged?: number;
   /** The answer most repeats gave (the first repeat's on a tie). */
   text: string;
   /** Checks that failed in any repeat, `type: detail`, at most a few. */

@@ -12,6 +12,8 @@ export interface EmbeddedServiceOptions {
   latencyScale?: number;
   dialect?: StreamDialect;
   faultRate?: number;
+  /** Judge chats fail or babble at this rate (not-judged checks, end to end). */
+  judgeFaultRate?: number;
   rateLimitRate?: number;
   retryAfterS?: number;
   stallMs?: number;
@@ -95,10 +97,16 @@ export interface RunSessionOptions {
   /** `--allow-changed-suite`: a --resume may continue with a changed suite file of the same suite name. */
   allowChangedSuite?: boolean;
   toolVersion: string;
+  /** `--grader-chat`, `--grader-model`, `--grader-url`: the run's grader, over the suite's `grader:` block. */
+  graderChat?: string;
+  graderModel?: string;
+  graderUrl?: string;
+  /** An outside grader's key (KBBENCH_GRADER_API_KEY or --grader-key-file); never recorded. */
+  graderApiKey?: string;
 }
 
 /** run.json's `options`: what was asked, secrets removed (the key is never kept). */
 export function recordableOptions(o: RunSessionOptions): Record<string, unknown> {
-  const { apiKey: _apiKey, toolVersion: _v, ...rest } = o;
+  const { apiKey: _apiKey, graderApiKey: _graderKey, toolVersion: _v, ...rest } = o;
   return JSON.parse(JSON.stringify(rest)) as Record<string, unknown>;
 }

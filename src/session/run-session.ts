@@ -18,7 +18,8 @@ import { maxInFlightOf, sweepLoad } from './load-shape.js';
 import { sweepSlos } from './load-profile.js';
 import { finishReports } from './finish.js';
 import type { RunSessionOptions } from './options.js';
-import { preflight } from './preflight.js';
+import { preflight, preflightGrader } from './preflight.js';
+import { makeGrader } from '../graders/index.js';
 import { narrowPrepared, prepareRun, type PreparedRun } from './prepare.js';
 import { resumeOptions } from './resume-options.js';
 import { initialRunInfo, plannedTotal } from './run-info.js';
@@ -75,6 +76,10 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
   const client = createClient({ baseUrl: target.baseUrl, apiKey: target.apiKey, auth: options.auth, ...(options.dialect ? { dialect: options.dialect } : {}) });
   try {
     await preflight(client, target, hooks.abort, options);
+    const grader = prepared.grader
+      ? makeGrader(prepared.grader, { client, boardId: target.boardId, timeoutMs: options.timeoutMs, ...(options.graderApiKey ? { apiKey: options.graderApiKey } : {}) })
+      : undefined;
+    if (grader) await preflightGrader(grader, hooks.abort);
     if (options.startAt !== undefined) {
       hooks.onWaitStart?.({ startAt: options.startAt });
       await waitForStartAt(options.startAt, { signal: hooks.stop });
@@ -98,7 +103,8 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
       writeRunInfo(runDir, info);
       hooks.onSweep?.(sweep);
     };
-    const outcome = await drive(source, options, { ...hooks, onSweep }, client, target, runDir, { total, done, previousUnits: (state?.creditUnits ?? 0) + replayUnits, thresholdAborts: prepared.thresholdAborts, maxWeight: options.mix === 'weighted' ? maxWeightOf(prepared.suite) : 1 });
+    const outcome = await drive(source, options, { ...hooks, onSweep }, client, target, runDir, { total, done, previousUnits: (state?.creditUnits ?? 0) + replayUnits, thresholdAborts: prepared.thresholdAborts, maxWeight: options.mix === 'weighted' ? maxWeightOf(prepared.suite) : 1 },
+      { ...(grader ? { grader } : {}), ...(prepared.knowledge ? { knowledge: prepared.knowledge } : {}) });
     const durationMs = (previous?.duration_ms ?? 0) + (monotonicMs() - t0);
     const run: RunInfo = {
       ...info, finished_at: isoNow(), duration_ms: Math.round(durationMs), status: outcome.status, dropped: outcome.dropped,

@@ -56,7 +56,7 @@ export function runCommand(io: CliIo, setExit: (code: ExitCode) => void): Comman
       checkBaseline(argv as Record<string, unknown>);
       const quiet = argv.quiet === true;
       const json = argv.json === true;
-      await withSessionConsole(io, { label: 'kbbench:', quiet, apiKey: options.apiKey, apiKeyFile: argv.apiKeyFile as string | undefined }, async (hooks, settle) => {
+      await withSessionConsole(io, { label: 'kbbench:', quiet, apiKey: options.apiKey, apiKeyFile: argv.apiKeyFile as string | undefined, graderApiKey: options.graderApiKey }, async (hooks, settle) => {
         const result = await runSession(options, hooks);
         settle();
         const baselineFailed = typeof argv.baseline === 'string' ? await runBaselineCompare(io, argv, result, quiet || json) : false;
