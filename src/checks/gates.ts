@@ -9,11 +9,11 @@ import type { Verdict } from '../domain/summary.js';
  * the verdict is then `incomplete`, not `fail`), `thresholds`, and the comparison's (`--baseline`, `compare`):
  * `regressions`, `latency`, `credits`, `changed`, `missing`.
  */
-export const GATES = ['checks', 'judged', 'thresholds', 'regressions', 'latency', 'credits', 'changed', 'missing'] as const;
+export const GATES = ['checks', 'thresholds', 'judged', 'regressions', 'latency', 'credits', 'changed', 'missing'] as const;
 export type Gate = (typeof GATES)[number];
 
 /** `changed` is opt-in: a live model rewords its answers from run to run, so "changed" alone is noise. */
-export const DEFAULT_GATES: readonly Gate[] = ['checks', 'judged', 'thresholds', 'regressions', 'latency', 'credits', 'missing'];
+export const DEFAULT_GATES: readonly Gate[] = ['checks', 'thresholds', 'judged', 'regressions', 'latency', 'credits', 'missing'];
 
 /** `checks,thresholds`; `none` turns every gate off (everything is still reported). */
 export function parseFailOn(value: string | string[] | undefined): Gate[] | undefined {

@@ -15,6 +15,7 @@ export const FAIL_ON_EPILOG = [
   '  checks       an answer failed its checks or its request failed, outside every pass_rate threshold',
   '               (those judge their items as a rate) and not marked expect_fail',
   '  thresholds   a threshold of the suite or --threshold failed',
+  '  judged       a model-graded check could not be judged (its grader failed): verdict incomplete, exit 3',
   '  regressions, latency, credits, changed, missing: the comparison with --baseline',
   'Exit: 0 every gate passed, 1 a gate failed, 2 invalid input (nothing sent), 3 incomplete (the run did not finish).',
 ].join('\n');
