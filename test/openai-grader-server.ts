@@ -31,7 +31,7 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return text;
 }
 
-export async function startOpenAiGraderServer(key: string): Promise<OpenAiGraderServer> {
+export async function startOpenAiGraderServer(key: string, model = GRADER_MODEL): Promise<OpenAiGraderServer> {
   const requests: GraderRequest[] = [];
   let handler: (prompt: string, request: GraderRequest) => string | { status: number } = () => '{"pass": true, "score": 1, "reason": "fine"}';
   const server = createServer((req, res) => {
@@ -40,7 +40,7 @@ export async function startOpenAiGraderServer(key: string): Promise<OpenAiGrader
       const request: GraderRequest = { method: req.method ?? '', path: req.url ?? '', authorization: req.headers.authorization, body: text ? (JSON.parse(text) as GraderRequest['body']) : null };
       requests.push(request);
       if (request.authorization !== `Bearer ${key}`) return send(res, 401, { error: { message: 'Incorrect API key provided' } });
-      if (request.method === 'GET' && request.path === '/v1/models') return send(res, 200, { object: 'list', data: [{ id: GRADER_MODEL, object: 'model' }] });
+      if (request.method === 'GET' && request.path === '/v1/models') return send(res, 200, { object: 'list', data: [{ id: model, object: 'model' }] });
       if (request.method === 'POST' && request.path === '/v1/chat/completions') {
         const prompt = request.body?.messages?.at(-1)?.content ?? '';
         const answer = handler(prompt, request);
