@@ -36,6 +36,8 @@ export interface CheckPorts {
   graderLabel?: (request: JudgeRequest) => string | undefined;
   /** Passages of the suite's `knowledge:` documents for a question; absent when it names none. */
   passages?: (question: string) => Promise<string[]> | string[];
+  /** Embedding vectors of the texts, in order (an OpenAI-compatible /v1/embeddings): `similar` uses them when given. */
+  embed?: (texts: string[]) => Promise<number[][]>;
 }
 
 /**

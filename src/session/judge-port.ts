@@ -1,7 +1,9 @@
 // Model-graded checks ask the run's grader (or a grader chat named on the check), under the run's
-// timeout and through the one retry path; context checks get the suite's knowledge passages.
+// timeout and through the one retry path; context checks get the suite's knowledge passages, and
+// `similar` an embeddings endpoint when given.
 import { runChecks, type JudgeRequest } from '../checks/index.js';
 import type { KbClient } from '../client/index.js';
+import { fetchEmbeddings } from '../client/embeddings.js';
 import { AbortedError } from '../domain/errors.js';
 import { makeGrader, type Grader, type Knowledge } from '../graders/index.js';
 import { DEFAULT_BACKOFF, withRetries, type CheckFn } from '../runner/index.js';
@@ -15,7 +17,7 @@ export interface GradingDeps {
   knowledge?: Knowledge;
 }
 
-type PortOptions = Pick<RunSessionOptions, 'timeoutMs' | 'retries' | 'maxRetryWaitMs'>;
+type PortOptions = Pick<RunSessionOptions, 'timeoutMs' | 'retries' | 'maxRetryWaitMs' | 'embeddings'>;
 
 /** The grader of one request: a chat named on the check (with its own model), else the run's. */
 function graderFor(request: JudgeRequest, run: Grader | undefined, client: KbClient, target: ResolvedTarget, options: PortOptions, cache: Map<string, Grader>): Grader | undefined {
@@ -40,6 +42,7 @@ function graderFor(request: JudgeRequest, run: Grader | undefined, client: KbCli
 export function judgePort(client: KbClient, target: ResolvedTarget, options: PortOptions, deps: GradingDeps = {}): CheckFn {
   const cache = new Map<string, Grader>();
   const policy = retryPolicyOf({ ...DEFAULT_BACKOFF, retries: options.retries }, options);
+  const embeddings = options.embeddings && { ...options.embeddings, timeoutMs: options.timeoutMs };
   return async (specs, subject, requestSignal) => {
     const results = await runChecks(specs, subject, {
       judge: async (request) => {
@@ -50,6 +53,8 @@ export function judgePort(client: KbClient, target: ResolvedTarget, options: Por
       },
       graderLabel: (request) => graderFor(request, deps.grader, client, target, options, cache)?.label,
       ...(deps.knowledge ? { passages: deps.knowledge.passages } : {}),
+      // Not retried: a failed embedding makes the check say "not judged", it never guesses.
+      ...(embeddings ? { embed: (texts: string[]) => fetchEmbeddings(embeddings, texts, requestSignal) } : {}),
     });
     if (requestSignal.aborted) throw new AbortedError('cancelled while grading');
     return results;

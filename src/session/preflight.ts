@@ -1,5 +1,6 @@
 // Before the first question: is the service there, and does it accept the key? (listing boards costs no credits)
 import type { KbClient } from '../client/index.js';
+import { fetchEmbeddings } from '../client/embeddings.js';
 import { InputError, KbError } from '../domain/errors.js';
 import { DEFAULT_BACKOFF, withRetries, type BackoffPolicy } from '../runner/index.js';
 import type { RunSessionOptions } from './options.js';
@@ -56,5 +57,19 @@ export async function preflightGrader(grader: Grader, signal: AbortSignal): Prom
     if (!(error instanceof KbError) || error instanceof InputError) throw error;
     if (error.code === 'E_UNAUTHORIZED') throw new PreflightError(`the grader (${grader.label}) rejected its key: ${error.message}`, error);
     throw new PreflightError(`the grader (${grader.label}) cannot be reached: ${error.message}`, error);
+  }
+}
+
+/**
+ * `--embeddings-url`: one embedding asked before the first question, so a wrong URL, model or key is
+ * exit 2 with nothing paid, rather than every `similar` check of the run "not judged" afterwards.
+ */
+export async function preflightEmbeddings(options: Pick<RunSessionOptions, 'embeddings'>, signal: AbortSignal): Promise<void> {
+  if (!options.embeddings) return;
+  try {
+    await fetchEmbeddings({ ...options.embeddings, timeoutMs: PREFLIGHT_TIMEOUT_MS }, ['kbbench preflight'], signal);
+  } catch (error) {
+    if (signal.aborted) throw error;
+    throw new InputError(`the embeddings endpoint did not answer before the run (model ${options.embeddings.model}): ${(error as Error).message}`, { field: '--embeddings-url' });
   }
 }

@@ -18,7 +18,7 @@ import { maxInFlightOf, sweepLoad } from './load-shape.js';
 import { sweepSlos } from './load-profile.js';
 import { finishReports } from './finish.js';
 import type { RunSessionOptions } from './options.js';
-import { preflight, preflightGrader } from './preflight.js';
+import { preflight, preflightEmbeddings, preflightGrader } from './preflight.js';
 import { makeGrader } from '../graders/index.js';
 import { narrowPrepared, prepareRun, type PreparedRun } from './prepare.js';
 import { resumeOptions } from './resume-options.js';
@@ -80,6 +80,7 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
       ? makeGrader(prepared.grader, { client, boardId: target.boardId, timeoutMs: options.timeoutMs, ...(options.graderApiKey ? { apiKey: options.graderApiKey } : {}) })
       : undefined;
     if (grader) await preflightGrader(grader, hooks.abort);
+    await preflightEmbeddings(options, hooks.abort);
     if (options.startAt !== undefined) {
       hooks.onWaitStart?.({ startAt: options.startAt });
       await waitForStartAt(options.startAt, { signal: hooks.stop });
