@@ -31,7 +31,13 @@ export interface RunInfo {
   load?: RunLoad;
   /** Why the run stopped early, in words (never containing the key). */
   stop_reason?: string;
-  abort?: { by: 'threshold' | 'max-errors' | 'max-error-rate'; detail: string };
+  abort?: { by: 'threshold' | 'max-errors' | 'max-error-rate' | 'setup'; detail: string };
+  /** `run --label TEXT`: what kbbench history names this run by. */
+  label?: string;
+  /** The commit the run belongs to (GITHUB_SHA when present). */
+  commit?: string;
+  /** The knowledge base asked: its version when the workspace names one, and a sha256 of its documents (embedded service). */
+  knowledge_base?: { version?: string; sha256: string };
 }
 
 /** One threshold's evaluation: `ttfc_ms{model:gpt-4o}` `p(95)<2000`. */

@@ -74,8 +74,9 @@ export function errorKindOf(sample: Sample): string {
  * then a cut stream) or it timed out (the service may still be answering). A refusal before any
  * answer (429, 4xx, 5xx) or a connection that never got a response is not charged.
  */
-export function mayHaveBeenCharged(sample: Pick<Sample, 'outcome' | 'status' | 'chunks'>): boolean {
-  if (sample.outcome === 'timeout') return true;
+export function mayHaveBeenCharged(sample: Pick<Sample, 'outcome' | 'status' | 'chunks'> & { error?: Sample['error'] }): boolean {
+  // An answer whose headers were too large to read still arrived.
+  if (sample.outcome === 'timeout' || sample.error?.code === 'E_HEADERS_OVERFLOW') return true;
   return sample.chunks > 0 || (sample.status !== null && sample.status >= 200 && sample.status < 300);
 }
 

@@ -2,8 +2,11 @@
 import type { BudgetGuard } from '../credits/budget.js';
 import type { PlanRequest } from '../plan/types.js';
 
-/** Why a run stops early; the last three are its stop conditions (--max-errors, --max-error-rate, an abortOnFail threshold). */
-export type AbortBy = 'threshold' | 'max-errors' | 'max-error-rate';
+/**
+ * Why a run stops early; the last four are its stop conditions (--max-errors, --max-error-rate, an
+ * abortOnFail threshold, and a setup mistake: the same refusal of every request from the start).
+ */
+export type AbortBy = 'threshold' | 'max-errors' | 'max-error-rate' | 'setup';
 export type StopReason = 'budget-exhausted' | 'interrupted' | AbortBy;
 
 export class StartGate {

@@ -16,6 +16,7 @@ import { TimelineFile, timelinePath } from '../store/timeline-file.js';
 import { loadShapeOf, maxInFlightOf, sweepRunProfile } from './load-shape.js';
 import { startLoopDelayProbe } from './loop-delay.js';
 import { judgePort, type GradingDeps } from './judge-port.js';
+import { createSetupCheck } from './setup-check.js';
 import { createStopConditions, type StopDecision } from './stop-conditions.js';
 import type { ThresholdAbort } from '../checks/index.js';
 import { concurrencyProfileOf, loadProfileOf } from './load-profile.js';
@@ -148,8 +149,9 @@ export async function drive(
   };
   const conditions = createStopConditions({ ...stopOptionsOf(options), thresholdAborts: counts.thresholdAborts }, handle.runStartMs);
   let abort: StopDecision | null = null;
+  const setup = createSetupCheck({ boardId: target.boardId, chatId: target.chatId });
   const judge = (sample: Sample): void => {
-    const decision = conditions?.observe(sample, monotonicMs()) ?? null;
+    const decision = conditions?.observe(sample, monotonicMs()) ?? setup.observe(sample);
     if (decision === null || stop !== null) return;
     abort = decision;
     handle.halt(decision.by, decision.detail);

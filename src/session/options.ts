@@ -100,6 +100,10 @@ export interface RunSessionOptions {
   ignoreSuiteLoad?: boolean;
   /** `--allow-changed-suite`: a --resume may continue with a changed suite file of the same suite name. */
   allowChangedSuite?: boolean;
+  /** `--label TEXT`: a name for this run (a release, a document change), recorded in run.json for history. */
+  label?: string;
+  /** The commit the run belongs to (GITHUB_SHA in GitHub Actions), recorded in run.json for history. */
+  commit?: string;
   toolVersion: string;
   /** `--grader-chat`, `--grader-model`, `--grader-url`: the run's grader, over the suite's `grader:` block. */
   graderChat?: string;

@@ -34,6 +34,9 @@ export function initialRunInfo(prepared: PreparedRun, options: RunSessionOptions
     finished_at: null,
     duration_ms: null,
     status: 'running',
+    ...(options.label !== undefined ? { label: options.label } : {}),
+    ...(options.commit !== undefined ? { commit: options.commit } : {}),
+    ...(target.knowledgeBase ? { knowledge_base: target.knowledgeBase } : {}),
     ...(shape ? { load: { stages: shape.stages, max_in_flight: maxInFlightOf(options) } } : {}),
   };
 }
