@@ -56,7 +56,7 @@ export async function buildReports(options: BuildReportsOptions): Promise<BuildR
   const summarizer = createSummarizer({ thresholds: options.thresholds ?? run.thresholds ?? {}, cases: { spillDir: runDir } });
   const evidence = createEvidenceCollector();
   const loadPass = createLoadPass(runDir, run);
-  const sweep = run.load?.sweep ? createSweepJudge(run.load.sweep, run.load.stages) : null;
+  const sweep = run.load.sweep && run.load.stages ? createSweepJudge(run.load.sweep, run.load.stages) : null;
   let load;
   try {
     for await (const sample of results) {

@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { RunInfo } from '../domain/run.js';
 import { InputError } from '../domain/errors.js';
 import { writeFileAtomicSync } from './atomic-file.js';
+import { parseRunInfo } from './run-info.js';
 
 /** Every file of a run directory, by name: the one place these names are written. */
 export const RUN_FILES = {
@@ -60,11 +61,13 @@ export function writeRunInfo(dir: string, info: RunInfo): void {
 export function readRunInfo(dir: string): RunInfo {
   const path = join(dir, RUN_FILES.run);
   if (!existsSync(path)) throw new InputError(`not a run directory: ${RUN_FILES.run} is missing`, { file: path });
+  let raw: unknown;
   try {
-    return JSON.parse(readFileSync(path, 'utf8')) as RunInfo;
+    raw = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
     throw new InputError(`cannot read run.json: ${(error as Error).message}`, { file: path });
   }
+  return parseRunInfo(raw, path);
 }
 
 /** `reports/<suite-name>-<timestamp>`: sortable, filesystem-safe, unique per second. */
