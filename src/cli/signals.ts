@@ -1,5 +1,8 @@
 // Ctrl-C handling: the first signal stops new requests and gives in-flight ones a grace period;
 // a second one (or the end of the grace) cancels them. Finished results are already on disk.
+// SIGHUP (a closed terminal, a CI runner cancelling a job) is a stop like SIGINT: Node's default
+// for it would kill the process at once, leaving run.json `running` and answers paid, unrecorded.
+const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 export interface StopControl {
   stop: AbortSignal;
   abort: AbortSignal;
@@ -21,15 +24,13 @@ export function installStopSignals(graceMs: number, say: (text: string) => void)
     say(`${signal}: aborting requests in flight; everything finished is kept.`);
     abort.abort();
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
   return {
     stop: stop.signal,
     abort: abort.signal,
     dispose: () => {
       if (timer) clearTimeout(timer);
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
     },
   };
 }
