@@ -95,8 +95,12 @@ export function totalsOfSample(sample: Sample): CellTotals {
   t.requests = 1;
   if (sample.pass) t.passed = 1;
   else if (isRequestError(sample)) t.errors = 1;
-  // A check that judged nothing (`pass: null`) is neither a pass nor a failure.
-  else if ((sample.pass as boolean | null) === null) t.notJudged = 1;
+  // Not judged (a grader failed, `pass: null`) is no failure of the answer: the cell shows it as an
+  // error, as JUnit does, and the per-question pass rates leave it out (neither passed nor failed).
+  else if (sample.not_judged !== undefined || sample.pass === null) {
+    t.errors = 1;
+    t.notJudged = 1;
+  }
   else t.failed = 1;
   t.creditUnits = sampleCreditUnits(sample);
   t.latencyMsSum = sample.latency_ms ?? 0;
