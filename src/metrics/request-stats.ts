@@ -70,7 +70,8 @@ export function errorKindOf(sample: Sample): string {
  * answer (429, 4xx, 5xx) or a connection that never got a response is not charged.
  */
 export function mayHaveBeenCharged(sample: Pick<Sample, 'outcome' | 'status' | 'chunks'>): boolean {
-  if (sample.outcome === 'timeout') return true;
+  // Cut at the graceful stop: the service had it and may be answering (and charging) still.
+  if (sample.outcome === 'timeout' || sample.outcome === 'interrupted') return true;
   return sample.chunks > 0 || (sample.status !== null && sample.status >= 200 && sample.status < 300);
 }
 

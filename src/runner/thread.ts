@@ -119,6 +119,8 @@ export async function runThread(thread: PlanThread, deps: SendDeps, hooks: Threa
       release();
     }
     hooks.emit(sample);
+    // Cut at the graceful stop: the rest stays unsent (not skipped), as after any stop.
+    if (sample.outcome === 'interrupted') return;
     if (sample.outcome !== 'ok') {
       skipRest(thread.turns.slice(i + 1), conversationId, `turn ${turn.turn} failed (${sample.error?.code ?? sample.outcome})`, hooks, deps);
       return;

@@ -121,6 +121,7 @@ export async function drive(
   const handle = startRun(source, {
     client, target: { boardId: target.boardId, chatId: target.chatId }, concurrency: options.concurrency, ...openLoopOf(options), ...mixOf(options, counts.maxWeight),
     timeoutMs: options.timeoutMs, retries: options.retries,
+    ...(options.gracefulStopMs !== undefined ? { gracefulStopMs: options.gracefulStopMs } : {}),
     ...(options.maxRetryWaitMs !== undefined ? { backoff: { maxWaitMs: options.maxRetryWaitMs } } : {}),
     budget: {
       ...(options.maxCredits !== undefined ? { maxCredits: Math.max(0, options.maxCredits - fromUnits(counts.previousUnits)) } : {}),
@@ -233,8 +234,9 @@ function startTimeline(runDir: string, runStartMs: number, options: RunSessionOp
     record(event: RunEvent): void {
       const now = monotonicMs();
       if (event.type === 'sample') recorder.sample(event.sample, now);
-      else if (event.type === 'start') recorder.start(event.at_ms);
-      else if (event.type === 'settled') recorder.settled(now);
+      else if (event.type === 'start') recorder.start(event.at_ms, event.id, event.intended_at_ms);
+      else if (event.type === 'settled') recorder.settled(now, event.id);
+      else if (event.type === 'held') recorder.held(event.count, now);
       else if (event.type === 'dropped') recorder.dropped(event.count, now);
       else recorder.endSchedule();
     },
