@@ -41,7 +41,9 @@ export async function withSessionConsole<T>(io: CliIo, view: SessionConsole, bod
     onStart: (info) => {
       for (const w of info.warnings) io.err(`warning: ${w}`);
       const target = info.embedded ? `the embedded reference service (${info.baseUrl})` : info.baseUrl;
-      if (!view.quiet) io.err(`${view.label} ${info.total} requests against ${target} → ${info.runDir}`);
+      if (view.quiet) return;
+      if (info.load) io.err(`${view.label} against ${target} → ${info.runDir}\n  load: ${info.load}`);
+      else io.err(`${view.label} ${info.total} requests against ${target} → ${info.runDir}`);
     },
     onProgress: (p) => {
       if (!live.active) progress.update(p);

@@ -21,6 +21,7 @@ export interface LiveInterval {
   /** The latest line. */
   line: TimelineLine;
   seconds: number;
+  /** The schedule's target now (starts/s), not a trailing mean; null in a closed loop or once the schedule ended. */
   target_rate: number | null;
   achieved_rate: number;
   in_flight: number;
@@ -35,6 +36,14 @@ export interface LiveInterval {
   held: number | null;
   /** How long the oldest unit in flight has waited (from its intended start), ms. */
   in_flight_oldest_ms: number | null;
+  /** Said by the session, not the recorder: the load's shape around these figures. */
+  time_bound?: boolean;
+  /** The in-flight cap that holds starts back (open loop). */
+  max_in_flight?: number | null;
+  /** --concurrency-stages: the workers the stages ask for now. */
+  workers_target?: number | null;
+  /** A sweep's phase: its probes, or which rate. */
+  phase?: string | null;
 }
 
 /** The harness's event-loop delay p99 (ms) since it was last read, null when not measured. */
@@ -136,7 +145,7 @@ export class IntervalRecorder {
     const oldest = waits.length > 0 ? round3(Math.max(...waits)) : null;
     return {
       line, seconds: lines.length,
-      target_rate: targets.length > 0 ? round3(targets.reduce((a, l) => a + l.target_rate!, 0) / targets.length) : null,
+      target_rate: this.options.targetRateAt && !this.scheduleEnded && targets.length > 0 ? round3(this.options.targetRateAt(endMs - this.options.runStartMs)) : null,
       achieved_rate: round3(total((l) => l.starts) / lines.length),
       in_flight: line.in_flight,
       p95_ms: corrected ?? IntervalSum.percentileOverMs(this.recentSums, 'latency_ms', 95, waits),

@@ -75,6 +75,8 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
   const checksGate = createChecksGate(sinks.coveredByPassRate);
   let lastEndMs = 0;
   let starts = 0;
+  let scheduledStarts = 0;
+  let lateStarts = 0;
   let warmup = 0;
 
   const add = (sample: Sample): void => {
@@ -83,7 +85,11 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       if (sample.endpoint !== 'create') warmup += 1;
       return;
     }
-    if (isStart(sample)) starts += 1;
+    if (isStart(sample)) {
+      starts += 1;
+      if (sample.scheduled_delay_ms !== undefined) scheduledStarts += 1;
+      if ((sample.scheduled_delay_ms ?? 0) > LATE_START_MS) lateStarts += 1;
+    }
     let model = models.get(sample.model);
     if (!model) {
       model = createRequestStats();
@@ -103,14 +109,20 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
 
   const finish = (context: SummaryContext): SummarizerResult => {
     const order = orderModels([...models.keys()], context.model_order ?? []);
-    const thresholds = sinks.evaluate();
+    // Dropped starts: never sent, or sent over 1 s late; their rate is over the starts the schedule planned.
+    const unsent = context.dropped ?? 0;
+    const dropped = unsent + lateStarts;
+    const planned = starts + unsent;
+    const droppedRate = planned > 0 && (unsent > 0 || scheduledStarts > 0) ? Math.round((dropped / planned) * 10_000) / 10_000 : null;
+    const thresholds = sinks.evaluate({ dropped: { count: dropped, planned } });
     const modelSummaries: Record<string, ModelSummary> = {};
     for (const name of order) setOwn(modelSummaries, name, models.get(name)!.toStats());
     const durationMs = context.duration_ms ?? (lastEndMs > 0 ? lastEndMs : null);
     const stats = total.toStats();
     const totals: TotalsSummary = {
       ...stats,
-      dropped: context.dropped ?? 0,
+      dropped, dropped_late: lateStarts, dropped_rate: droppedRate,
+      interrupted: stats.errors_by_kind.E_INTERRUPTED ?? 0,
       unreadable_lines: context.unreadable_lines ?? 0,
       duration_ms: durationMs,
       requests_per_s: durationMs ? Math.round((stats.requests / durationMs) * 1000 * 1000) / 1000 : null,
@@ -119,7 +131,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       starts_per_s: durationMs ? Math.round((starts / durationMs) * 1000 * 1000) / 1000 : null,
     };
     const caseResult = cases.finish(order);
-    const gates = judgeGates(context.fail_on ?? DEFAULT_GATES, checksGate.counts(), thresholds);
+    const gates = judgeGates(context.fail_on ?? DEFAULT_GATES, checksGate.counts(), thresholds, { count: dropped, rate: droppedRate });
     const summary: Summary = {
       run_id: context.run_id,
       status: context.status,
@@ -171,13 +183,22 @@ function addTags(tags: Map<string, RequestStatsAccumulator>, sample: Sample): vo
  * pass_rate threshold (and was not expected to fail), `thresholds` when one failed. A skipped turn
  * is not judged: the turn that stopped its conversation has already failed.
  */
-export function judgeGates(failOn: readonly Gate[], checks: ChecksGateCounts, thresholds: readonly ThresholdResult[]): GatesSummary {
+export function judgeGates(failOn: readonly Gate[], checks: ChecksGateCounts, thresholds: readonly ThresholdResult[], dropped?: { count: number; rate: number | null }): GatesSummary {
   const thresholdsFailed = thresholds.filter((t) => !t.pass).length;
   const failed: Gate[] = [];
   if (failOn.includes('checks') && checks.failed > 0) failed.push('checks');
   if (failOn.includes('thresholds') && thresholdsFailed > 0) failed.push('thresholds');
-  return { fail_on: [...failOn], failed, checks, thresholds_failed: thresholdsFailed };
+  // A run that did not deliver its planned arrivals is not a pass, unless a `dropped` threshold of
+  // the suite says how many it allows (that threshold then judges them, under `thresholds`).
+  const judgedByThreshold = thresholds.some((t) => t.metric === 'dropped' || t.metric.startsWith('dropped{'));
+  if (failOn.includes('dropped') && dropped !== undefined && dropped.count > 0 && !judgedByThreshold) failed.push('dropped');
+  const gates: GatesSummary = { fail_on: [...failOn], failed, checks, thresholds_failed: thresholdsFailed };
+  if (dropped !== undefined && dropped.rate !== null) gates.dropped = { count: dropped.count, rate: dropped.rate, judged_by_threshold: judgedByThreshold };
+  return gates;
 }
+
+/** A start sent later than this after its intended time did not arrive as planned: it counts as dropped. */
+export const LATE_START_MS = 1000;
 
 /** The run's status and its gates, by the one rule (checks/gates.ts). */
 export function verdictOf(run: Pick<SummaryContext, 'status' | 'abort'>, gates: Pick<GatesSummary, 'failed'>): Verdict {

@@ -11,7 +11,7 @@ import { IntervalRecorder, type LiveInterval } from '../metrics/interval-recorde
 import { monotonicMs, startRun, type RunEvent, type StopReason, type UnitSource } from '../runner/index.js';
 import { ResultsFile } from '../store/results-file.js';
 import { RUN_FILES } from '../store/run-dir.js';
-import { arrivalSchedule, profileDurationMs, targetRateAt, type LoadProfile } from '../runner/arrivals.js';
+import { arrivalSchedule, plannedStarts, profileDurationMs, targetRateAt, type LoadProfile } from '../runner/arrivals.js';
 import { TimelineFile, timelinePath } from '../store/timeline-file.js';
 import { loadShapeOf, maxInFlightOf, sweepRunProfile } from './load-shape.js';
 import { startLoopDelayProbe } from './loop-delay.js';
@@ -83,6 +83,27 @@ function stopOptionsOf(options: RunSessionOptions) {
 
 function mixOf(options: RunSessionOptions, maxWeight: number) {
   return options.mix === undefined || options.mix === 'sequential' ? {} : { mix: { kind: options.mix, seed: options.seed ?? 1, maxWeight } };
+}
+
+/**
+ * The console header's words for a time-bound run's load (null for a closed loop, whose header is
+ * its request count): what is planned, and the in-flight cap that may hold starts back.
+ */
+export function describeLoad(options: RunSessionOptions): string | null {
+  const cap = `at most ${maxInFlightOf(options)} in flight (--max-in-flight${options.maxInFlight === undefined ? ', default the larger of --concurrency and 64' : ''}); starts held past it are sent late, and over 1 s late or never sent they count as dropped`;
+  const seconds = (ms: number): string => `${Math.round(ms / 100) / 10}s`;
+  if (options.sweep !== undefined && options.durationMs !== undefined) {
+    return `sweep: two probes, then ${options.sweep} rates of ${seconds(options.durationMs)} each, ${cap}`;
+  }
+  const workers = concurrencyProfileOf(options);
+  if (workers !== null) {
+    const peak = workers.kind === 'constant' ? workers.ratePerS : Math.max(...workers.stages.map((s) => s.targetPerS));
+    return `--concurrency-stages: up to ${peak} workers over ${seconds(profileDurationMs(workers))}, cycling through the plan`;
+  }
+  const profile = loadProfileOf(options);
+  if (profile === null) return null;
+  const share = options.shard ? ` (shard ${options.shard.index}/${options.shard.count})` : '';
+  return `${plannedStarts(profile)} planned starts over ${seconds(profileDurationMs(profile))}${share}, ${cap}`;
 }
 
 /** A sweep's probes run this long at most (each rate runs the whole --duration). */
@@ -199,12 +220,31 @@ export async function drive(
   return { status: 'completed', dropped, unrecordedUnits: unrecordedUnits() };
 }
 
+/** Where a sweep is at `tMs`: probing, or its k-th rate of N (its stages follow a first one of target 0). */
+function sweepPhase(profile: LoadProfile | null, tMs: number): string {
+  if (profile === null || profile.kind !== 'stages') return 'probing (closed loops: one at a time, then at saturation)';
+  const rates = profile.stages.slice(1);
+  let endMs = profile.stages[0]!.durationMs;
+  for (const [i, stage] of rates.entries()) {
+    endMs += stage.durationMs;
+    if (tMs < endMs) return `rate ${i + 1}/${rates.length}`;
+  }
+  return 'rates done';
+}
+
 /**
  * The per-second recorder fed from this loop, its lines appended to timeline.ndjson as each second
  * closes (a timer looks for closed seconds, so quiet seconds get their line too).
  */
 function startTimeline(runDir: string, runStartMs: number, options: RunSessionOptions, hooks: DriveHooks) {
   const shape = loadShapeOf(options);
+  const workers = concurrencyProfileOf(options);
+  const context = (tMs: number): Pick<LiveInterval, 'time_bound' | 'max_in_flight' | 'workers_target' | 'phase'> => ({
+    time_bound: shape !== null || workers !== null || options.sweep !== undefined,
+    max_in_flight: shape !== null || sweepShape !== null ? maxInFlightOf(options) : null,
+    workers_target: workers !== null ? Math.round(targetRateAt(workers, tMs)) : null,
+    phase: options.sweep === undefined ? null : sweepPhase(sweepShape, tMs),
+  });
   // A sweep's target is 0 during its probes (closed loops), then its rates' stages.
   let sweepShape: LoadProfile | null = null;
   const sweepTarget = (tMs: number): number => (sweepShape ? targetRateAt(sweepShape, tMs) : 0);
@@ -218,7 +258,7 @@ function startTimeline(runDir: string, runStartMs: number, options: RunSessionOp
   const write = (lines: ReturnType<IntervalRecorder['flush']>): void => {
     file.append(lines);
     const live = lines.length > 0 ? recorder.live() : null;
-    if (live) hooks.onInterval?.(live);
+    if (live) hooks.onInterval?.({ ...live, ...context(live.line.offset_ms + 1000) });
   };
   const timer = setInterval(() => write(recorder.flush(monotonicMs(), loopDelay)), TIMELINE_TICK_MS);
   timer.unref();

@@ -15,6 +15,8 @@ export const FAIL_ON_EPILOG = [
   '  checks       an answer failed its checks or its request failed, outside every pass_rate threshold',
   '               (those judge their items as a rate) and not marked expect_fail',
   '  thresholds   a threshold of the suite or --threshold failed',
+  '  dropped      an open loop did not deliver its planned starts (never sent, or sent over 1 s late: the',
+  "               in-flight cap held them); a `dropped` threshold (e.g. 'dropped: rate<0.01') judges it instead",
   '  regressions, latency, credits, changed, missing: the comparison with --baseline',
   'Exit: 0 every gate passed, 1 a gate failed, 2 invalid input (nothing sent), 3 incomplete (the run did not finish).',
 ].join('\n');

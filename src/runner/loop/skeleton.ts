@@ -123,7 +123,8 @@ export function runLoop(options: LoopOptions): void {
 
   function pump(): void {
     if (failed || closed) return;
-    if (!ending && gate.stopped !== null) end();
+    // Looked at even after the schedule ended: a signal during the graceful stop still makes the run a stopped one.
+    if (gate.stopped !== null) end();
     while (!ending) {
       const state: LoopState = { elapsedMs: monotonicMs() - t0, inFlight: inFlight + held.length, settled, nextIndex };
       const next = executor.next(state);
