@@ -31,7 +31,7 @@ export interface RunInfo {
   load?: RunLoad;
   /** Why the run stopped early, in words (never containing the key). */
   stop_reason?: string;
-  abort?: { by: 'threshold' | 'max-errors' | 'max-error-rate'; detail: string };
+  abort?: { by: 'threshold' | 'max-errors' | 'max-error-rate' | 'unreachable'; detail: string };
 }
 
 /** One threshold's evaluation: `ttfc_ms{model:gpt-4o}` `p(95)<2000`. */

@@ -2,8 +2,11 @@
 import type { BudgetGuard } from '../credits/budget.js';
 import type { PlanRequest } from '../plan/types.js';
 
-/** Why a run stops early; the last three are its stop conditions (--max-errors, --max-error-rate, an abortOnFail threshold). */
-export type AbortBy = 'threshold' | 'max-errors' | 'max-error-rate';
+/**
+ * Why a run stops early: its stop conditions (an abortOnFail threshold, --max-errors,
+ * --max-error-rate) and an unreachable target (every result of a window failed to connect).
+ */
+export type AbortBy = 'threshold' | 'max-errors' | 'max-error-rate' | 'unreachable';
 export type StopReason = 'budget-exhausted' | 'interrupted' | AbortBy;
 
 export class StartGate {
