@@ -1,6 +1,7 @@
 // One pass over a run's timeline lines: summary.json's stages, knee and harness saturation, and
 // the series report.html's Load section draws (bounded: past a limit, neighbouring points merge).
 import type { HarnessSaturation, KneeSummary, StageSummary } from '../domain/load.js';
+import type { Sample } from '../domain/sample.js';
 import type { TimelineLine } from '../domain/timeline.js';
 import { createHarnessSaturation } from './harness-saturation.js';
 import { createLoadStages } from './load-stages.js';
@@ -49,6 +50,10 @@ export function createLoadAnalysis(options: LoadAnalysisOptions) {
   let lines = 0;
   let rebuilt = false;
   return {
+    /** A result of the run (stages put it where it started). */
+    addSample(sample: Sample): void {
+      stages?.addSample(sample);
+    },
     add(line: TimelineLine): void {
       lines += 1;
       if (line.rebuilt) rebuilt = true;
