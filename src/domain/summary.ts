@@ -234,4 +234,6 @@ export interface SweepSummary {
   slo_max_rate: number | null;
   /** That rate's target. */
   slo_max_target_rate: number | null;
+  /** True when every rate met every SLO: slo_max_rate is a lower bound, the service's limit lies higher. */
+  slo_max_rate_is_lower_bound?: boolean;
 }
