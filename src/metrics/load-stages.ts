@@ -78,12 +78,13 @@ function stageSummary(stage: StageWindow, lines: IntervalSum, lastEndMs: number,
     ttfc_ms: percentiles(sum, 'ttfc_ms'),
     latency_ms: percentiles(sum, 'latency_ms'),
     corrected_latency_ms: percentiles(sum, 'corrected_latency_ms'),
+    inter_chunk_ms: percentiles(sum, 'inter_chunk_ms'),
     credits_used: round5(sum.creditUnits / 100_000),
     credits_per_min: coveredMs > 0 ? round5(sum.creditUnits / 100_000 / (coveredMs / 60_000)) : null,
   };
 }
 
-function percentiles(sum: IntervalSum, metric: 'ttfc_ms' | 'latency_ms' | 'corrected_latency_ms'): StagePercentiles | null {
+function percentiles(sum: IntervalSum, metric: 'ttfc_ms' | 'latency_ms' | 'corrected_latency_ms' | 'inter_chunk_ms'): StagePercentiles | null {
   const p = sum.percentiles(metric);
   return p ? { p50: p.p50, p95: p.p95, p99: p.p99 } : null;
 }
