@@ -13,6 +13,13 @@ import { executorFor, type LoopSpec } from './executors.js';
 import type { LoopControl, LoopState } from './executor.js';
 import { onePass, stampStart, startDrawer } from './walker.js';
 
+/**
+ * A start held back longer than this past its intended time is given up (dropped, never sent), as
+ * k6 drops an iteration no VU can take: it counts as dropped either way (metrics/summarizer.ts), and
+ * the held queue stays bounded by a second of the schedule, not the backlog of a stalled service.
+ */
+export const GIVE_UP_LATE_MS = 1000;
+
 /** k6's default gracefulStop: in-flight units get this long after the schedule ends (or a stop). */
 export const DEFAULT_GRACEFUL_STOP_MS = 30_000;
 
@@ -121,6 +128,16 @@ export function runLoop(options: LoopOptions): void {
     }, Math.max(0, t0 + atMs - monotonicMs()));
   };
 
+  function giveUpLate(): void {
+    const limitMs = monotonicMs() - GIVE_UP_LATE_MS;
+    let expired = 0;
+    while (held.length > 0 && (intendedAtOf(held[0]!) ?? Infinity) < limitMs) {
+      held.shift();
+      expired += 1;
+    }
+    if (expired > 0) channel.push({ type: 'dropped', count: expired });
+  }
+
   function pump(): void {
     if (failed || closed) return;
     // Looked at even after the schedule ended: a signal during the graceful stop still makes the run a stopped one.
@@ -147,6 +164,7 @@ export function runLoop(options: LoopOptions): void {
       // Sent at once while below the cap; past it, held (sent late) until a slot is free.
       while (held.length > 0 && inFlight < executor.maxInFlight()) launch(held.shift()!);
     }
+    giveUpLate();
     while (!ending && held.length > 0 && inFlight < executor.maxInFlight()) launch(held.shift()!);
     reportHeld();
     maybeClose();
