@@ -58,4 +58,32 @@ describe('compare: missing and not compared', () => {
     // --fail-on without missing lets it pass.
     expect((await runCli(['compare', base, head, '--fail-on', 'regressions'])).code).toBe(0);
   });
+
+  // Issue 20 item 4: on main both printed "2 matched · 12 missing" and exited 1.
+  it('run --filter X --baseline BASE: the cases the filter left out are not compared, not missing', async () => {
+    const base = await runOf(suite);
+    const out = join(tempDir(), 'head');
+    const r = await runCli(['run', suite, '--out', out, '--latency-scale', '0', '--seed', '2', '--filter', 'team-price', '--baseline', base]);
+    const c = readJson<Cmp>(join(out, 'compare.json'));
+    expect(c.counts).toMatchObject({ matched: 2, missing: 0, not_compared: 12 });
+    expect(r.stdout).toMatch(/12 not compared/);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    // A planned item of the filtered head that has no result is still missing.
+    const lines = readFileSync(join(out, 'results.ndjson'), 'utf8').trim().split('\n');
+    writeFileSync(join(out, 'results.ndjson'), `${lines.filter((l) => !l.includes('"model":"gpt-4o-mini"')).join('\n')}\n`);
+    const again = await compare(base, out);
+    expect(again.c.missing.map((m) => m.item_id)).toEqual(['case:team-price|model:gpt-4o-mini']);
+    expect(again.code).toBe(1);
+  });
+
+  it('run --only-failed BASE --baseline BASE: only the failed cases are compared', async () => {
+    const failing = suiteFile((t) => t.replace('contains: 30 days', 'contains: 45 days'));
+    const baseOut = join(tempDir(), 'base');
+    expect((await runCli(['run', failing, '--out', baseOut, '--latency-scale', '0', '--seed', '2'])).code).toBe(1);
+    const out = join(tempDir(), 'head');
+    const r = await runCli(['run', suite, '--out', out, '--latency-scale', '0', '--seed', '2', '--only-failed', baseOut, '--baseline', baseOut]);
+    const c = readJson<Cmp>(join(out, 'compare.json'));
+    expect(c.counts).toMatchObject({ matched: 2, fixes: 2, missing: 0, not_compared: 12 });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+  });
 });

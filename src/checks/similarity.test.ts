@@ -1,7 +1,7 @@
 // The similarity measure: bounds, symmetry, and that it ranks answers the way a reader would.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { stem, textSimilarity, tokenize } from './similarity.js';
+import { scoreAgainstReference, stem, textSimilarity, tokenize, vectorCosine } from './similarity.js';
 
 const GOLDEN = 'Customers can ask for a refund within 30 days of purchase.';
 
@@ -76,5 +76,54 @@ describe('the default minimum of 0.6', () => {
     for (const answer of rewordings) expect(textSimilarity(answer, GOLDEN)).toBeGreaterThanOrEqual(0.6);
     expect(textSimilarity('Customers can ask for a refund within 14 days of delivery.', GOLDEN)).toBeLessThan(0.6);
     expect(textSimilarity('30', GOLDEN)).toBeLessThan(0.6);
+  });
+});
+
+// Issue 19 item 5: a parcel-locker knowledge base. Before, cosine alone gave the correct answer
+// with two extra bullets 0.518 (fail) and the answer with the wrong number 0.592 (a hair under).
+const PICKUP = 'You have 72 hours to collect a parcel after it is delivered to the locker.';
+const PICKUP_PLUS_BULLETS = `${PICKUP}
+
+- Open the compartment with the 6-digit pickup code from the SMS or the ParcelPoint app.
+- If you cannot make it in time, you can extend the pickup window once by 24 hours in the app, free of charge.`;
+const PICKUP_WRONG = 'You have 48 hours to collect a parcel after it is delivered to the locker.';
+
+describe('scoreAgainstReference (the similar score)', () => {
+  it('passes the reference plus correct bullets and fails the same sentence with a wrong number, at the default bar', () => {
+    expect(textSimilarity(PICKUP_PLUS_BULLETS, PICKUP)).toBeLessThan(0.6);
+    const plus = scoreAgainstReference(PICKUP_PLUS_BULLETS, PICKUP, 0.6);
+    expect(plus.score).toBeGreaterThanOrEqual(0.6);
+    expect(plus.facts.map((f) => f.status)).toEqual(['found']);
+    const wrong = scoreAgainstReference(PICKUP_WRONG, PICKUP, 0.6);
+    expect(wrong.score).toBeLessThan(0.6);
+    expect(wrong.facts).toEqual([expect.objectContaining({ status: 'contradicted', instead: '48 hours' })]);
+  });
+
+  it('keeps a missing or contradicted fact below any positive bar, however close the wording', () => {
+    for (const min of [0.1, 0.3, 0.6, 0.9]) {
+      expect(scoreAgainstReference(PICKUP_WRONG, PICKUP, min).score).toBeLessThan(min);
+      expect(scoreAgainstReference('You have some time to collect a parcel after it is delivered to the locker.', PICKUP, min).score).toBeLessThan(min);
+    }
+    const twoFacts = 'Parcels stay 72 hours in the locker; the extension costs €1.50.';
+    const one = scoreAgainstReference('Parcels stay 72 hours in the locker; the extension costs €2.', twoFacts, 0.6);
+    expect(one.score).toBeLessThan(0.6);
+    expect(one.score).toBeGreaterThan(0);
+  });
+
+  it('accepts the same fact in other words: units converted, number words, a rewording', () => {
+    expect(scoreAgainstReference('Parcels wait 3 days after they are delivered to the locker; collect yours in that time.', PICKUP, 0.6).facts[0]!.status).toBe('found');
+    expect(scoreAgainstReference('You have seventy-two hours to collect a parcel after it is delivered to the locker.', PICKUP, 0.6).score).toBeGreaterThanOrEqual(0.6);
+  });
+
+  it('without facts in the reference, scores as text alone', () => {
+    const r = scoreAgainstReference('Refunds can be requested by customers within thirty days.', 'customers can ask for a refund', 0.6);
+    expect(r.facts).toEqual([]);
+    expect(r.score).toBe(r.textScore);
+  });
+
+  it('cosine of embedding vectors, clamped to [0, 1]', () => {
+    expect(vectorCosine([1, 0], [1, 0])).toBeCloseTo(1, 12);
+    expect(vectorCosine([1, 0], [-1, 0])).toBe(0);
+    expect(() => vectorCosine([1], [1, 2])).toThrow(/different lengths/);
   });
 });

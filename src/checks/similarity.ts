@@ -1,4 +1,5 @@
 // The `similar` check: how close an answer is to a golden answer, as a score in [0, 1].
+import { extractFacts, judgeFacts, type FactVerdict } from './reference-facts.js';
 import type { CheckHandler } from './types.js';
 
 /**
@@ -84,12 +85,94 @@ function norm(vector: Map<string, number>): number {
   return Math.sqrt(total);
 }
 
-export const similarCheck: CheckHandler<'similar'> = (spec, subject) => {
-  const score = textSimilarity(subject.text, spec.value.to);
-  const pass = score >= spec.value.min;
-  const shown = score.toFixed(3);
+/**
+ * How much of the reference's weight the answer holds: Σ min(answer, reference) / Σ reference over
+ * the same weighted terms as textSimilarity. An answer that says the reference and more scores 1;
+ * cosine alone punishes the "more" (a correct answer with two extra bullets fell to 0.48).
+ */
+export function referenceCoverage(answer: string, reference: string): number {
+  const ref = termVector(tokenize(reference));
+  if (ref.size === 0) return 1;
+  const ans = termVector(tokenize(answer));
+  let held = 0;
+  let total = 0;
+  for (const [term, weight] of ref) {
+    held += Math.min(weight, ans.get(term) ?? 0);
+    total += weight;
+  }
+  return held / total;
+}
+
+/** The lexical text score: the larger of cosine (a rewording of like length) and coverage (the reference and more). */
+export function lexicalTextScore(answer: string, reference: string): number {
+  return Math.max(textSimilarity(answer, reference), referenceCoverage(answer, reference));
+}
+
+export interface ReferenceScore {
+  score: number;
+  /** Before the facts: lexical, or the embeddings' cosine. */
+  textScore: number;
+  facts: FactVerdict[];
+}
+
+/**
+ * The `similar` score (docs/suite-format.md, "How `similar` scores"): the text score when the
+ * answer states every fact of the reference; otherwise min(text score, bar) × found / facts, which
+ * is below the bar whatever the wording, so a fluent answer with a wrong number never passes.
+ */
+export function scoreAgainstReference(answer: string, reference: string, min: number, textScore = lexicalTextScore(answer, reference)): ReferenceScore {
+  const facts = judgeFacts(extractFacts(reference, 'measures'), answer);
+  const found = facts.filter((f) => f.status === 'found').length;
+  const text = Math.min(1, Math.max(0, textScore));
+  const score = found === facts.length ? text : (Math.min(text, min) * found) / facts.length;
+  return { score, textScore: text, facts };
+}
+
+const excerpt = (text: string): string => `"${text.slice(0, 60)}${text.length > 60 ? '…' : ''}"`;
+
+function factProblems(facts: readonly FactVerdict[]): string {
+  return facts
+    .filter((f) => f.status !== 'found')
+    .slice(0, 3)
+    .map((f) => (f.status === 'contradicted' ? `says "${f.instead}" where the reference says "${f.fact.text}"` : `"${f.fact.text}" of the reference is missing`))
+    .join('; ');
+}
+
+export const similarCheck: CheckHandler<'similar'> = async (spec, subject, ports) => {
+  const { to, min } = spec.value;
+  let textScore: number | undefined;
+  let via = '';
+  if (ports.embed) {
+    try {
+      const [a, b] = await ports.embed([subject.text, to]);
+      textScore = vectorCosine(a!, b!);
+      via = ' (embeddings)';
+    } catch (error) {
+      // Not judged is not wrong: the check says so rather than scoring a text it could not read.
+      return { type: 'similar', pass: false, detail: `not judged: the embeddings endpoint failed: ${(error as Error).message}` };
+    }
+  }
+  const result = scoreAgainstReference(subject.text, to, min, textScore);
+  const pass = result.score >= min;
+  const shown = result.score.toFixed(3);
+  const problems = factProblems(result.facts);
   const detail = pass
-    ? `similarity ${shown} ≥ ${spec.value.min}`
-    : `similarity ${shown} below the minimum ${spec.value.min} to "${spec.value.to.slice(0, 60)}${spec.value.to.length > 60 ? '…' : ''}"`;
+    ? `similarity${via} ${shown} ≥ ${min}`
+    : `similarity${via} ${shown} below the minimum ${min} to ${excerpt(to)}${problems ? `: ${problems}` : ''}`;
   return { type: 'similar', pass, detail };
 };
+
+/** Cosine of two embedding vectors, clamped to [0, 1] (a negative cosine is as unlike as 0). */
+export function vectorCosine(a: readonly number[], b: readonly number[]): number {
+  if (a.length !== b.length || a.length === 0) throw new Error(`embeddings of different lengths (${a.length} and ${b.length})`);
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i]! * b[i]!;
+    na += a[i]! * a[i]!;
+    nb += b[i]! * b[i]!;
+  }
+  if (na === 0 || nb === 0) return 0;
+  return Math.min(1, Math.max(0, dot / Math.sqrt(na * nb)));
+}

@@ -22,9 +22,11 @@ export interface JudgeReply {
   credits_used: number | null;
 }
 
-/** What checks may reach outside themselves: only a judge asks the service. */
+/** What checks may reach outside themselves: a judge asks the service, `similar` may ask for embeddings. */
 export interface CheckPorts {
   judge?: (request: JudgeRequest) => Promise<JudgeReply>;
+  /** Embedding vectors of the texts, in order (an OpenAI-compatible /v1/embeddings): `similar` uses them when given. */
+  embed?: (texts: string[]) => Promise<number[][]>;
 }
 
 /**

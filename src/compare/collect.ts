@@ -1,4 +1,5 @@
 // Streams one run's results.ndjson into what a comparison needs per item and model, never holding every answer.
+import { createHash } from 'node:crypto';
 import type { RunInfo } from '../domain/run.js';
 import type { Sample } from '../domain/sample.js';
 import { readResults } from '../store/results-reader.js';
@@ -16,9 +17,14 @@ export interface ItemDigest {
   prompt: string | null;
   runs: number;
   passed: number;
-  /** Distinct answers → how often and from which repeat first; capped (see MAX_DISTINCT_TEXTS). */
-  texts: Map<string, { count: number; repeat: number }>;
+  /**
+   * Distinct answers (keyed by a digest of the whole answer, whitespace aside) → how often, from
+   * which repeat first, and the answer cut to MAX_COMPARE_ANSWER_CHARS; capped (MAX_DISTINCT_TEXTS).
+   */
+  texts: Map<string, KeptAnswer>;
   failedChecks: string[];
+  /** Per check position of the suite's assert list: how its repeats went (a check's regression is judged on it). */
+  checks: CheckTally[];
   errors: string[];
   /** Timings of the answers that arrived (outcome ok), as summary.json counts them. */
   latencies: number[];
@@ -26,6 +32,25 @@ export interface ItemDigest {
   /** Credits of the requests with known credits, in integer 1e-5 units (exact sums). */
   creditUnits: number;
   creditsCount: number;
+}
+
+export interface KeptAnswer {
+  count: number;
+  repeat: number;
+  /** The answer's first MAX_COMPARE_ANSWER_CHARS characters. */
+  text: string;
+  /** The whole answer's length in characters. */
+  chars: number;
+}
+
+/** One check of an item across its repeats. `pass: null` (not judged) counts in neither passed nor failed. */
+export interface CheckTally {
+  type: string;
+  passed: number;
+  failed: number;
+  notJudged: number;
+  /** The first failing repeat's detail (cut), to name what failed. */
+  detail: string | null;
 }
 
 export interface ModelTotals {
@@ -51,6 +76,15 @@ export interface RunDigest {
  * common one, so beyond this many distinct answers per item new ones are no longer kept.
  */
 export const MAX_DISTINCT_TEXTS = 8;
+/**
+ * compare.json and compare.html show at most this much of an answer (results.ndjson keeps it
+ * whole): one 31 MB answer made a 63 MB compare.html. Cut as each line is read, so a comparison
+ * holds at most MAX_DISTINCT_TEXTS × this many characters per item and run.
+ */
+export const MAX_COMPARE_ANSWER_CHARS = 8_000;
+/** Checks per item tallied by position; a suite with more checks on one question is judged on these. */
+export const MAX_CHECKS_TALLIED = 64;
+const MAX_DETAIL_CHARS = 300;
 const MAX_LISTED = 5;
 
 /**
@@ -74,8 +108,8 @@ function itemOf(items: Map<string, ItemDigest>, s: Sample): ItemDigest {
   let item = items.get(key);
   if (!item) {
     item = {
-      key, ids: new Set(), case_id: s.case_id, thread_id: s.thread_id, turn: s.turn, model: s.model, prompt: s.prompt ?? null,
-      runs: 0, passed: 0, texts: new Map(), failedChecks: [], errors: [], latencies: [], ttfcs: [], creditUnits: 0, creditsCount: 0,
+      key, ids: new Set(), case_id: s.case_id, thread_id: s.thread_id, turn: s.turn, model: s.model, prompt: s.prompt === undefined ? null : cutCopy(s.prompt, MAX_COMPARE_ANSWER_CHARS),
+      runs: 0, passed: 0, texts: new Map(), failedChecks: [], checks: [], errors: [], latencies: [], ttfcs: [], creditUnits: 0, creditsCount: 0,
     };
     items.set(key, item);
   }
@@ -87,10 +121,16 @@ function addToItem(item: ItemDigest, s: Sample): void {
   item.ids.add(s.item_id);
   item.runs++;
   if (s.pass) item.passed++;
-  const seen = item.texts.get(s.text);
+  const key = answerKey(s.text);
+  const seen = item.texts.get(key);
   if (seen) seen.count++;
-  else if (item.texts.size < MAX_DISTINCT_TEXTS) item.texts.set(s.text, { count: 1, repeat: s.repeat });
-  for (const check of s.checks) if (!check.pass) pushUnique(item.failedChecks, `${check.type}: ${check.detail}`);
+  else if (item.texts.size < MAX_DISTINCT_TEXTS) item.texts.set(key, { count: 1, repeat: s.repeat, text: cutCopy(s.text, MAX_COMPARE_ANSWER_CHARS), chars: s.text.length });
+  s.checks.forEach((check, index) => {
+    // `pass: null` (a grader that could not judge) is neither a pass nor a failure.
+    const state = (check.pass as boolean | null) ?? null;
+    if (state === false) pushUnique(item.failedChecks, `${check.type}: ${check.detail}`.slice(0, MAX_DETAIL_CHARS));
+    if (index < MAX_CHECKS_TALLIED) tally(item.checks, index, check.type, state, check.detail);
+  });
   if (s.outcome !== 'ok') pushUnique(item.errors, s.error?.code ?? s.outcome);
   if (s.outcome === 'ok' && typeof s.latency_ms === 'number') item.latencies.push(s.latency_ms);
   if (s.outcome === 'ok' && typeof s.ttfc_ms === 'number') item.ttfcs.push(s.ttfc_ms);
@@ -99,6 +139,42 @@ function addToItem(item: ItemDigest, s: Sample): void {
     item.creditUnits += sampleCreditUnits(s);
     item.creditsCount++;
   }
+}
+
+/**
+ * The first `max` characters as a string of their own: V8 may keep a slice as a view on the whole
+ * line's string, which would hold the 31 MB answer alive. A surrogate pair is never split.
+ */
+export function cutCopy(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const end = /[\uD800-\uDBFF]/.test(text[max - 1] ?? '') ? max - 1 : max;
+  return Buffer.from(text.slice(0, end), 'utf16le').toString('utf16le');
+}
+
+/** Answers that differ only in whitespace are one answer (text-diff.ts's sameAnswer), whatever their length. */
+export function answerKey(text: string): string {
+  return createHash('sha256').update(text.replace(/\s+/g, ' ').trim()).digest('base64url');
+}
+
+function tally(checks: CheckTally[], index: number, type: string, state: boolean | null, detail: string): void {
+  let t = checks[index];
+  if (t === undefined || t.type !== type) {
+    // A position whose type differs between repeats is not one check: the first type keeps it.
+    if (t !== undefined) return;
+    t = checks[index] = { type, passed: 0, failed: 0, notJudged: 0, detail: null };
+  }
+  if (state === null) t.notJudged++;
+  else if (state) t.passed++;
+  else {
+    t.failed++;
+    t.detail ??= detail.slice(0, MAX_DETAIL_CHARS);
+  }
+}
+
+/** A check's verdict over its repeats: pass by strict majority of the judged ones; null when none was judged. */
+export function checkVerdict(t: CheckTally): boolean | null {
+  const judged = t.passed + t.failed;
+  return judged === 0 ? null : t.passed * 2 > judged;
 }
 
 function pushUnique(list: string[], value: string): void {
@@ -115,13 +191,18 @@ function addToModel(models: Map<string, ModelTotals>, s: Sample): void {
   if (s.credits_used !== null) totals.creditsKnown++;
 }
 
-/** The answer most repeats gave; on a tie, the earliest repeat's (deterministic for a report). */
-export function representativeText(item: ItemDigest): string {
-  let best: { text: string; count: number; repeat: number } | null = null;
-  for (const [text, { count, repeat }] of item.texts) {
-    if (!best || count > best.count || (count === best.count && repeat < best.repeat)) best = { text, count, repeat };
+/** The answer most repeats gave; on a tie, the earliest repeat's (deterministic for a report). Its key identifies it whole. */
+export function representativeAnswer(item: ItemDigest): KeptAnswer & { key: string } {
+  let best: (KeptAnswer & { key: string }) | null = null;
+  for (const [key, kept] of item.texts) {
+    if (!best || kept.count > best.count || (kept.count === best.count && kept.repeat < best.repeat)) best = { ...kept, key };
   }
-  return best?.text ?? '';
+  return best ?? { key: answerKey(''), count: 0, repeat: 0, text: '', chars: 0 };
+}
+
+/** The representative answer's text, cut to MAX_COMPARE_ANSWER_CHARS. */
+export function representativeText(item: ItemDigest): string {
+  return representativeAnswer(item).text;
 }
 
 /** Strictly more than half the repeats passed: 1 of 2 is not a pass (a coin flip should not hide a failure). */

@@ -6,6 +6,7 @@ import { matchItems, type ItemMatch } from './items.js';
 import { compareModels } from './models.js';
 import { assertRunDir } from './run-dir.js';
 import { headCoverage } from './head-plan.js';
+import { assertSameSuite } from './same-suite.js';
 import type { Comparison, CompareOptions, ModelChange, RunRef } from './types.js';
 
 export interface CompareRoles {
@@ -19,6 +20,7 @@ export async function compareRuns(
 ): Promise<Comparison> {
   const baseRun = assertRunDir(baseDir, roles.base);
   const headRun = assertRunDir(headDir, roles.head);
+  if (!options.allowDifferentSuites) assertSameSuite({ name: baseRun.suite.name, where: baseDir }, { name: headRun.suite.name, where: headDir }, roles);
   const [base, head] = await Promise.all([digestRun(baseDir, baseRun), digestRun(headDir, headRun)]);
   const items = matchItems(base.items, head.items);
   const coverage = await headCoverage(headRun);
@@ -77,7 +79,8 @@ function warningsFor(base: RunDigest, head: RunDigest, models: Record<string, Mo
   for (const [role, d] of [['base', base], ['head', head]] as const) {
     if (d.run.status !== 'completed') warnings.push(`the ${role} run did not complete (${d.run.status}): its missing items are not a change of the service`);
   }
-  if (base.run.suite.sha256 !== head.run.suite.sha256) warnings.push('the two runs used different suite files: added, missing and changed items may come from the suite');
+  if (base.run.suite.name !== head.run.suite.name) warnings.push(`compared with --allow-different-suites: suite "${base.run.suite.name}" against suite "${head.run.suite.name}"`);
+  else if (base.run.suite.sha256 !== head.run.suite.sha256) warnings.push('the two runs used different suite files: added, missing and changed items may come from the suite');
   for (const [model, m] of Object.entries(models)) {
     if (!m.matched) warnings.push(`${model} ran in only one of the runs: nothing to compare`);
     else if (m.latency_ms.test.p_value === null) warnings.push(`${model}: too few answers on one side (${m.latency_ms.base.n} vs ${m.latency_ms.head.n}) to judge latency`);

@@ -1,7 +1,7 @@
 // The short plain-text summary of a comparison the CLI prints: verdict, counts, each regression, a table per model.
 import { renderTable } from '../report/console-summary.js';
 import { modelLabel } from '../report/format.js';
-import { creditsCell, failureReason, itemLabel, modelVerdict, passRateCell, timingCell } from './labels.js';
+import { creditsCell, itemLabel, modelVerdict, passRateCell, regressionReason, timingCell } from './labels.js';
 import type { Comparison } from './types.js';
 
 /** Long lists are cut here in the console; compare.json and compare.html hold them all. */
@@ -19,8 +19,8 @@ export function renderCompareConsole(c: Comparison): string {
     if (c.missing.length > CONSOLE_ITEM_LIMIT) lines.push(`  … and ${c.missing.length - CONSOLE_ITEM_LIMIT} more (compare.html)`);
   }
   if (c.regressions.length > 0) {
-    lines.push('regressions (pass → fail):');
-    for (const r of c.regressions.slice(0, CONSOLE_ITEM_LIMIT)) lines.push(`  ✗ ${itemLabel(r)}: ${failureReason(r.head)}`);
+    lines.push('regressions (pass → fail, of the item or of one of its checks):');
+    for (const r of c.regressions.slice(0, CONSOLE_ITEM_LIMIT)) lines.push(`  ✗ ${itemLabel(r)}: ${regressionReason(r)}`);
     if (c.regressions.length > CONSOLE_ITEM_LIMIT) lines.push(`  … and ${c.regressions.length - CONSOLE_ITEM_LIMIT} more (compare.html)`);
   }
   if (c.fixes.length > 0) {

@@ -133,3 +133,59 @@ describe('matchItems', () => {
     expect(m.missing.map((a) => itemLabel(a))).toEqual(['t turn 1 × gpt-4o']);
   });
 });
+
+describe('regressions per check (issue 19 item 7)', () => {
+  const withChecks = (caseId: string, checks: { type: string; pass: boolean | null; detail: string }[], repeat = 1): Sample => ({
+    ...sample({ caseId, repeat, pass: checks.every((c) => c.pass === true) }),
+    checks: checks as Sample['checks'],
+  });
+  const has72 = { type: 'contains', pass: true, detail: 'contains "72 hours"' };
+  const lacks72 = { type: 'contains', pass: false, detail: 'expected to contain "72 hours"' };
+  const lacksSms = { type: 'icontains', pass: false, detail: 'expected to contain "sms"' };
+  const hasSms = { type: 'icontains', pass: true, detail: 'contains "sms"' };
+  const notJudged = { type: 'llm-rubric', pass: null, detail: 'not judged: the grader timed out' };
+  const judgedPass = { type: 'llm-rubric', pass: true, detail: 'PASS' };
+
+  it('a check that newly fails on an item that already failed another is a regression, named with the check', async () => {
+    const base = await digestOf([withChecks('pickup-window', [has72, lacksSms])]);
+    const head = await digestOf([withChecks('pickup-window', [lacks72, lacksSms])]);
+    const m = matchItems(base.items, head.items);
+    expect(m.regressions).toHaveLength(1);
+    expect(m.regressions[0]!.newly_failed_checks).toEqual([{ check: 1, type: 'contains', detail: 'expected to contain "72 hours"' }]);
+    expect(m.fixes).toHaveLength(0);
+  });
+
+  it('a check that keeps failing, or fails only in some repeats (no majority), is not one', async () => {
+    const base = await digestOf([withChecks('a', [lacks72, lacksSms]), withChecks('b', [has72, lacksSms], 1), withChecks('b', [has72, lacksSms], 2), withChecks('b', [has72, lacksSms], 3)]);
+    const head = await digestOf([withChecks('a', [lacks72, lacksSms]), withChecks('b', [lacks72, lacksSms], 1), withChecks('b', [has72, lacksSms], 2), withChecks('b', [has72, lacksSms], 3)]);
+    expect(matchItems(base.items, head.items).regressions).toEqual([]);
+  });
+
+  it('a check not judged (pass: null) is never a regression, and an item failed only by it is not one either', async () => {
+    const base = await digestOf([withChecks('a', [has72, judgedPass]), withChecks('b', [lacks72, judgedPass])]);
+    const head = await digestOf([withChecks('a', [has72, notJudged]), withChecks('b', [lacks72, notJudged])]);
+    const m = matchItems(base.items, head.items);
+    expect(m.regressions).toEqual([]);
+    expect(head.items.get('case:a|model:gpt-4o')!.failedChecks).toEqual([]);
+  });
+
+  it('checks are matched by position and type: a reordered assert list is no regression', async () => {
+    const base = await digestOf([withChecks('a', [has72, lacksSms])]);
+    const head = await digestOf([withChecks('a', [hasSms, lacks72])]);
+    expect(matchItems(base.items, head.items).regressions).toEqual([]);
+  });
+});
+
+describe('answers cut in compare outputs (issue 20 item 19)', () => {
+  it('keeps 8,000 characters of an answer, says how long it was, and still sees a change past the cut', async () => {
+    const long = 'word '.repeat(100_000);
+    const base = await digestOf([sample({ text: `${long}end A` }), sample({ caseId: 'same', text: long })]);
+    const head = await digestOf([sample({ text: `${long}end B` }), sample({ caseId: 'same', text: `${long}  ` })]);
+    const m = matchItems(base.items, head.items);
+    expect(m.changed.map((c) => c.case_id)).toEqual(['refund-window']);
+    const change = m.changed[0]!;
+    expect(change.head.text).toHaveLength(8000);
+    expect(change.head.text_cut).toEqual({ shown: 8000, chars: long.length + 5 });
+    expect(JSON.stringify(m).length).toBeLessThan(100_000);
+  });
+});

@@ -1,8 +1,8 @@
-// Matches the items of two runs by item_id (repeats pooled): regressions, fixes, changed answers, missing and added.
+// Matches the items of two runs by item_id (repeats pooled) and their checks by position: regressions, fixes, changed answers, missing and added.
 import { textSimilarity } from '../checks/similarity.js';
-import { majorityPass, representativeText, type ItemDigest } from './collect.js';
-import { sameAnswer, wordDiff } from './text-diff.js';
-import type { ItemChange, ItemOnly, ItemRef, ItemSide } from './types.js';
+import { checkVerdict, majorityPass, representativeAnswer, type ItemDigest } from './collect.js';
+import { wordDiff } from './text-diff.js';
+import type { CheckRegression, ItemChange, ItemOnly, ItemRef, ItemSide } from './types.js';
 
 export interface ItemMatch {
   /** Keys present on both sides, in report order. */
@@ -16,14 +16,35 @@ export interface ItemMatch {
 }
 
 export function sideOf(item: ItemDigest): ItemSide {
+  const answer = representativeAnswer(item);
   return {
     runs: item.runs,
     passed: item.passed,
     pass: majorityPass(item),
-    text: representativeText(item),
+    text: answer.text,
+    ...(answer.chars > answer.text.length ? { text_cut: { shown: answer.text.length, chars: answer.chars } } : {}),
     failed_checks: [...item.failedChecks],
     errors: [...item.errors],
   };
+}
+
+/** Checks at the same position and of the same type that pass in the base and fail in the head. */
+export function newlyFailedChecks(base: ItemDigest, head: ItemDigest): CheckRegression[] {
+  const found: CheckRegression[] = [];
+  head.checks.forEach((h, index) => {
+    const b = base.checks[index];
+    if (b === undefined || b.type !== h.type) return;
+    if (checkVerdict(b) === true && checkVerdict(h) === false) found.push({ check: index + 1, type: h.type, detail: h.detail ?? '' });
+  });
+  return found;
+}
+
+/**
+ * The head failed only through checks that could not be judged: no failed check, no request
+ * error, a check not judged. Such an item is not a regression (nor is it a pass).
+ */
+function failedOnlyUnjudged(head: ItemDigest): boolean {
+  return head.errors.length === 0 && head.checks.every((t) => checkVerdict(t) !== false) && head.checks.some((t) => t.notJudged > 0);
 }
 
 function refOf(item: ItemDigest, other?: ItemDigest): ItemRef {
@@ -37,13 +58,15 @@ function refOf(item: ItemDigest, other?: ItemDigest): ItemRef {
 function changeOf(base: ItemDigest, head: ItemDigest): ItemChange {
   const b = sideOf(base);
   const h = sideOf(head);
-  const same = sameAnswer(b.text, h.text);
+  // Keys digest the whole answers, so two long answers that differ past the cut are still "changed".
+  const same = representativeAnswer(base).key === representativeAnswer(head).key;
   return {
     ...refOf(head, base),
     base: b,
     head: h,
     similarity: same ? 1 : round(textSimilarity(b.text, h.text), 4),
     diff: same ? [] : wordDiff(b.text, h.text),
+    newly_failed_checks: newlyFailedChecks(base, head),
   };
 }
 
@@ -64,8 +87,10 @@ export function compareItemOrder(a: ItemRef, b: ItemRef): number {
 export function matchItems(base: ReadonlyMap<string, ItemDigest>, head: ReadonlyMap<string, ItemDigest>): ItemMatch {
   const result: ItemMatch = { matched: [], regressions: [], fixes: [], changed: [], missing: [], added: [] };
   const matched: ItemChange[] = [];
+  const unjudged = new Set<string>();
   for (const [key, b] of base) {
     const h = head.get(key);
+    if (h && failedOnlyUnjudged(h)) unjudged.add(key);
     if (h) matched.push(changeOf(b, h));
     else result.missing.push({ ...refOf(b), side: sideOf(b) });
   }
@@ -73,7 +98,8 @@ export function matchItems(base: ReadonlyMap<string, ItemDigest>, head: Readonly
   matched.sort(compareItemOrder);
   for (const change of matched) {
     result.matched.push(change.item_id);
-    if (change.base.pass && !change.head.pass) result.regressions.push(change);
+    const itemRegressed = change.base.pass && !change.head.pass && !unjudged.has(change.item_id);
+    if (itemRegressed || change.newly_failed_checks.length > 0) result.regressions.push(change);
     if (!change.base.pass && change.head.pass) result.fixes.push(change);
     if (change.diff.length > 0) result.changed.push(change);
   }

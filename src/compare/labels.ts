@@ -1,7 +1,7 @@
 // How the compare reports name items and changes, so console, markdown and HTML say the same thing the same way.
 import { caseLabelOf } from '../metrics/case-stats.js';
 import { formatCredits, formatMs, formatRate, modelLabel } from '../report/format.js';
-import type { ItemRef, ItemSide, ModelChange, TimingChange } from './types.js';
+import type { CheckRegression, ItemChange, ItemRef, ItemSide, ModelChange, TimingChange } from './types.js';
 
 /** `refund-window × gpt-4o`, `plans-followup turn 2 × gpt-4o`, named as report.html names its rows. */
 export function itemLabel(ref: ItemRef): string {
@@ -24,6 +24,18 @@ export function sideOutcome(side: ItemSide): string {
 /** Why the head side failed, in one short line: its first failing check or error. */
 export function failureReason(side: ItemSide): string {
   return side.errors[0] ?? side.failed_checks[0] ?? 'failed';
+}
+
+/** `check 2 (contains) newly fails: expected to contain "72 hours"…`: the check named by position and type. */
+export function checkRegressionLabel(c: CheckRegression): string {
+  return `check ${c.check} (${c.type}) newly fails${c.detail ? `: ${c.detail}` : ''}`;
+}
+
+/** Why a regression is one: the checks that newly fail, else the head's first failing check or error. */
+export function regressionReason(change: ItemChange): string {
+  const [first, ...rest] = change.newly_failed_checks;
+  if (first === undefined) return failureReason(change.head);
+  return `${checkRegressionLabel(first)}${rest.length > 0 ? ` (and ${rest.length} more check${rest.length === 1 ? '' : 's'})` : ''}`;
 }
 
 /** ▲ for a judged rise, ▼ for a judged fall, = otherwise: a symbol, so colour is never the only signal. */

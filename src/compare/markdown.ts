@@ -1,6 +1,6 @@
 // The `--markdown FILE` summary: short enough for a pull-request comment, escaped so answers cannot break it.
 import { modelLabel } from '../report/format.js';
-import { creditsCell, failureReason, itemLabel, modelVerdict, passRateCell, timingCell } from './labels.js';
+import { creditsCell, itemLabel, modelVerdict, passRateCell, regressionReason, timingCell } from './labels.js';
 import type { Comparison, ItemChange } from './types.js';
 
 export const MARKDOWN_ITEM_LIMIT = 20;
@@ -56,7 +56,7 @@ export function renderCompareMarkdown(c: Comparison): string {
     `| ${n.matched} | ${n.regressions} | ${n.fixes} | ${n.changed} | ${n.missing} | ${n.added} |`,
   ];
   if (c.reasons.length > 0) lines.push('', `**Failed on:** ${c.reasons.map(escapeMarkdown).join('; ')}`);
-  lines.push(...list('Regressions (pass → fail)', c.regressions, (r) => `**${escapeMarkdown(itemLabel(r))}**: ${escapeMarkdown(failureReason(r.head))}`));
+  lines.push(...list('Regressions (pass → fail)', c.regressions, (r) => `**${escapeMarkdown(itemLabel(r))}**: ${escapeMarkdown(regressionReason(r))}`));
   lines.push(...list('Fixes (fail → pass)', c.fixes, (r) => escapeMarkdown(itemLabel(r))));
   // Regressions and fixes are listed above; here only answers that changed but kept their outcome.
   const others = c.changed.filter((x) => x.base.pass === x.head.pass).sort((a, b) => a.similarity - b.similarity);

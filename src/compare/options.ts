@@ -44,6 +44,7 @@ export interface CompareFlagValues {
   creditsTolerance?: string | number;
   failOn?: string | string[];
   alpha?: number;
+  allowDifferentSuites?: boolean;
 }
 
 /** Flags to options, defaults filled in; throws InputError (exit 2) before anything runs. */
@@ -53,5 +54,6 @@ export function compareOptionsFrom(flags: CompareFlagValues): CompareOptions {
     creditsTolerance: parseTolerance(flags.creditsTolerance, 'credits-tolerance') ?? DEFAULT_COMPARE_OPTIONS.creditsTolerance,
     alpha: parseAlpha(flags.alpha) ?? DEFAULT_COMPARE_OPTIONS.alpha,
     failOn: parseFailOn(flags.failOn) ?? [...DEFAULT_COMPARE_OPTIONS.failOn],
+    ...(flags.allowDifferentSuites === true ? { allowDifferentSuites: true } : {}),
   };
 }

@@ -37,7 +37,7 @@ describe('console summary', () => {
     const text = renderCompareConsole(comparison);
     expect(text).toMatch(/^compare: FAIL/);
     expect(text).toContain('3 regressions · 1 fixes · 5 changed answers');
-    expect(text).toContain('✗ refund-window × gpt-4o: contains: expected to contain "30 days"');
+    expect(text).toContain('✗ refund-window × gpt-4o: check 1 (contains) newly fails: expected to contain "30 days"');
     expect(text).toContain('✗ refund-window × gpt-4o-mini:');
     expect(text).toContain('✗ plans turn 2 × gpt-4o:');
     expect(text).toContain('fixes (fail → pass): flaky × gpt-4o');
@@ -50,7 +50,7 @@ describe('markdown summary', () => {
     const md = renderCompareMarkdown(comparison);
     expect(md.split('\n')[0]).toBe('### kbbench compare: ❌ FAIL');
     expect(md).toContain('| 5 | 3 | 1 | 5 | 0 | 0 |');
-    expect(md).toContain('- **refund-window × gpt-4o**: contains: expected to contain "30 days"');
+    expect(md).toContain('- **refund-window × gpt-4o**: check 1 (contains) newly fails: expected to contain "30 days"');
     expect(md).toContain('| model | pass rate |');
     expect(md).toMatch(/\| gpt-4o \| 75.0% → 50.0% \|/);
     expect(md).toContain('#### Other changed answers (least similar first)\n\n- nasty × gpt-4o: similarity 0.00\n');

@@ -15,6 +15,8 @@ export interface CompareOptions {
   /** Family-wise false-alarm rate of one comparison's significance tests. */
   alpha: number;
   failOn: FailOnKind[];
+  /** `--allow-different-suites`: compare runs of differently named suites (else exit 2). */
+  allowDifferentSuites?: boolean;
 }
 
 /** One side of a matched item: how its repeats went. */
@@ -24,8 +26,10 @@ export interface ItemSide {
   passed: number;
   /** Majority of the repeats passed (strictly more than half). */
   pass: boolean;
-  /** The answer most repeats gave (the first repeat's on a tie). */
+  /** The answer most repeats gave (the first repeat's on a tie), cut to its first 8,000 characters. */
   text: string;
+  /** Present when `text` is cut: how much is shown of how many characters (results.ndjson holds it whole). */
+  text_cut?: { shown: number; chars: number };
   /** Checks that failed in any repeat, `type: detail`, at most a few. */
   failed_checks: string[];
   /** Request errors (outcome other than ok), e.g. `E_TIMEOUT`. */
@@ -58,6 +62,21 @@ export interface ItemChange extends ItemRef {
   similarity: number;
   /** Word-level diff from the base answer to the head answer; empty when the texts are equal. */
   diff: DiffPart[];
+  /**
+   * Checks that passed in the base and fail in the head (by majority of the judged repeats), matched
+   * by position and type. Any of them makes the item a regression, even when it already failed
+   * another check; a check not judged (`pass: null`) is never one.
+   */
+  newly_failed_checks: CheckRegression[];
+}
+
+/** One check of an item that passed in the base and fails in the head. */
+export interface CheckRegression {
+  /** 1-based position in the item's checks (its assert list). */
+  check: number;
+  type: string;
+  /** The head's failure detail (first failing repeat). */
+  detail: string;
 }
 
 export interface ItemOnly extends ItemRef {
@@ -141,6 +160,7 @@ export interface Comparison {
   head: RunRef;
   options: { latency_tolerance: number; credits_tolerance: number; alpha: number; fail_on: FailOnKind[] };
   counts: { matched: number; regressions: number; fixes: number; changed: number; missing: number; added: number; not_compared: number };
+  /** Items that passed and now fail, and items with a check that passed and now fails (see newly_failed_checks). */
   regressions: ItemChange[];
   fixes: ItemChange[];
   changed: ItemChange[];

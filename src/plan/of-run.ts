@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import type { RunInfo } from '../domain/run.js';
 import type { RequestOptions, Suite } from '../domain/suite.js';
 import { loadSuite } from '../suite/index.js';
+import { filterSuite, type SuiteFilter } from '../suite/filter.js';
 import { buildPlan } from './build.js';
 import type { Plan, Shard } from './types.js';
 
@@ -18,15 +19,20 @@ interface PlanOptionsOfRun {
  * Null when the suite file is gone or changed since the run (its sha256 differs): then the plan
  * cannot be known, and callers say less rather than guess.
  */
-export async function planOfRun(run: RunInfo): Promise<Plan | null> {
-  return (await suiteAndPlanOfRun(run))?.plan ?? null;
+export async function planOfRun(run: RunInfo, keep?: SuiteFilter): Promise<Plan | null> {
+  return (await suiteAndPlanOfRun(run, keep))?.plan ?? null;
 }
 
-export async function suiteAndPlanOfRun(run: RunInfo): Promise<{ suite: Suite; plan: Plan } | null> {
+/**
+ * `keep`: the run's own selection (--filter, --only-failed), applied as the run applied it, so that
+ * cases it never meant to send are outside its plan. `suite` stays whole (what the file holds).
+ */
+export async function suiteAndPlanOfRun(run: RunInfo, keep?: SuiteFilter): Promise<{ suite: Suite; plan: Plan } | null> {
   if (!existsSync(run.suite.path)) return null;
   try {
-    const suite = await loadSuite(run.suite.path);
-    if (suite.sha256 !== run.suite.sha256) return null;
+    const whole = await loadSuite(run.suite.path);
+    if (whole.sha256 !== run.suite.sha256) return null;
+    const suite = keep ? filterSuite(whole, keep) : whole;
     const o = run.options as PlanOptionsOfRun;
     const plan = buildPlan(suite, {
       ...(o.models?.length ? { models: o.models } : {}),
@@ -34,7 +40,7 @@ export async function suiteAndPlanOfRun(run: RunInfo): Promise<{ suite: Suite; p
       ...(o.shard ? { shard: o.shard } : {}),
       defaults: o.requestDefaults ?? {},
     });
-    return { suite, plan };
+    return { suite: whole, plan };
   } catch {
     return null;
   }

@@ -134,7 +134,7 @@ export async function drive(
 ): Promise<DriveOutcome> {
   const results = new ResultsFile(join(runDir, RUN_FILES.results));
   // Both keys: the one sent (the embedded service's, in embedded mode) and the user's own.
-  const redact = createRedactor([target.apiKey, options.apiKey]);
+  const redact = createRedactor([target.apiKey, options.apiKey, options.embeddings?.apiKey]);
   // A result that cannot be written (a full disk) stops the run at once: the requests in flight are
   // cancelled, for their results would have nowhere to go.
   let cancelRun = (): void => undefined;

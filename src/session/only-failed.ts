@@ -2,7 +2,8 @@
 import { InputError } from '../domain/errors.js';
 import { readResults } from '../store/results-reader.js';
 import { assertRunDir } from '../compare/run-dir.js';
-import type { SuiteFilter } from '../suite/filter.js';
+import type { RunInfo } from '../domain/run.js';
+import { parseFilters, type SuiteFilter } from '../suite/filter.js';
 
 /**
  * A filter keeping the cases and threads with a failed result in `runDir` (a failed check or a
@@ -22,4 +23,24 @@ export async function onlyFailedFilter(runDir: string): Promise<SuiteFilter> {
     throw new InputError(`nothing failed in ${runDir}: there is nothing to run again`, { field: '--only-failed' });
   }
   return (subject) => (subject.kind === 'case' ? cases : threads).has(subject.id);
+}
+
+/**
+ * A recorded run's --filter and --only-failed as it applied them (undefined: it ran the whole
+ * suite). Null when that cannot be known (the --only-failed run directory is gone or unreadable):
+ * then which cases the run meant to send is unknown, and callers say less rather than guess.
+ */
+export async function recordedSelection(run: RunInfo): Promise<SuiteFilter | undefined | null> {
+  const options = run.options as { filter?: string[]; onlyFailedDir?: string };
+  const byPattern = parseFilters(options.filter ?? []);
+  let byFailure: SuiteFilter | undefined;
+  if (options.onlyFailedDir !== undefined) {
+    try {
+      byFailure = await onlyFailedFilter(options.onlyFailedDir);
+    } catch {
+      return null;
+    }
+  }
+  if (!byPattern && !byFailure) return undefined;
+  return (subject) => (byPattern?.(subject) ?? true) && (byFailure?.(subject) ?? true);
 }

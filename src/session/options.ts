@@ -85,6 +85,10 @@ export interface RunSessionOptions {
   filter?: string[];
   /** `--only-failed RUN_DIR`: only the cases and threads that failed there run. */
   onlyFailedDir?: string;
+  /** `--embeddings-url`: `similar` checks take their text score from this endpoint (the key never recorded). */
+  embeddings?: { baseUrl: string; model: string; apiKey?: string };
+  /** `--baseline` without --allow-different-suites: the suite must bear the baseline's name (checked before sending). */
+  baselineSuite?: { name: string; dir: string };
   /** `--threshold 'metric=expression'` flags, added to the suite's. */
   thresholdFlags: string[];
   embedded: EmbeddedServiceOptions;
@@ -101,6 +105,7 @@ export interface RunSessionOptions {
 
 /** run.json's `options`: what was asked, secrets removed (the key is never kept). */
 export function recordableOptions(o: RunSessionOptions): Record<string, unknown> {
-  const { apiKey: _apiKey, toolVersion: _v, ...rest } = o;
-  return JSON.parse(JSON.stringify(rest)) as Record<string, unknown>;
+  const { apiKey: _apiKey, toolVersion: _v, embeddings, baselineSuite: _baseline, ...rest } = o;
+  const kept = embeddings ? { embeddings: { baseUrl: embeddings.baseUrl, model: embeddings.model } } : {};
+  return JSON.parse(JSON.stringify({ ...rest, ...kept })) as Record<string, unknown>;
 }

@@ -1,5 +1,6 @@
 // Before the first question: is the service there, and does it accept the key? (listing boards costs no credits)
 import type { KbClient } from '../client/index.js';
+import { fetchEmbeddings } from '../client/embeddings.js';
 import { InputError, KbError } from '../domain/errors.js';
 import { DEFAULT_BACKOFF, withRetries, type BackoffPolicy } from '../runner/index.js';
 import type { RunSessionOptions } from './options.js';
@@ -41,5 +42,19 @@ export async function preflight(client: KbClient, target: ResolvedTarget, signal
   if (!boards.some((b) => b.id === target.boardId)) {
     // A wrong id is the user's to fix (exit 2), like any other invalid input; nothing was asked yet.
     throw new InputError(`board ${target.boardId} is not among the boards this key can see (${boards.map((b) => b.id).join(', ') || 'none'})`, { field: 'board_id' });
+  }
+}
+
+/**
+ * `--embeddings-url`: one embedding asked before the first question, so a wrong URL, model or key is
+ * exit 2 with nothing paid, rather than every `similar` check of the run "not judged" afterwards.
+ */
+export async function preflightEmbeddings(options: Pick<RunSessionOptions, 'embeddings'>, signal: AbortSignal): Promise<void> {
+  if (!options.embeddings) return;
+  try {
+    await fetchEmbeddings({ ...options.embeddings, timeoutMs: PREFLIGHT_TIMEOUT_MS }, ['kbbench preflight'], signal);
+  } catch (error) {
+    if (signal.aborted) throw error;
+    throw new InputError(`the embeddings endpoint did not answer before the run (model ${options.embeddings.model}): ${(error as Error).message}`, { field: '--embeddings-url' });
   }
 }

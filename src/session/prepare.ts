@@ -14,6 +14,7 @@ import { withSuiteLoad } from './suite-load.js';
 import type { RunSessionOptions } from './options.js';
 import { assertModelNames } from './model-names.js';
 import { assertThresholdScopes } from './threshold-scopes.js';
+import { assertSameSuite } from '../compare/same-suite.js';
 
 export interface PreparedRun {
   /** The run's options with the suite's `load:` block applied under the flags (session/suite-load.ts). */
@@ -112,6 +113,8 @@ function allStreaming(suite: Suite, flags: RunSessionOptions['requestDefaults'])
 
 export async function prepareRun(requested: RunSessionOptions): Promise<PreparedRun> {
   const suite = await selectedSuite(requested);
+  const base = requested.baselineSuite;
+  if (base) assertSameSuite({ name: base.name, where: base.dir }, { name: suite.name, where: suite.path }, { base: '--baseline', head: 'this run' });
   const options = withSuiteLoad(requested, suite.load);
   checkLoadFlags(options);
   const plan = buildPlan(suite, {

@@ -18,7 +18,7 @@ import { maxInFlightOf, sweepLoad } from './load-shape.js';
 import { sweepSlos } from './load-profile.js';
 import { finishReports } from './finish.js';
 import type { RunSessionOptions } from './options.js';
-import { preflight } from './preflight.js';
+import { preflight, preflightEmbeddings } from './preflight.js';
 import { narrowPrepared, prepareRun, type PreparedRun } from './prepare.js';
 import { resumeOptions } from './resume-options.js';
 import { initialRunInfo, plannedTotal } from './run-info.js';
@@ -76,6 +76,7 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
   const client = createClient({ baseUrl: target.baseUrl, apiKey: target.apiKey, auth: options.auth, ...(options.dialect ? { dialect: options.dialect } : {}) });
   try {
     await preflight(client, target, hooks.abort, options);
+    await preflightEmbeddings(options, hooks.abort);
     if (options.startAt !== undefined) {
       hooks.onWaitStart?.({ startAt: options.startAt });
       await waitForStartAt(options.startAt, { signal: hooks.stop });

@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import { compareRuns, assertRunDir, writeComparison } from '../../compare/index.js';
 import { InputError } from '../../domain/errors.js';
+import type { RunInfo } from '../../domain/run.js';
 import type { SessionResult } from '../../session/run-session.js';
 import type { CliIo } from '../io.js';
 import { compareOptionsOf, printComparison } from './compare.js';
@@ -9,12 +10,13 @@ import { compareOptionsOf, printComparison } from './compare.js';
 /**
  * Throws InputError (exit 2, nothing sent) when --baseline is not a run directory, when the new
  * run would write into it (--out/--resume the same directory would overwrite the baseline), or
- * when a judging flag is malformed.
+ * when a judging flag is malformed. Returns the baseline's run.json, so the run can refuse a suite
+ * of another name before it sends anything.
  */
-export function checkBaseline(argv: Record<string, unknown>): void {
-  if (typeof argv.baseline !== 'string') return;
+export function checkBaseline(argv: Record<string, unknown>): RunInfo | undefined {
+  if (typeof argv.baseline !== 'string') return undefined;
   const baseline = resolve(argv.baseline);
-  assertRunDir(baseline, '--baseline');
+  const run = assertRunDir(baseline, '--baseline');
   for (const flag of ['out', 'resume'] as const) {
     const dir = argv[flag];
     if (typeof dir === 'string' && resolve(dir) === baseline) {
@@ -22,6 +24,7 @@ export function checkBaseline(argv: Record<string, unknown>): void {
     }
   }
   compareOptionsOf(argv);
+  return run;
 }
 
 /** Compares base = --baseline with head = the new run, writes compare.json/.html into the run; true when it failed. */

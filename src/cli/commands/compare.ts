@@ -7,12 +7,13 @@ import { EXIT, type ExitCode } from '../exit.js';
 import type { CliIo } from '../io.js';
 
 /** The judging flags `compare` and `run --baseline` share (defaults applied in compareOptionsFrom, so run can tell "not given"). */
-export function compareTuningOptions(group: string): Record<'latency-tolerance' | 'credits-tolerance' | 'fail-on' | 'markdown', Options> {
+export function compareTuningOptions(group: string): Record<'latency-tolerance' | 'credits-tolerance' | 'fail-on' | 'markdown' | 'allow-different-suites', Options> {
   return {
     'latency-tolerance': { type: 'string', describe: 'a latency rise counts only above this change of the median (default 10%)', group },
     'credits-tolerance': { type: 'string', describe: 'a credits rise counts only above this change per request (default 5%)', group },
     'fail-on': { type: 'string', describe: `what fails the verdict (exit 1): ${GATES.join(',')} or none (default ${DEFAULT_GATES.join(',')})`, group },
     markdown: { type: 'string', describe: 'also write a short markdown summary to FILE (for a pull-request comment)', group },
+    'allow-different-suites': { type: 'boolean', describe: 'compare runs of differently named suites (else exit 2: a few shared ids are not the same questions)', group },
   };
 }
 
@@ -23,6 +24,7 @@ export function compareOptionsOf(argv: Record<string, unknown>): CompareOptions 
     creditsTolerance: argv.creditsTolerance as string | undefined,
     failOn: argv.failOn as string | undefined,
     alpha: argv.alpha as number | undefined,
+    allowDifferentSuites: argv.allowDifferentSuites === true,
   });
 }
 
@@ -54,7 +56,8 @@ export function compareCommand(io: CliIo, setExit: (code: ExitCode) => void): Co
             'Items are matched by item_id, repeats pooled: an item passes when most of its repeats pass.',
             'A latency rise fails only when a Mann-Whitney U test finds it significant AND the median rose',
             'by more than the tolerance; credits per request likewise, with a paired bootstrap.',
-            'Exit: 0 pass · 1 fail · 2 not a run directory or a bad flag.',
+            'Runs of differently named suites are refused (exit 2) unless --allow-different-suites.',
+            'Exit: 0 pass · 1 fail · 2 not a run directory, runs of different suites, or a bad flag.',
           ].join('\n'),
         ),
     handler: async (argv) => {

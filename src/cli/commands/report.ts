@@ -3,10 +3,19 @@ import type { CommandModule } from 'yargs';
 import { renderConsoleSummary } from '../../report/index.js';
 import { DEFAULT_GATES, parseFailOn } from '../../checks/gates.js';
 import { planOfRun } from '../../plan/of-run.js';
+import type { Plan } from '../../plan/types.js';
+import type { RunInfo } from '../../domain/run.js';
+import { recordedSelection } from '../../session/only-failed.js';
 import { finishReports } from '../../session/finish.js';
 import { readRunInfo } from '../../store/run-dir.js';
 import { exitForVerdict, type ExitCode } from '../exit.js';
 import type { CliIo } from '../io.js';
+
+/** The run's plan under its own --filter/--only-failed: cases it never selected were never "left unsent". */
+async function plannedOf(run: RunInfo): Promise<Plan | null> {
+  const selection = await recordedSelection(run);
+  return selection === null ? null : planOfRun(run, selection);
+}
 
 export function reportCommand(io: CliIo, setExit: (code: ExitCode) => void): CommandModule {
   return {
@@ -22,7 +31,7 @@ export function reportCommand(io: CliIo, setExit: (code: ExitCode) => void): Com
       const dir = argv.runDir as string;
       const failOn = parseFailOn(argv.failOn as string | undefined);
       const run = readRunInfo(dir);
-      const summary = await finishReports(dir, run, { plan: run.status === 'completed' ? null : await planOfRun(run), ...(failOn ? { failOn } : {}) });
+      const summary = await finishReports(dir, run, { plan: run.status === 'completed' ? null : await plannedOf(run), ...(failOn ? { failOn } : {}) });
       if (argv.json) io.out(JSON.stringify(summary, null, 2));
       else {
         io.out(renderConsoleSummary(summary, { suiteName: run.suite.name, runDir: dir }));

@@ -56,6 +56,8 @@ export function sendFlags<T>(y: Argv<T>) {
     .option('save-history', { type: 'boolean', describe: 'keep thread exchanges in the conversation history', group: 'Request:' })
     .option('user', { type: 'string', describe: 'user identifier sent with thread turns', group: 'Request:' })
     .option('source', { type: 'string', describe: 'source identifier sent with thread turns', group: 'Request:' })
+    .option('embeddings-url', { type: 'string', describe: 'similar checks: text score from an OpenAI-compatible embeddings endpoint at this base URL (e.g. http://127.0.0.1:8080/v1; key from env KBBENCH_EMBEDDINGS_API_KEY, else KBBENCH_GRADER_API_KEY); default: lexical, no network', group: 'Checks:' })
+    .option('embeddings-model', { type: 'string', describe: 'with --embeddings-url: the embedding model (default text-embedding-3-small)', group: 'Checks:' })
     .option('dialect', { choices: STREAM_DIALECTS, describe: 'force a stream decoder instead of detecting the format', group: 'Request:' })
     .option('max-credits', { type: 'number', describe: 'stop before spending more than this (exit 3)', group: 'Credits:' })
     .option('credit-price', { type: 'number', describe: 'price of one credit: summary.json and report.html show money too', group: 'Credits:' })
@@ -142,6 +144,22 @@ function startAtFlag(value: unknown): string {
   return new Date(parseStartAt(String(value), wallClockMs())).toISOString();
 }
 
+/** `--embeddings-url` (and model): a URL it can parse, or exit 2 naming the flag. */
+function embeddingsOf(a: Record<string, unknown>, env: NodeJS.ProcessEnv): RunSessionOptions['embeddings'] {
+  if (a.embeddingsUrl === undefined) {
+    if (a.embeddingsModel !== undefined) throw new InputError('--embeddings-model needs --embeddings-url', { field: '--embeddings-model' });
+    return undefined;
+  }
+  const baseUrl = String(a.embeddingsUrl);
+  if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol)) {
+    throw new InputError(`expected an http(s) URL such as http://127.0.0.1:8080/v1, got "${baseUrl}"`, { field: '--embeddings-url' });
+  }
+  const apiKey = (env.KBBENCH_EMBEDDINGS_API_KEY ?? env.KBBENCH_GRADER_API_KEY)?.trim();
+  return { baseUrl, model: typeof a.embeddingsModel === 'string' ? a.embeddingsModel : DEFAULT_EMBEDDINGS_MODEL, ...(apiKey ? { apiKey } : {}) };
+}
+
+const DEFAULT_EMBEDDINGS_MODEL = 'text-embedding-3-small';
+
 export function toSessionOptions(a: Record<string, unknown>, env: NodeJS.ProcessEnv, cwd: string): RunSessionOptions {
   const baseUrl = (a.baseUrl as string | undefined) ?? env.KBBENCH_BASE_URL;
   const apiKey = readApiKey(env, a.apiKeyFile as string | undefined);
@@ -185,6 +203,7 @@ export function toSessionOptions(a: Record<string, unknown>, env: NodeJS.Process
     ...opt('outDir', a.out as string | undefined),
     reportsRoot: `${cwd}/reports`,
     thresholdFlags: (a.threshold as string[] | undefined) ?? [],
+    ...opt('embeddings', embeddingsOf(a, env)),
     ...opt('filter', (a.filter as string[] | undefined)?.length ? (a.filter as string[]) : undefined),
     ...opt('onlyFailedDir', a.onlyFailed as string | undefined),
     embedded: {

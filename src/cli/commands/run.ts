@@ -1,4 +1,5 @@
 // `kbbench run <suite>`: runs a suite and reports; exit 0 every gate passed, 1 a gate failed, 2 bad input, 3 incomplete.
+import { resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { DEFAULT_GATES } from '../../checks/gates.js';
 import { renderConsoleSummary } from '../../report/index.js';
@@ -55,7 +56,8 @@ export function runCommand(io: CliIo, setExit: (code: ExitCode) => void): Comman
         .epilog(FAIL_ON_EPILOG),
     handler: async (argv) => {
       const options = toSessionOptions(argv as Record<string, unknown>, io.env, process.cwd());
-      checkBaseline(argv as Record<string, unknown>);
+      const baseline = checkBaseline(argv as Record<string, unknown>);
+      if (baseline && argv.allowDifferentSuites !== true) options.baselineSuite = { name: baseline.suite.name, dir: resolve(argv.baseline as string) };
       const quiet = argv.quiet === true;
       const json = argv.json === true;
       await withSessionConsole(io, { label: 'kbbench:', quiet, apiKey: options.apiKey, apiKeyFile: argv.apiKeyFile as string | undefined }, async (hooks, settle) => {

@@ -1,7 +1,7 @@
 // compare.html's item sections: each regression, fix or changed answer with both answers side by side and the word diff.
 import { esc, userText } from '../../report/html/escape.js';
 import { diffSides } from '../text-diff.js';
-import { itemLabel, sideOutcome } from '../labels.js';
+import { checkRegressionLabel, itemLabel, sideOutcome } from '../labels.js';
 import type { DiffPart, ItemChange, ItemOnly, ItemSide } from '../types.js';
 
 /** Bounds what one page holds; compare.json keeps every item. */
@@ -32,7 +32,10 @@ function sideColumn(title: string, side: ItemSide, parts: readonly DiffPart[] | 
     ? `<ul class="checks">${[...side.errors, ...side.failed_checks].map((c) => `<li><span class="no" aria-hidden="true">✗</span> ${esc(c)}</li>`).join('')}</ul>`
     : '';
   const body = parts ? renderDiffParts(parts) : esc(side.text);
-  return `<div class="answer-col"><h4>${esc(title)} ${badge} <span class="sub">${esc(sideOutcome(side))}</span></h4>${checks}<pre>${body || '<span class="empty">(no answer text)</span>'}</pre></div>`;
+  const cut = side.text_cut
+    ? `<p class="note">Answer cut: the first ${side.text_cut.shown.toLocaleString('en')} of ${side.text_cut.chars.toLocaleString('en')} characters are shown; results.ndjson holds it whole.</p>`
+    : '';
+  return `<div class="answer-col"><h4>${esc(title)} ${badge} <span class="sub">${esc(sideOutcome(side))}</span></h4>${checks}<pre>${body || '<span class="empty">(no answer text)</span>'}</pre>${cut}</div>`;
 }
 
 function searchText(item: ItemChange | ItemOnly): string {
@@ -45,6 +48,7 @@ export function renderChange(item: ItemChange, kind: ItemKind, open: boolean): s
   return `<details class="item" data-search="${esc(searchText(item))}"${open ? ' open' : ''}>
 <summary>${BADGES[kind]} <span>${userText(itemLabel(item), 200)}</span> <span class="sub">${esc(sideOutcome(item.base))} → ${esc(sideOutcome(item.head))} · ${esc(similarity)}</span></summary>
 ${item.prompt ? `<div class="prompt">${esc(item.prompt)}</div>` : ''}
+${item.newly_failed_checks.length > 0 ? `<ul class="checks">${item.newly_failed_checks.map((c) => `<li><span class="no" aria-hidden="true">✗</span> ${esc(checkRegressionLabel(c))}</li>`).join('')}</ul>` : ''}
 <div class="side-by-side">${sideColumn('Base', item.base, sides?.base ?? null)}${sideColumn('Head', item.head, sides?.head ?? null)}</div>
 <p class="note mono">${esc(item.item_ids.join(' · '))}</p>
 </details>`;
