@@ -43,8 +43,12 @@ describe('a hung target', () => {
       },
     );
     expect(r.code, r.stderr).toBe(3);
-    const run = readJson<{ status: string }>(join(out, 'run.json'));
+    const run = readJson<{ status: string; dropped: number; plan: { starts: number } }>(join(out, 'run.json'));
     expect(run.status).toBe('interrupted');
+    // Every planned start is accounted for: a result line (answered, failed, cut; a thread cut while
+    // its conversation was being created has an interrupted create line and skipped turns), or dropped.
+    const totals = readJson<Summary>(join(out, 'summary.json')).totals;
+    expect(totals.starts + run.dropped, JSON.stringify({ starts: totals.starts, dropped: run.dropped, planned: run.plan.starts, late: totals.dropped_late })).toBe(run.plan.starts);
     const samples = answerLines(readNdjson<Sample>(join(out, 'results.ndjson')));
     const interrupted = samples.filter((s) => s.outcome === 'interrupted');
     // What the peer saw is what was recorded: answered requests plus those cut, none vanished.
@@ -60,8 +64,10 @@ describe('a hung target', () => {
     expect(Math.max(...interrupted.map((s) => s.corrected_latency_ms!))).toBeGreaterThanOrEqual(3000);
     const summary = readJson<Summary>(join(out, 'summary.json'));
     expect(summary.verdict).toBe('incomplete');
-    expect(summary.totals.interrupted).toBe(interrupted.length);
-    expect(summary.totals.failed_requests_credits.may_be_charged).toBeGreaterThanOrEqual(interrupted.length);
+    // Counted with the conversations cut while being created (their create lines).
+    const cut = readNdjson<Sample>(join(out, 'results.ndjson')).filter((s) => s.outcome === 'interrupted');
+    expect(summary.totals.interrupted).toBe(cut.length);
+    expect(summary.totals.failed_requests_credits.may_be_charged).toBeGreaterThanOrEqual(cut.length);
     expect(r.stdout).toMatch(/interrupted \d+ \(cut at the graceful stop; may have been charged\)/);
     // While they waited, the timeline saw them age: the oldest in flight grew past 3 s.
     const lines = readNdjson<TimelineLine>(join(out, 'timeline.ndjson'));
