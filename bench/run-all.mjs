@@ -1,6 +1,6 @@
 // Runs every benchmark in one process (servers and memory measurements in child processes), prints
 // each table with its method, and writes the figures to reports/bench-latest.json (git-ignored).
-//   node bench/run-all.mjs [--quick] [overhead|throughput|memory|memory-run|memory-csv|decoder|peers-throughput|peers-promptfoo|peers-artillery|streams|credits-forecast|peers ...]
+//   node bench/run-all.mjs [--quick] [overhead|throughput|memory|memory-run|memory-csv|decoder|peers-throughput|peers-promptfoo|peers-artillery|streams|credits-forecast|history|peers ...]
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -28,6 +28,7 @@ const BENCHES = {
   'peers-artillery': async () => (await import('./peers-artillery.mjs')).benchPeersArtillery,
   streams: async () => (await import('./streams.mjs')).benchStreams,
   'credits-forecast': async () => (await import('./credits-forecast.mjs')).benchCreditsForecast,
+  history: async () => (await import('./history.mjs')).benchHistory,
 };
 /** What runs with no name given, and the `peers` group (minutes, and first-use installs). */
 const DEFAULT = ['overhead', 'throughput', 'memory', 'decoder'];

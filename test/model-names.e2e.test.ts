@@ -1,9 +1,10 @@
-// Unknown model names: a known name misspelt is refused before the run (did you mean); a model the service refuses stops being sent after its first answer.
+// Unknown model names: a known name misspelt is refused before the run (did you mean); a model the service refuses stops being sent after its first answer, and the run stops early naming it.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
-import { readNdjson, runCli, tempDir } from './helpers.js';
+import type { RunInfo } from '../src/domain/run.js';
+import { readJson, readNdjson, runCli, tempDir } from './helpers.js';
 
 const SUITE = 'test/fixtures/e2e/small.yaml';
 
@@ -16,18 +17,16 @@ describe('model names', () => {
     expect(existsSync(join(out, 'results.ndjson'))).toBe(false);
   });
 
-  it('a model the service refuses: its first request fails, the rest are skipped with the reason, not sent', async () => {
+  it('a model the service refuses: its first request fails, the rest are skipped, and the run stops early naming it (exit 3, issue 20 item 3)', async () => {
     const out = join(tempDir(), 'run');
     const r = await runCli(['run', SUITE, '--out', out, '--models', 'gpt-4o-mini,mistral-large', '--concurrency', '1', '--latency-scale', '0']);
     expect(r.stderr).toMatch(/unknown model "mistral-large"/);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toMatch(/aborted: every request of model mistral-large so far \(3\) was refused the same way \(.*HTTP 400.*\): check the model name \(--models mistral-large\)/);
+    expect(readJson<RunInfo>(join(out, 'run.json'))).toMatchObject({ status: 'aborted', abort: { by: 'setup' } });
     const lines = readNdjson<Sample>(join(out, 'results.ndjson'));
     const refused = lines.filter((s) => s.model === 'mistral-large');
     expect(refused.filter((s) => s.outcome === 'http_error').map((s) => s.status)).toEqual([400]);
-    const skipped = refused.filter((s) => s.outcome === 'skipped');
-    expect(skipped).toHaveLength(6);
-    for (const s of skipped) expect(s.error?.message).toMatch(/the service refused model "mistral-large"/);
-    // The other model ran as usual.
-    expect(lines.filter((s) => s.model === 'gpt-4o-mini' && s.outcome === 'ok')).toHaveLength(7);
+    for (const s of refused.filter((s) => s.outcome === 'skipped')) expect(s.error?.message).toMatch(/the service refused model "mistral-large"/);
   });
 });

@@ -137,13 +137,14 @@ export function extractFacts(source: string, wordsAsNumbers: 'all' | 'measures',
   text = take(text, /(\d+(?:[.,]\d+)*)(?:\s?(%)|[\s-]?(\p{L}+))?/gu, (m) => {
     const { unit, scale } = unitOf(m[2] ?? m[3]);
     const kind = unit !== null && /^[A-Z]{3}$/.test(unit) ? 'amount' : 'number';
-    facts.push({ kind, text: m[0].trim(), unit, value: scaled(numberValue(m[1]!), scale) });
+    // Without a unit, the next word ("2.3 of") is not part of the fact's name.
+    facts.push({ kind, text: unit === null ? m[1]! : m[0].trim(), unit, value: scaled(numberValue(m[1]!), scale) });
   });
   text = take(text, new RegExp(`\\b(${NUMBER_WORD})\\b(?:[\\s-](\\p{L}+))?`, 'giu'), (m) => {
     const { unit, scale } = unitOf(m[2]);
     if (wordsAsNumbers === 'measures' && !UNITS_OF_MEASURE.has((m[2] ?? '').toLowerCase())) return;
     const n = wordNumber(m[1]!);
-    if (n !== null) facts.push({ kind: unit !== null && /^[A-Z]{3}$/.test(unit) ? 'amount' : 'number', text: m[0].trim(), unit, value: scaled(String(n), scale) });
+    if (n !== null) facts.push({ kind: unit !== null && /^[A-Z]{3}$/.test(unit) ? 'amount' : 'number', text: unit === null ? m[1]! : m[0].trim(), unit, value: scaled(String(n), scale) });
   });
   if (withTerms) facts.push(...namedTerms(text));
   return dedupe(facts);

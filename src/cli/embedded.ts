@@ -13,6 +13,8 @@ export interface EmbeddedService {
   key: string;
   /** The workspace's default target, for a suite that names none. */
   defaultTarget?: { boardId: string; chatId: string };
+  /** The knowledge base served: the workspace's `version`, and a sha256 of its documents. */
+  knowledgeBase?: { version?: string; sha256: string };
   stop(): Promise<void>;
 }
 
@@ -35,6 +37,7 @@ interface ReadyLine {
   url: string;
   keys: string[];
   default_target?: { board_id: string; chat_id: string };
+  knowledge_base?: { version?: string; sha256: string };
 }
 
 function readReadyLine(child: ChildProcess): Promise<ReadyLine> {
@@ -50,7 +53,11 @@ function readReadyLine(child: ChildProcess): Promise<ReadyLine> {
       lines.close();
       try {
         const ready = JSON.parse(line) as Partial<ReadyLine> & { error?: string; code?: string };
-        if (ready.url && ready.keys) return resolve({ url: ready.url, keys: ready.keys, ...(ready.default_target ? { default_target: ready.default_target } : {}) });
+        if (ready.url && ready.keys) {
+          return resolve({
+            url: ready.url, keys: ready.keys, ...(ready.default_target ? { default_target: ready.default_target } : {}), ...(ready.knowledge_base ? { knowledge_base: ready.knowledge_base } : {}),
+          });
+        }
         // `{error, code}`: the service could not start; a bad workspace or option is the user's to fix.
         const invalid = ready.code === 'WORKSPACE_INVALID' || ready.code === 'SERVICE_OPTIONS_INVALID';
         const message = `the embedded service could not start: ${ready.error ?? line}`;
@@ -114,6 +121,7 @@ export async function startEmbeddedService(options: EmbeddedServiceOptions): Pro
     url: ready.url,
     key,
     ...(ready.default_target ? { defaultTarget: { boardId: ready.default_target.board_id, chatId: ready.default_target.chat_id } } : {}),
+    ...(ready.knowledge_base ? { knowledgeBase: ready.knowledge_base } : {}),
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGTERM');
       let timer: NodeJS.Timeout | undefined;

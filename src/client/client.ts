@@ -91,7 +91,7 @@ export function createClient(options: ClientOptions): KbClient {
     ask: (request) => runAnswer(settings, withHeaders(buildAskRequest(request, auth)), callOf(request)),
     continueConversation: (request) => runAnswer(settings, withHeaders(buildContinueRequest(request, auth)), callOf(request)),
     createConversation: (request: CreateConversationRequest): Promise<Conversation> =>
-      json(buildCreateConversationRequest(request, auth), callOf(request), (v) => ConversationSchema.safeParse(v).data, 'a conversation'),
+      json(buildCreateConversationRequest(request, auth), callOf(request), (v) => ConversationSchema.safeParse(v).data, 'a conversation (with a conversationId other than "", "." or "..")'),
     listBoards: (signal, timeoutMs) =>
       json(buildListBoardsRequest(auth), { signal, timeoutMs }, (v) => BoardListSchema.safeParse(v).data?.data, 'a board list'),
     listChats: (boardId, signal, timeoutMs) =>

@@ -18,6 +18,12 @@ describe('readCredits', () => {
     expect(readCredits(0.1, -1)).toEqual({ creditsUsed: 0.1, creditsRemaining: null, invalid: 'credits_remaining -1' });
     expect(readCredits(Infinity, undefined).creditsUsed).toBeNull();
   });
+
+  it('shows no text from outside but numbers: an echoed key is said to be a string, not repeated', () => {
+    expect(readCredits('kb-live-7f3a9c2e51d04b8a', 'x'.repeat(50)).invalid).toBe('credits_used a string of 24 characters, credits_remaining a string of 50 characters');
+    expect(readCredits({ key: 'kb-live-7f3a9c2e51d04b8a' }, ['k']).invalid).toBe('credits_used an object, credits_remaining an array');
+    expect(readCredits(true, 1).invalid).toBe('credits_used true');
+  });
 });
 
 describe('parseJsonLenient', () => {

@@ -17,9 +17,20 @@ function isCreditValue(value: unknown): value is number {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= MAX_CREDIT_VALUE;
 }
 
+/** A string that reads as a number (`0.1`, `NaN`, `-Infinity`): shown as it is. */
+const NUMBER_LIKE = /^[-+]?(?:NaN|Infinity|\d[\d.eE+-]{0,38})$/;
+
+/**
+ * The value seen, for credits_invalid. Only number-like values are shown: any other text came from
+ * outside and may be anything (a service echoing the API key there, say), so its kind and length are
+ * said instead, and nothing of it reaches results.ndjson.
+ */
 function shown(value: unknown): string {
-  if (typeof value === 'string') return value.slice(0, 40);
-  return value === undefined ? 'missing' : String(JSON.stringify(value) ?? value).slice(0, 40);
+  if (value === undefined) return 'missing';
+  if (typeof value === 'string') return NUMBER_LIKE.test(value) ? value : `a string of ${value.length} characters`;
+  if (Array.isArray(value)) return 'an array';
+  if (value !== null && typeof value === 'object') return 'an object';
+  return String(value).slice(0, 40);
 }
 
 /** `remaining` may be absent (a usage chunk need not say it); `used` must be a credit value. */

@@ -1,6 +1,6 @@
 // Turns whatever a request threw (undici errors, our abort reasons, decoder errors) into one typed
 // KbError, with the phase a timeout hit and the partial answer attached.
-import { AbortedError, ConfigError, ConnectionError, KbError, TimeoutError, type PartialAnswer, type TimeoutPhase } from '../domain/index.js';
+import { AbortedError, ConfigError, ConnectionError, HeadersOverflowError, KbError, TimeoutError, type PartialAnswer, type TimeoutPhase } from '../domain/index.js';
 import type { AnswerState } from './answer-state.js';
 import type { Redactor } from './redact.js';
 import type { RequestGuard } from './request-guard.js';
@@ -55,6 +55,9 @@ function undiciFailure(err: unknown, ctx: FailureContext): KbError {
       const phase = timeoutPhase(ctx);
       return new TimeoutError(`${ctx.label}: ${PHASE_WORDS[phase]} in time (${code})`, phase);
     }
+    case 'UND_ERR_HEADERS_OVERFLOW':
+      // Not a connection failure: the answer arrived (and may have been charged); its headers were too large to read.
+      return new HeadersOverflowError(`${ctx.label}: the answer's headers were larger than the client reads (16 KiB, ${code}); it arrived, so it may have been charged, and is not retried`);
     case 'UND_ERR_ABORTED':
       return new AbortedError(`${ctx.label}: aborted`);
     case 'UND_ERR_INVALID_ARG':

@@ -1,4 +1,5 @@
 // The `--markdown FILE` summary: short enough for a pull-request comment, escaped so answers cannot break it.
+import { escapeControls } from '../domain/controls.js';
 import { modelLabel } from '../report/format.js';
 import { creditsCell, itemLabel, modelVerdict, passRateCell, regressionReason, timingCell } from './labels.js';
 import type { Comparison, ItemChange } from './types.js';
@@ -12,7 +13,8 @@ export const MARKDOWN_ITEM_LIMIT = 20;
  * does not stop it): a zero-width space after the `@` does (bots such as Renovate do the same).
  */
 export function escapeMarkdown(text: string): string {
-  return text
+  // Controls first (`\u202e`), so the backslash below shows them as text.
+  return escapeControls(text)
     .replace(/[\r\n\u2028\u2029]+/g, ' ')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')

@@ -11,11 +11,17 @@ export interface BudgetLimits {
 /**
  * A request's worst case is the largest request of its model seen so far (answer plus the judges
  * that graded it) times this margin: answers vary in length and thread turns grow with history.
- * A model not seen yet is probed: one request, alone in flight, reserving the largest request of
- * any model seen (or, before any answer at all, just some budget left), so several unknown costs
- * never add up behind the guard's back.
  */
 export const WORST_CASE_MARGIN = 2;
+
+/**
+ * Until this many answers of a model have reported their cost, its requests run alone, one at a
+ * time: a first answer that costs 0.01 says little about the next (which may cost 1.0), and a
+ * reservation from it would let many start at once (8 answers of 1.0 admitted on a 2-credit
+ * budget). Alone, a request that costs more than feared passes the budget by at most itself.
+ * docs/credits.md states the guarantee this gives.
+ */
+export const PRICED_BEFORE_CONCURRENCY = 5;
 
 export type BudgetDecision = { kind: 'go'; worst: number } | { kind: 'wait' } | { kind: 'stop'; reason: string };
 
@@ -60,19 +66,22 @@ export class BudgetGuard {
   /** Exported for tests: the decision for a request of `model` now. */
   decide(model: string): BudgetDecision {
     if (!this.active) return { kind: 'go', worst: 0 };
-    if (this.ledger.unbounded) {
+    // A balance the service reports still guards --min-remaining (read as reported, one request at a time).
+    const balanceGuards = this.limits.maxCredits === undefined && this.ledger.estimatedRemaining !== null;
+    if (this.ledger.unbounded && !balanceGuards) {
       return { kind: 'stop', reason: 'an answer was charged but its cost was not reported (no usage chunk, or a stream cut midway) before any cost was known, so the budget cannot be kept; --no-stream answers always report it' };
     }
     const known = this.ledger.worstCase(model);
+    const learning = this.ledger.pricedAnswers(model) < PRICED_BEFORE_CONCURRENCY;
     const busy = this.inFlight.size > 0;
     // No balance known yet: one request at a time until an answer reports credits_remaining.
     if (this.limits.minRemaining !== undefined && this.ledger.estimatedRemaining === null && busy) return { kind: 'wait' };
-    if (known === null && busy) {
+    if (learning && busy) {
       this.probesWaiting.add(model);
-      return { kind: 'wait' }; // a probe runs alone
+      return { kind: 'wait' }; // a probe (a model whose cost is not known yet) runs alone
     }
     // A waiting probe goes next: known models stop taking new slots until the run drains to it.
-    if (known !== null && busy && this.probesWaiting.size > 0) return { kind: 'wait' };
+    if (busy && this.probesWaiting.size > 0) return { kind: 'wait' };
     this.probesWaiting.delete(model);
     const worst = (known ?? this.ledger.largestWorstCase() ?? 0) * WORST_CASE_MARGIN;
     const pending = [...this.inFlight.values()].reduce((a, r) => a + r.worst, 0);

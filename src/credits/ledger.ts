@@ -36,12 +36,14 @@ export class CreditLedger {
   private lowestUnits: number | null = null;
   private readonly maxAnswerByModel = new Map<string, number>();
   private readonly maxExtraByModel = new Map<string, number>();
+  private readonly pricedByModel = new Map<string, number>();
 
   record(model: string, entry: LedgerEntry): void {
     if (entry.creditsUsed !== null) {
       const used = toUnits(entry.creditsUsed);
       this.spentUnits += used;
       this.maxAnswerByModel.set(model, Math.max(this.maxAnswerByModel.get(model) ?? 0, used));
+      this.pricedByModel.set(model, (this.pricedByModel.get(model) ?? 0) + 1);
       // The first answer with a balance tells the balance before the run: remaining + all spent so far.
       if (entry.creditsRemaining !== null && this.startUnits === null) this.startUnits = toUnits(entry.creditsRemaining) + this.spentUnits;
     } else if (entry.paidUnknown) {
@@ -84,9 +86,22 @@ export class CreditLedger {
     return this.lowestUnits === null ? null : fromUnits(this.lowestUnits);
   }
 
-  /** The balance now: the balance before the run minus everything spent since (null until known). */
+  /**
+   * The balance now, as the budget guard reads it: the lower of the balance before the run less
+   * everything spent since, and the lowest balance the service itself reported. A service whose
+   * balance falls faster than its credits_used says (others spending, hidden charges) is believed;
+   * so is one that reports a balance but no valid credits_used. Null until any balance is known.
+   */
   get estimatedRemaining(): number | null {
-    return this.startUnits === null ? null : fromUnits(this.startUnits - this.spentUnits - this.assumedUnits);
+    const derived = this.startUnits === null ? null : this.startUnits - this.spentUnits - this.assumedUnits;
+    const reported = this.lowestUnits;
+    if (derived === null) return reported === null ? null : fromUnits(reported);
+    return fromUnits(reported === null ? derived : Math.min(derived, reported));
+  }
+
+  /** How many answers of this model reported what they cost. */
+  pricedAnswers(model: string): number {
+    return this.pricedByModel.get(model) ?? 0;
   }
 
   /** The largest request of this model seen (answer plus judges); null until the model has answered. */

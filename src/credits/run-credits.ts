@@ -3,6 +3,7 @@
 // a few numbers per model and turn position, a bounded balance trace, and two numbers per answer that
 // reported a balance (the reconciliation's sort needs them).
 import type { Sample } from '../domain/sample.js';
+import type { BudgetReadout } from './budget-readout.js';
 import { BalanceSteps, type ReconciliationFindings } from './reconcile.js';
 import { checkCreditUnits, fromUnits, roundCredits, sampleCreditUnits, toUnits } from './units.js';
 
@@ -43,6 +44,8 @@ export interface CreditsSummary {
   reconciliation: ReconciliationFindings;
   /** With --credit-price: the spend in money (null otherwise). */
   money: CreditsMoney | null;
+  /** With --max-credits or --min-remaining: the limits and how far the spend passed them (credits/budget-readout.ts). */
+  budget?: BudgetReadout;
 }
 
 export interface CreditsMoney {

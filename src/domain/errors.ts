@@ -13,6 +13,7 @@ export type KbErrorCode =
   | 'E_SERVER'
   | 'E_TIMEOUT'
   | 'E_CONNECTION'
+  | 'E_HEADERS_OVERFLOW'
   | 'E_MALFORMED_BODY'
   | 'E_STREAM'
   | 'E_ABORTED'
@@ -83,6 +84,13 @@ export class ConnectionError extends KbError {
   constructor(message: string, readonly causeCode: string | undefined) {
     super(message);
   }
+}
+/**
+ * An answer whose headers passed the client's limit (16 KiB): the service answered, so it may have
+ * charged for it, and another attempt could pay twice. Never retried; counted "may have been charged".
+ */
+export class HeadersOverflowError extends KbError {
+  readonly code = 'E_HEADERS_OVERFLOW' as const;
 }
 /** A 2xx body that is not what the interface promises (bad JSON, wrong shape). */
 export class MalformedBodyError extends KbError {

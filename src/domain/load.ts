@@ -74,13 +74,81 @@ export interface StageWindow {
   end_ms: number;
 }
 
-/** run.json's `load`: what an open loop meant to do, so reports rebuilt later know its stages. */
+/** What an open loop (or a sweep) meant to do over time, so reports rebuilt later know its stages. */
 export interface RunLoad {
   stages: StageWindow[];
   max_in_flight: number;
   /** A sweep (`--sweep N`): its probes and rates; `stages` are its rates. */
   sweep?: SweepPlan;
 }
+
+/**
+ * run.json's `load` (schema 2): the run's load spec, with its stages when it has a schedule
+ * (arrivals, a sweep once its rates are known). `hasSchedule` tells the two apart.
+ */
+export type RecordedLoad = { spec: LoadSpec } & Partial<RunLoad>;
+
+export function hasSchedule(load: RecordedLoad | undefined): load is RecordedLoad & RunLoad {
+  return load?.stages !== undefined && load.max_in_flight !== undefined;
+}
+
+/** A stage of a ramp: its length and the target (starts per second, or workers) it ramps to. */
+export interface LoadStageSpec {
+  durationMs: number;
+  targetPerS: number;
+}
+
+export type ArrivalShape = 'constant' | 'poisson';
+export type MixShape = 'sequential' | 'shuffle' | 'weighted';
+
+/** An arrivals spec's rate over time: one constant rate, or stages ramping from `startRatePerS`. */
+export type ArrivalRate =
+  | { kind: 'constant'; ratePerS: number; durationMs: number }
+  | { kind: 'stages'; startRatePerS: number; stages: LoadStageSpec[] };
+
+/** What every kind may carry: how starts draw the plan, and the warmup left out of statistics. */
+interface LoadCommon {
+  mix?: MixShape;
+  warmupMs?: number;
+}
+
+/** Closed loop (k6 constant-vus over the plan once): `concurrency` units in flight until the plan is done. */
+export interface ClosedLoad extends LoadCommon {
+  kind: 'closed';
+  concurrency: number;
+}
+
+/** Closed loop, ramping (k6 ramping-vus, `--concurrency-stages`): workers follow the stages from 0, cycling the plan. */
+export interface RampingWorkersLoad extends LoadCommon {
+  kind: 'ramping-workers';
+  stages: LoadStageSpec[];
+}
+
+/** Open loop (k6 constant- and ramping-arrival-rate): starts on a schedule, at most `maxInFlight` outstanding. */
+export interface ArrivalsLoad extends LoadCommon {
+  kind: 'arrivals';
+  rate: ArrivalRate;
+  arrival: ArrivalShape;
+  maxInFlight: number;
+}
+
+/** GuideLLM's sweep: two closed-loop probes, then `rates` constant rates between them, each for `rateMs`. */
+export interface SweepLoad extends LoadCommon {
+  kind: 'sweep';
+  rates: number;
+  rateMs: number;
+  probeMs: number;
+  /** Workers of the saturation probe. */
+  saturationWorkers: number;
+  arrival: ArrivalShape;
+  maxInFlight: number;
+  /** `--slo` definitions (the threshold grammar), judged per rate. */
+  slo: Record<string, string[]>;
+}
+
+/** The one load model of a run (src/load/ builds and validates it; runner/ executes it; run.json records it). */
+export type LoadSpec = ClosedLoad | RampingWorkersLoad | ArrivalsLoad | SweepLoad;
+export type LoadKind = LoadSpec['kind'];
 
 /** One closed-loop probe of a sweep: its workers, span (ms since the run's start) and achieved starts per second. */
 export interface SweepProbe {

@@ -1,8 +1,12 @@
 // run.json: what a run was asked to do and how it ended (CONTRACT.md, "A run directory").
-import type { RunLoad } from './load.js';
+import type { RecordedLoad } from './load.js';
 export type RunStatus = 'running' | 'completed' | 'interrupted' | 'budget-exhausted' | 'failed' | 'aborted';
 
+/** run.json's schema: 2 since the load spec (kbbench 0.1.0 wrote none; store/run-info.ts migrates it on read). */
+export const RUN_INFO_SCHEMA_VERSION = 2;
+
 export interface RunInfo {
+  schema_version: typeof RUN_INFO_SCHEMA_VERSION;
   run_id: string;
   tool: { name: 'kbbench'; version: string };
   suite: { name: string; path: string; sha256: string };
@@ -11,7 +15,10 @@ export interface RunInfo {
    * a whole thread whose turns follow each other) and `plan_requests` (one pass through the plan).
    */
   plan: { items: number; requests: number; threads: number; models: string[]; starts?: number; plan_requests?: number };
-  /** The options the run was started with, secrets removed. */
+  /**
+   * The options the run was started with, secrets removed: what decides the plan and the target
+   * (models, repeat, shard, request defaults…). Its load is `load.spec`, never read from here.
+   */
   options: Record<string, unknown>;
   target: { base_url: string; embedded: boolean; board_id: string; chat_id: string };
   /** The suite's thresholds (plus --threshold flags), so `kbbench report` can evaluate them again. */
@@ -27,11 +34,17 @@ export interface RunInfo {
   replay_credits?: number;
   /** Open-loop starts that were never sent (still waiting when the duration ended). */
   dropped?: number;
-  /** Open loop: its stages (ms since the start, starts per second) and bound on outstanding starts. */
-  load?: RunLoad;
+  /** The load spec (src/load/), with an open loop's stages (ms since the start, starts per second) and bound on outstanding starts. */
+  load: RecordedLoad;
   /** Why the run stopped early, in words (never containing the key). */
   stop_reason?: string;
-  abort?: { by: 'threshold' | 'max-errors' | 'max-error-rate' | 'unreachable'; detail: string };
+  abort?: { by: 'threshold' | 'max-errors' | 'max-error-rate' | 'unreachable' | 'setup'; detail: string };
+  /** `run --label TEXT`: what kbbench history names this run by. */
+  label?: string;
+  /** The commit the run belongs to (GITHUB_SHA when present). */
+  commit?: string;
+  /** The knowledge base asked: its version when the workspace names one, and a sha256 of its documents (embedded service). */
+  knowledge_base?: { version?: string; sha256: string };
 }
 
 /** One threshold's evaluation: `ttfc_ms{model:gpt-4o}` `p(95)<2000`. */

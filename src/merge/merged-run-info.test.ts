@@ -37,7 +37,8 @@ describe('merged run.json', () => {
     // Each segment holds the whole plan's items and threads, and its own share of the starts (runner/segment.ts).
     const segment = (index: number): RunInfo => {
       const base = shard(index, 3);
-      return { ...base, plan: { ...base.plan, requests: 10 + index, starts: 7 + index }, options: { shard: { index, count: 3 }, rate: 30, durationMs: 2000 } };
+      return { ...base, plan: { ...base.plan, requests: 10 + index, starts: 7 + index }, options: { shard: { index, count: 3 }, rate: 30, durationMs: 2000 },
+        load: { spec: { kind: 'arrivals', rate: { kind: 'constant', ratePerS: 30, durationMs: 2000 }, arrival: 'constant', maxInFlight: 64 } } };
     };
     const runs = [1, 2, 3].map((i) => ({ dir: `/s${i}`, run: segment(i), lines: 20 }));
     const plan = mergedRunInfo(runs, '1.2.3', '2025-11-22T02:00:00.000Z').plan;

@@ -1,7 +1,8 @@
 // run.json of a merged run: the shards' plans added, their time spans joined, their statuses combined.
 import { mergeRunLoads } from '../metrics/merge-timelines.js';
 import { randomUUID } from 'node:crypto';
-import type { RunInfo, RunStatus } from '../domain/run.js';
+import { hasSchedule } from '../domain/load.js';
+import { RUN_INFO_SCHEMA_VERSION, type RunInfo, type RunStatus } from '../domain/run.js';
 
 export interface ShardRun {
   dir: string;
@@ -70,7 +71,7 @@ function stopReason(shards: readonly ShardRun[]): string | undefined {
 }
 
 /** Open-loop shards are segments of the starts over one whole plan (runner/segment.ts): each holds that plan. */
-const isSegment = (run: RunInfo): boolean => (run.options.rate !== undefined || run.options.stages !== undefined) && shardLabel(run) !== null;
+const isSegment = (run: RunInfo): boolean => run.load.spec.kind === 'arrivals' && shardLabel(run) !== null;
 
 /**
  * Item shards hold disjoint parts of the plan, which add up; open-loop segments share the whole plan
@@ -96,8 +97,10 @@ export function mergedRunInfo(shards: readonly ShardRun[], toolVersion: string, 
   const { shard: _shard, outDir: _out, resumeDir: _resume, ...options } = first.options;
   const status = mergedStatus(runs.map((r) => r.status));
   const reason = stopReason(shards);
-  const load = mergeRunLoads(runs.map((r) => r.load));
+  // Every segment holds the whole run's spec (a shard runs its part of it): the merged run has that spec.
+  const load = { spec: first.load.spec, ...mergeRunLoads(runs.map((r) => (hasSchedule(r.load) ? r.load : undefined))) };
   return {
+    schema_version: RUN_INFO_SCHEMA_VERSION,
     run_id: randomUUID(),
     tool: { name: 'kbbench', version: toolVersion },
     suite: first.suite,
@@ -108,7 +111,7 @@ export function mergedRunInfo(shards: readonly ShardRun[], toolVersion: string, 
     ...timeSpan(runs),
     status,
     dropped: runs.reduce((a, r) => a + (r.dropped ?? 0), 0),
-    ...(load ? { load } : {}),
+    load,
     ...(reason !== undefined ? { stop_reason: reason } : {}),
     shards: shards.map((s) => ({
       run_dir: s.dir, run_id: s.run.run_id, shard: shardLabel(s.run), status: s.run.status, requests: s.lines,

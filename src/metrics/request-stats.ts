@@ -69,9 +69,10 @@ export function errorKindOf(sample: Sample): string {
  * then a cut stream) or it timed out (the service may still be answering). A refusal before any
  * answer (429, 4xx, 5xx) or a connection that never got a response is not charged.
  */
-export function mayHaveBeenCharged(sample: Pick<Sample, 'outcome' | 'status' | 'chunks'>): boolean {
-  // Cut at the graceful stop: the service had it and may be answering (and charging) still.
-  if (sample.outcome === 'timeout' || sample.outcome === 'interrupted') return true;
+export function mayHaveBeenCharged(sample: Pick<Sample, 'outcome' | 'status' | 'chunks'> & { error?: Sample['error'] }): boolean {
+  // An answer whose headers were too large to read still arrived; one cut at the graceful stop
+  // was with the service, which may be answering (and charging) still.
+  if (sample.outcome === 'timeout' || sample.outcome === 'interrupted' || sample.error?.code === 'E_HEADERS_OVERFLOW') return true;
   return sample.chunks > 0 || (sample.status !== null && sample.status >= 200 && sample.status < 300);
 }
 

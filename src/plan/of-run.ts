@@ -37,7 +37,8 @@ export async function suiteAndPlanOfRun(run: RunInfo, keep?: SuiteFilter): Promi
     const plan = buildPlan(suite, {
       ...(o.models?.length ? { models: o.models } : {}),
       repeat: o.repeat ?? 1,
-      ...(o.shard ? { shard: o.shard } : {}),
+      // An open loop's shard is a segment of its starts over the whole plan (runner/segment.ts), not part of the items.
+      ...(o.shard && run.load.spec.kind !== 'arrivals' ? { shard: o.shard } : {}),
       defaults: o.requestDefaults ?? {},
     });
     return { suite: whole, plan };

@@ -59,8 +59,15 @@ export const AnswerSchema = z.object({
 });
 export type Answer = z.infer<typeof AnswerSchema>;
 
+/**
+ * A conversation id goes into the path of the continue endpoint as one segment: `.` and `..` would
+ * be read as the path itself or its parent (`/api/conversation/..` is `/api`), and an empty one as
+ * the ask endpoint. Such an id from the service is refused, never sent.
+ */
+export const isPathSegmentId = (id: string): boolean => id !== '' && id !== '.' && id !== '..';
+
 export const ConversationSchema = z.object({
-  conversationId: z.string(),
+  conversationId: z.string().refine(isPathSegmentId),
   name: z.string(),
   createdAt: z.string(),
   boardId: z.string(),

@@ -1,4 +1,5 @@
 // Builds every report of a run from results.ndjson alone: one streaming pass (thresholds judged in it), then each writer in turn.
+import { budgetReadout } from '../credits/budget-readout.js';
 import { parseFailOn, type Gate } from '../checks/gates.js';
 import type { RunInfo } from '../domain/run.js';
 import type { Summary } from '../domain/summary.js';
@@ -55,7 +56,7 @@ export async function buildReports(options: BuildReportsOptions): Promise<BuildR
   const summarizer = createSummarizer({ thresholds: options.thresholds ?? run.thresholds ?? {}, cases: { spillDir: runDir } });
   const evidence = createEvidenceCollector();
   const loadPass = createLoadPass(runDir, run);
-  const sweep = run.load?.sweep ? createSweepJudge(run.load.sweep, run.load.stages) : null;
+  const sweep = run.load.sweep && run.load.stages ? createSweepJudge(run.load.sweep, run.load.stages) : null;
   let load;
   try {
     for await (const sample of results) {
@@ -81,7 +82,7 @@ export async function buildReports(options: BuildReportsOptions): Promise<BuildR
     ...creditPriceOf(run.options),
   });
   try {
-    const loaded = withLoad(finished.summary, load);
+    const loaded = withBudget(withLoad(finished.summary, load), run.options);
     const summary = sweep ? { ...loaded, sweep: sweep.finish(loaded.stages ?? null) } : loaded;
     const files = [await writeHistogramFile(runDir, finished.histograms)];
     const input: ReportInput = {
@@ -104,6 +105,13 @@ function failOnOf(options: BuildReportsOptions): { fail_on?: readonly Gate[] } {
     if (parsed) return { fail_on: parsed };
   }
   return {};
+}
+
+/** summary.json `credits.budget`: the run's limits and any overshoot, judged on the whole run's spend. */
+function withBudget(summary: Summary, options: Record<string, unknown>): Summary {
+  if (!summary.credits) return summary;
+  const budget = budgetReadout(options, summary.totals.credits_used, summary.credits.remaining.credits);
+  return budget ? { ...summary, credits: { ...summary.credits, budget } } : summary;
 }
 
 /** summary.json's load fields: stages and knee for an open loop, the harness's state whenever there is a timeline. */

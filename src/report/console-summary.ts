@@ -46,14 +46,11 @@ function droppedDetail(t: Summary['totals']): string {
 
 function headline(summary: Summary, options: ConsoleSummaryOptions): string[] {
   const t = summary.totals;
-  const verdict = summary.verdict.toUpperCase();
-  const suite = options.suiteName ? `${options.suiteName} · ` : '';
   const extras = [
     t.skipped > 0 ? `skipped ${formatCount(t.skipped)}` : '',
     t.dropped > 0 ? `dropped ${formatCount(t.dropped)}${droppedDetail(t)}` : '',
     (t.interrupted ?? 0) > 0 ? `interrupted ${formatCount(t.interrupted ?? 0)} (cut at the graceful stop; may have been charged)` : '',
     (t.warmup ?? 0) > 0 ? `warmup ${formatCount(t.warmup)} (sent, left out of these figures)` : '',
-    t.credits_unknown > 0 ? `credits unknown for ${formatCount(t.credits_unknown)}` : '',
     t.credits_unknown > 0 ? `credits unknown for ${formatCount(t.credits_unknown)} answers (no usage report)` : '',
     failedCredits(t),
     ...gateExtras(summary),
@@ -61,7 +58,7 @@ function headline(summary: Summary, options: ConsoleSummaryOptions): string[] {
   ].filter(Boolean);
   const remaining = t.credits_remaining !== null ? ` (remaining ${formatCredits(t.credits_remaining)})` : '';
   return [
-    `${suite}run ${summary.run_id} · ${summary.status} · verdict ${verdict}`,
+    verdictLine(summary, options),
     `requests ${formatCount(t.requests)}  ok ${formatCount(t.ok)}  errors ${formatCount(t.errors)}  ` +
       `pass rate ${formatRate(t.pass_rate)}  credits ${formatCredits(t.credits_used)}${remaining}  ` +
       `duration ${formatDurationMs(t.duration_ms)}`,
@@ -130,6 +127,12 @@ function thresholdLines(summary: Summary): string[] {
 }
 
 /** Plain text (no colour codes): the CLI decides how to decorate it. Times are in ms. */
+/** The one line `--quiet` keeps: suite, run id, status and verdict. */
+export function verdictLine(summary: Summary, options: ConsoleSummaryOptions = {}): string {
+  const suite = options.suiteName ? `${options.suiteName} · ` : '';
+  return `${suite}run ${summary.run_id} · ${summary.status} · verdict ${summary.verdict.toUpperCase()}`;
+}
+
 export function renderConsoleSummary(summary: Summary, options: ConsoleSummaryOptions = {}): string {
   const parts = [headline(summary, options).join('\n')];
   const rows = modelRows(summary);

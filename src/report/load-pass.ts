@@ -1,5 +1,6 @@
 // The load figures of a run for its reports: timeline.ndjson read through store/, or, when the
 // file is missing, the timeline rebuilt from the results in the same pass that summarises them.
+import { hasSchedule } from '../domain/load.js';
 import type { RunInfo } from '../domain/run.js';
 import type { Sample } from '../domain/sample.js';
 import { createLoadAnalysis, type LoadAnalysis } from '../metrics/load-analysis.js';
@@ -14,7 +15,7 @@ export interface LoadPass {
 }
 
 export function createLoadPass(runDir: string, run: RunInfo): LoadPass {
-  const load = run.load ?? null;
+  const load = hasSchedule(run.load) ? run.load : null;
   const analysis = createLoadAnalysis({ stages: load?.stages ?? null, maxInFlight: load?.max_in_flight ?? null });
   const startWallMs = Date.parse(run.started_at);
   const rebuild = hasTimeline(runDir) || !Number.isFinite(startWallMs)

@@ -4,9 +4,10 @@ import type { PlanRequest } from '../plan/types.js';
 
 /**
  * Why a run stops early: its stop conditions (an abortOnFail threshold, --max-errors,
- * --max-error-rate) and an unreachable target (every result of a window failed to connect).
+ * --max-error-rate), a setup mistake (the same refusal of every request from the start) and an
+ * unreachable target (every result of a window failed to connect).
  */
-export type AbortBy = 'threshold' | 'max-errors' | 'max-error-rate' | 'unreachable';
+export type AbortBy = 'threshold' | 'max-errors' | 'max-error-rate' | 'setup' | 'unreachable';
 export type StopReason = 'budget-exhausted' | 'interrupted' | AbortBy;
 
 export class StartGate {

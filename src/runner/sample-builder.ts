@@ -102,6 +102,7 @@ export function outcomeOf(error: KbError): Outcome {
     case 'E_TIMEOUT':
       return 'timeout';
     case 'E_CONNECTION':
+    case 'E_HEADERS_OVERFLOW':
     case 'E_ABORTED':
       return 'network_error';
     default:

@@ -154,9 +154,9 @@ function withSchedule(sample: Sample, intendedAtMs: number | null | undefined, f
   return sample;
 }
 
-/** Charged but not reported: an answer without usage, or a stream cut after a 2xx began. */
+/** Charged but not reported: an answer without usage, a stream cut after a 2xx began, headers too large to read. */
 const paidUnknown = (sample: Sample): boolean =>
-  sample.credits_used === null && sample.status !== null && sample.status >= 200 && sample.status < 300;
+  sample.credits_used === null && ((sample.status !== null && sample.status >= 200 && sample.status < 300) || sample.error?.code === 'E_HEADERS_OVERFLOW');
 
 /**
  * The answer and its judges enter the ledger together, after the checks: until then the model's

@@ -20,6 +20,8 @@ export interface ChildReadyLine {
   keys: string[];
   /** The workspace's default target (absent when it names none). */
   default_target?: { board_id: string; chat_id: string };
+  /** What the harness records in run.json of the knowledge base served. */
+  knowledge_base?: { version?: string; sha256: string };
 }
 
 function parseArgs(args: readonly string[]): unknown {
@@ -51,7 +53,9 @@ export async function runChildService(host: ChildHost): Promise<RunningService |
     return undefined;
   }
   const target = running.defaultTarget;
-  const ready: ChildReadyLine = { url: running.url, keys: running.keys, ...(target ? { default_target: { board_id: target.boardId, chat_id: target.chatId } } : {}) };
+  const ready: ChildReadyLine = {
+    url: running.url, keys: running.keys, ...(target ? { default_target: { board_id: target.boardId, chat_id: target.chatId } } : {}), knowledge_base: running.knowledgeBase,
+  };
   host.writeStdout(JSON.stringify(ready));
   host.onShutdownRequest(() => {
     void running.close().then(

@@ -26,6 +26,8 @@ export interface RunningService {
   workspaceFile: string;
   /** The workspace's default target, for a suite that names none. */
   defaultTarget?: { boardId: string; chatId: string };
+  /** The workspace's knowledge base: its `version`, and a sha256 of its documents. */
+  knowledgeBase: { version?: string; sha256: string };
   app: ReferenceApp;
   close(): Promise<void>;
 }
@@ -76,6 +78,7 @@ export async function startReferenceService(options: ServiceOptions = {}, preloa
     boards: summarise(workspace),
     workspaceFile: workspace.file,
     ...(workspace.defaultTarget ? { defaultTarget: workspace.defaultTarget } : {}),
+    knowledgeBase: workspace.knowledgeBase,
     app,
     close,
   };

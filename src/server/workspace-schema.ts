@@ -41,6 +41,8 @@ export const AccountSpecSchema = z
 export const WorkspaceSpecSchema = z
   .object({
     name: z.string().optional(),
+    /** The knowledge base's version (a release, a date): each run records it in run.json, and history shows it. */
+    version: z.string().min(1).optional(),
     /** The folder documents must lie in (after symlinks); default: the workspace file's folder. */
     docs_root: z.string().min(1).optional(),
     accounts: z.array(AccountSpecSchema).min(1),

@@ -1,4 +1,5 @@
 // Loading a workspace file: YAML, validated with zod, documents read and split; errors name file, line and field.
+import { createHash, type Hash } from 'node:crypto';
 import { open, readFile, realpath, stat } from 'node:fs/promises';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
@@ -46,6 +47,8 @@ export interface Workspace {
   models: Record<string, ModelProfileOverride>;
   /** The board and chat a suite without a target asks. */
   defaultTarget?: { boardId: string; chatId: string };
+  /** What runs record of the knowledge base: the workspace's `version`, and a sha256 of every document served. */
+  knowledgeBase: { version?: string; sha256: string };
 }
 
 /** A workspace that cannot be used; `field` is a path such as `boards[0].chats[1].documents[2]`. */
@@ -184,6 +187,7 @@ async function loadChat(
   folder: string,
   root: string,
   fail: (documentIndex: number, reason: string) => never,
+  documentsHash: Hash,
 ): Promise<WorkspaceChat> {
   const documents: KnowledgeDocument[] = [];
   const passages: Passage[] = [];
@@ -197,6 +201,8 @@ async function loadChat(
       fail(i, code ? `cannot read document ${path}: ${code}` : (error as Error).message);
     }
     const docName = relative(folder, path) || name;
+    // Name and text, NUL-separated: a renamed document is a changed knowledge base too.
+    documentsHash.update(`${chat.id}\u0000${docName}\u0000${markdown}\u0000`);
     const split = splitMarkdown(markdown, docName);
     documents.push({ name: docName, path, title: split.title });
     passages.push(...split.passages);
@@ -222,6 +228,7 @@ export async function loadWorkspace(workspacePath: string): Promise<Workspace> {
   const folder = dirname(file);
   const root = await documentsRoot(spec, folder, file, locate);
   const boards: WorkspaceBoard[] = [];
+  const documentsHash = createHash('sha256');
   for (const [i, board] of spec.boards.entries()) {
     const chats: WorkspaceChat[] = [];
     for (const [j, chat] of board.chats.entries()) {
@@ -229,11 +236,12 @@ export async function loadWorkspace(workspacePath: string): Promise<Workspace> {
         const path = ['boards', i, 'chats', j, 'documents', k];
         throw new WorkspaceError(file, formatFieldPath(path), reason, locate(path));
       };
-      chats.push(await loadChat(chat, board.id, folder, root, fail));
+      chats.push(await loadChat(chat, board.id, folder, root, fail, documentsHash));
     }
     boards.push({ id: board.id, name: board.name, accountId: board.account, chats });
   }
   const accounts = spec.accounts.map((a) => ({ id: a.id, name: a.name, key: a.key, creditsUnits: creditsToUnits(a.credits) }));
   const defaultTarget = spec.default_target ? { boardId: spec.default_target.board_id, chatId: spec.default_target.chat_id } : undefined;
-  return { file, name: spec.name ?? file, accounts, boards, models: spec.models, ...(defaultTarget ? { defaultTarget } : {}) };
+  const knowledgeBase = { ...(spec.version !== undefined ? { version: spec.version } : {}), sha256: documentsHash.digest('hex') };
+  return { file, name: spec.name ?? file, accounts, boards, models: spec.models, ...(defaultTarget ? { defaultTarget } : {}), knowledgeBase };
 }

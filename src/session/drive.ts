@@ -8,7 +8,7 @@ import { fromUnits, sampleCreditUnits, toUnits } from '../credits/units.js';
 import type { RunStatus } from '../domain/run.js';
 import type { Sample } from '../domain/sample.js';
 import { IntervalRecorder, type LiveInterval } from '../metrics/interval-recorder.js';
-import { monotonicMs, startRun, type RunEvent, type StopReason, type UnitSource } from '../runner/index.js';
+import { monotonicMs, startRun, type LoopSpec, type RunEvent, type StopReason, type UnitSource } from '../runner/index.js';
 import { ResultsFile } from '../store/results-file.js';
 import { RUN_FILES } from '../store/run-dir.js';
 import { arrivalSchedule, plannedStarts, profileDurationMs, targetRateAt, type LoadProfile } from '../runner/arrivals.js';
@@ -16,9 +16,11 @@ import { TimelineFile, timelinePath } from '../store/timeline-file.js';
 import { loadShapeOf, maxInFlightOf, sweepRunProfile } from './load-shape.js';
 import { startLoopDelayProbe } from './loop-delay.js';
 import { judgePort } from './judge-port.js';
+import { createSetupCheck } from './setup-check.js';
 import { createStopConditions, type StopDecision } from './stop-conditions.js';
 import type { ThresholdAbort } from '../checks/index.js';
-import { concurrencyProfileOf, loadProfileOf } from './load-profile.js';
+import { arrivalProfileOf, workersProfileOf } from '../load/index.js';
+import { concurrencyProfileOf, loadProfileOf, specOf } from './load-profile.js';
 import { redactSample } from './redact-sample.js';
 import type { RunSessionOptions } from './options.js';
 import type { ResolvedTarget } from './target.js';
@@ -106,27 +108,27 @@ export function describeLoad(options: RunSessionOptions): string | null {
   return `${plannedStarts(profile)} planned starts over ${seconds(profileDurationMs(profile))}${share}, ${cap}`;
 }
 
-/** A sweep's probes run this long at most (each rate runs the whole --duration). */
-export const SWEEP_PROBE_MAX_MS = 10_000;
-/** The saturation probe's workers when --max-in-flight does not say. */
-export const SWEEP_SATURATION_WORKERS = 32;
-
-function openLoopOf(options: RunSessionOptions) {
-  if (options.sweep !== undefined && options.durationMs !== undefined) {
-    return {
-      sweep: {
-        rates: options.sweep, rateMs: options.durationMs, probeMs: Math.min(options.durationMs, SWEEP_PROBE_MAX_MS),
-        saturationConcurrency: options.maxInFlight ?? SWEEP_SATURATION_WORKERS, maxInFlight: maxInFlightOf(options),
-        arrival: options.arrival ?? 'constant', ...(options.seed !== undefined ? { seed: options.seed } : {}),
-      },
-    };
+/**
+ * The runner's loop for the run's LoadSpec (src/load/), kind by kind: the spec's kinds are the
+ * runner's executor kinds (runner/loop/executors.ts); this adds what only a run has (the schedule
+ * drawn with its seed, the shard's segment).
+ */
+function loopOf(options: RunSessionOptions): { load: LoopSpec } {
+  const spec = specOf(options);
+  const seed = options.seed !== undefined ? { seed: options.seed } : {};
+  switch (spec.kind) {
+    case 'closed':
+      return { load: { kind: 'closed', concurrency: spec.concurrency } };
+    case 'ramping-workers':
+      return { load: { kind: 'ramping-workers', profile: workersProfileOf(spec)! } };
+    case 'sweep':
+      return { load: { kind: 'sweep', rates: spec.rates, rateMs: spec.rateMs, probeMs: spec.probeMs, saturationConcurrency: spec.saturationWorkers, maxInFlight: spec.maxInFlight, arrival: spec.arrival, ...seed } };
+    case 'arrivals': {
+      const profile = arrivalProfileOf(spec)!;
+      const schedule = arrivalSchedule(profile, { arrival: spec.arrival, ...seed });
+      return { load: { kind: 'arrivals', schedule, durationMs: profileDurationMs(profile), maxInFlight: spec.maxInFlight, segment: options.shard ?? null } };
+    }
   }
-  const workers = concurrencyProfileOf(options);
-  if (workers !== null) return { concurrencyStages: workers };
-  const profile = loadProfileOf(options);
-  if (profile === null) return {};
-  const schedule = arrivalSchedule(profile, { arrival: options.arrival ?? 'constant', ...(options.seed !== undefined ? { seed: options.seed } : {}) });
-  return { open: { schedule, durationMs: profileDurationMs(profile), maxInFlight: maxInFlightOf(options), segment: options.shard ?? null } };
 }
 
 export async function drive(
@@ -140,7 +142,7 @@ export async function drive(
   let cancelRun = (): void => undefined;
   results.onFailure = () => cancelRun();
   const handle = startRun(source, {
-    client, target: { boardId: target.boardId, chatId: target.chatId }, concurrency: options.concurrency, ...openLoopOf(options), ...mixOf(options, counts.maxWeight),
+    client, target: { boardId: target.boardId, chatId: target.chatId }, concurrency: options.concurrency, ...loopOf(options), ...mixOf(options, counts.maxWeight),
     timeoutMs: options.timeoutMs, retries: options.retries,
     ...(options.gracefulStopMs !== undefined ? { gracefulStopMs: options.gracefulStopMs } : {}),
     ...(options.maxRetryWaitMs !== undefined ? { backoff: { maxWaitMs: options.maxRetryWaitMs } } : {}),
@@ -169,8 +171,9 @@ export async function drive(
   };
   const conditions = createStopConditions({ ...stopOptionsOf(options), thresholdAborts: counts.thresholdAborts }, handle.runStartMs);
   let abort: StopDecision | null = null;
+  const setup = createSetupCheck({ boardId: target.boardId, chatId: target.chatId });
   const judge = (sample: Sample): void => {
-    const decision = conditions?.observe(sample, monotonicMs()) ?? null;
+    const decision = conditions?.observe(sample, monotonicMs()) ?? setup.observe(sample);
     if (decision === null || stop !== null) return;
     abort = decision;
     handle.halt(decision.by, decision.detail);

@@ -15,7 +15,8 @@ import { defaultRunDir, RUN_FILES, writeJsonAtomic } from '../store/run-dir.js';
 import { fromUnits, sampleCreditUnits } from '../credits/units.js';
 import type { RunSessionOptions } from './options.js';
 import { prepareRun } from './prepare.js';
-import { loadProfileOf, plannedLoad } from './load-profile.js';
+import { arrivalProfileOf } from '../load/index.js';
+import { plannedLoad, specOf } from './load-profile.js';
 import { runSession, type SessionHooks } from './run-session.js';
 
 export const ESTIMATE_FILE = 'estimate.json';
@@ -63,7 +64,7 @@ function volumeOf(request: EstimateRequest, plan: Plan): number | undefined {
   const { options } = request;
   if (request.requests !== undefined) return request.requests;
   // An open-loop load test sends the requests its starts imply (a thread start sends every turn).
-  const profile = loadProfileOf(options);
+  const profile = arrivalProfileOf(specOf(options));
   if (profile !== null) return plannedLoad(profile, plan).requests;
   return undefined;
 }

@@ -4,7 +4,9 @@ import type { StageWindow } from '../metrics/stage-window.js';
 import { stageWindows, targetRateAt, type LoadProfile } from '../runner/arrivals.js';
 import { sweepProfile } from '../runner/loop/sweep.js';
 import type { SweepPlan } from '../domain/load.js';
-import { loadProfileOf } from './load-profile.js';
+import type { LoadSpec } from '../domain/load.js';
+import { defaultMaxInFlight, scheduleOf } from '../load/index.js';
+import { loadProfileOf, specOf } from './load-profile.js';
 import type { RunSessionOptions } from './options.js';
 
 export interface LoadShape {
@@ -19,18 +21,16 @@ export interface LoadShape {
  */
 export function loadShapeOf(options: RunSessionOptions): LoadShape | null {
   const profile = loadProfileOf(options);
-  if (profile === null) return null;
+  const schedule = scheduleOf(specOf(options), options.shard?.count ?? 1);
+  if (profile === null || schedule === null) return null;
   const share = options.shard ? 1 / options.shard.count : 1;
-  return {
-    stages: stageWindows(profile).map((w) => ({ ...w, from_rate: w.from_rate * share, to_rate: w.to_rate * share })),
-    targetRateAt: (tMs) => targetRateAt(profile, tMs) * share,
-  };
+  return { stages: schedule.stages, targetRateAt: (tMs) => targetRateAt(profile, tMs) * share };
 }
 
-/** The open loop's bound on outstanding starts (--max-in-flight, else the larger of --concurrency and 64). */
-export function maxInFlightOf(options: { maxInFlight?: unknown; concurrency?: unknown }): number {
-  if (typeof options.maxInFlight === 'number') return options.maxInFlight;
-  return Math.max(typeof options.concurrency === 'number' ? options.concurrency : 4, 64);
+/** The open loop's bound on outstanding starts: the spec's (--max-in-flight, else the larger of --concurrency and 64). */
+export function maxInFlightOf(options: RunSessionOptions): number {
+  const spec: LoadSpec = specOf(options);
+  return spec.kind === 'arrivals' || spec.kind === 'sweep' ? spec.maxInFlight : defaultMaxInFlight(options);
 }
 
 /**

@@ -5,6 +5,7 @@ import type { Shard } from '../plan/types.js';
 import type { Gate } from '../checks/gates.js';
 import type { ArrivalKind } from '../runner/arrivals.js';
 import type { MixKind } from '../runner/mix.js';
+import type { LoadSpec } from '../domain/load.js';
 
 export interface EmbeddedServiceOptions {
   workspacePath?: string;
@@ -100,12 +101,22 @@ export interface RunSessionOptions {
   ignoreSuiteLoad?: boolean;
   /** `--allow-changed-suite`: a --resume may continue with a changed suite file of the same suite name. */
   allowChangedSuite?: boolean;
+  /** `--label TEXT`: a name for this run (a release, a document change), recorded in run.json for history. */
+  label?: string;
+  /** The commit the run belongs to (GITHUB_SHA in GitHub Actions), recorded in run.json for history. */
+  commit?: string;
   toolVersion: string;
+  /**
+   * The run's load spec, built once by prepareRun (src/load/) from the load flags above and the
+   * suite's `load:` block. Everything after preparation reads the load from here.
+   */
+  load?: LoadSpec;
 }
 
 /** run.json's `options`: what was asked, secrets removed (the key is never kept). */
 export function recordableOptions(o: RunSessionOptions): Record<string, unknown> {
-  const { apiKey: _apiKey, toolVersion: _v, embeddings, baselineSuite: _baseline, ...rest } = o;
+  // The load is recorded as run.json's `load.spec`, typed, not as option fields to be cast.
+  const { apiKey: _apiKey, toolVersion: _v, embeddings, baselineSuite: _baseline, load: _load, label: _label, ...rest } = o;
   const kept = embeddings ? { embeddings: { baseUrl: embeddings.baseUrl, model: embeddings.model } } : {};
   return JSON.parse(JSON.stringify({ ...rest, ...kept })) as Record<string, unknown>;
 }

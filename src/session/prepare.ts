@@ -7,7 +7,9 @@ import type { Suite, SuiteCase } from '../domain/suite.js';
 import { buildPlan, mergeOptions, narrowPlan } from '../plan/index.js';
 import type { Plan, PlanUnit } from '../plan/types.js';
 import { loadSuite } from '../suite/index.js';
-import { checkLoadProfile, loadProfileOf } from './load-profile.js';
+import type { LoadSpec } from '../domain/load.js';
+import { buildLoadSpec } from '../load/index.js';
+import { loadInputOf } from './load-profile.js';
 import { filterSuite, parseFilters } from '../suite/filter.js';
 import { onlyFailedFilter } from './only-failed.js';
 import { withSuiteLoad } from './suite-load.js';
@@ -17,8 +19,10 @@ import { assertThresholdScopes } from './threshold-scopes.js';
 import { assertSameSuite } from '../compare/same-suite.js';
 
 export interface PreparedRun {
-  /** The run's options with the suite's `load:` block applied under the flags (session/suite-load.ts). */
+  /** The run's options with the suite's `load:` block applied under the flags (session/suite-load.ts), and `load` set. */
   options: RunSessionOptions;
+  /** The run's load spec, built once here (src/load/): every later step reads it, never the load flags. */
+  load: LoadSpec;
   suite: Suite;
   plan: Plan;
   thresholds: Record<string, string[]>;
@@ -81,22 +85,13 @@ function repeatOf(suite: Suite, repeat: number): number {
   throw new InputError(`repeat_pass needs ${n} repeats but --repeat is ${repeat}: drop --repeat or give --repeat ${n}`, { file: suite.path, field: 'repeat_pass' });
 }
 
-function checkLoadFlags(options: RunSessionOptions): void {
-  if (options.rate !== undefined && options.durationMs === undefined) {
-    throw new InputError('--rate needs --duration (for how long to keep the arrival rate), e.g. --duration 60s', { field: '--rate' });
-  }
-  if (options.rate !== undefined && options.durationMs !== undefined && Math.floor((options.rate * options.durationMs) / 1000) < 1) {
-    throw new InputError(`--rate ${options.rate} for --duration ${options.durationMs / 1000}s starts no request at all`, { field: '--duration' });
-  }
+/** The flags' checks that are not the load's (the load's rules are src/load/'s, written once). */
+function checkRunFlags(options: RunSessionOptions): void {
   if (options.maxErrorRate !== undefined && !(options.maxErrorRate > 0 && options.maxErrorRate <= 1)) {
     throw new InputError(`--max-error-rate ${options.maxErrorRate}: expected a rate in (0, 1], e.g. 0.1 or 10%`, { field: '--max-error-rate' });
   }
   if (options.resumeDir !== undefined && options.outDir !== undefined) {
     throw new InputError('--resume continues a run in its own directory; leave out --out', { field: '--out' });
-  }
-  checkLoadProfile(options);
-  if (options.durationMs !== undefined && options.rate === undefined && options.stages === undefined && options.sweep === undefined) {
-    throw new InputError('--duration goes with --rate (an open-loop run); a closed-loop run ends when its plan is done', { field: '--duration' });
   }
 }
 
@@ -115,13 +110,15 @@ export async function prepareRun(requested: RunSessionOptions): Promise<Prepared
   const suite = await selectedSuite(requested);
   const base = requested.baselineSuite;
   if (base) assertSameSuite({ name: base.name, where: base.dir }, { name: suite.name, where: suite.path }, { base: '--baseline', head: 'this run' });
-  const options = withSuiteLoad(requested, suite.load);
-  checkLoadFlags(options);
+  const merged = withSuiteLoad(requested, suite.load);
+  checkRunFlags(merged);
+  const load = buildLoadSpec(loadInputOf(merged));
+  const options: RunSessionOptions = { ...merged, load };
   const plan = buildPlan(suite, {
     ...(options.models?.length ? { models: options.models } : {}),
     repeat: repeatOf(suite, options.repeat),
     // An open loop's shard is a segment of the starts over the whole plan (runner/segment.ts), not part of the items.
-    ...(options.shard && loadProfileOf(options) === null ? { shard: options.shard } : {}),
+    ...(options.shard && load.kind !== 'arrivals' ? { shard: options.shard } : {}),
     defaults: options.requestDefaults,
   });
   const thresholds = mergeThresholds(suite.thresholds, options.thresholdFlags);
@@ -135,7 +132,7 @@ export async function prepareRun(requested: RunSessionOptions): Promise<Prepared
   assertModelNames(plan.models, suite.path);
   assertThresholdScopes(thresholds, { suite, plan });
   const thresholdAborts = [...(suite.threshold_aborts ?? []), ...options.thresholdFlags.flatMap((f) => parseThresholdFlagEntry(f).abort ?? [])];
-  return { options, suite, plan, thresholds, thresholdAborts, warnings: [...suite.warnings, ...plan.warnings] };
+  return { options, load, suite, plan, thresholds, thresholdAborts, warnings: [...suite.warnings, ...plan.warnings] };
 }
 
 /**

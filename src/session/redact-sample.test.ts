@@ -24,6 +24,11 @@ describe('redactSample', () => {
     expect(out.match(/\[redacted\]/g)).toHaveLength(4);
   });
 
+  it('scrubs credits_invalid, which quotes what the service sent as credits', () => {
+    const out = redactSample(sample({ credits_invalid: `credits_used ${KEY}` }), createRedactor(KEY));
+    expect(out.credits_invalid).toBe('credits_used [redacted]');
+  });
+
   it('leaves every field intact for short keys (which are not searched for)', () => {
     for (const key of ['1', 'k', 'ok', 'true', 'model', 'null', 'e']) {
       const s = sample();

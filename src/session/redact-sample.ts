@@ -9,8 +9,11 @@ export function redactSample(sample: Sample, redact: Redactor): Sample {
   const message = sample.error ? redact(sample.error.message) : undefined;
   const conversationId = sample.conversation_id === null ? null : redact(sample.conversation_id);
   const details = sample.checks.map((check) => redact(check.detail));
+  // The credit values a service sent back as they were seen (`credits_used kb-live-…` when it echoes the key there).
+  const creditsInvalid = sample.credits_invalid === undefined ? undefined : redact(sample.credits_invalid);
   const changed =
     text !== sample.text || message !== sample.error?.message || conversationId !== sample.conversation_id ||
+    creditsInvalid !== sample.credits_invalid ||
     details.some((detail, i) => detail !== sample.checks[i]!.detail);
   // Almost every result holds no secret: it is passed on as it is, without a copy.
   if (!changed) return sample;
@@ -20,5 +23,6 @@ export function redactSample(sample: Sample, redact: Redactor): Sample {
     conversation_id: conversationId,
     error: sample.error ? { ...sample.error, message: message! } : null,
     checks: sample.checks.map((check, i) => ({ ...check, detail: details[i]! })),
+    ...(creditsInvalid !== undefined ? { credits_invalid: creditsInvalid } : {}),
   };
 }

@@ -1,6 +1,7 @@
 // --resume keeps the interrupted run's plan and target: only how it is sent may change.
 import { InputError } from '../domain/errors.js';
 import type { RunInfo } from '../domain/run.js';
+import { LOAD_KINDS } from '../load/index.js';
 import type { RunSessionOptions } from './options.js';
 
 /** What decides which items exist and where they go: restored from run.json, never taken from new flags. */
@@ -20,13 +21,24 @@ export interface ResumedOptions {
   warnings: string[];
 }
 
+/** The closed loop's --concurrency when none is given (cli/commands/run-flags.ts): it says nothing on a resume. */
+const DEFAULT_CONCURRENCY = 4;
+
 export function resumeOptions(previous: RunInfo, current: RunSessionOptions): ResumedOptions {
   const before = previous.options as Partial<RunSessionOptions>;
-  if (before.rate !== undefined || current.rate !== undefined || before.stages !== undefined || current.stages !== undefined || before.concurrencyStages !== undefined || current.concurrencyStages !== undefined) {
-    throw new InputError('an open-loop (--rate) run cannot be resumed: its schedule is gone; start a new run', { field: '--resume' });
-  }
+  const spec = previous.load.spec;
+  // The recorded spec decides (the new flags' own spec is checked by src/load/ in prepareRun: --resume is one of its fields).
+  const noResume = LOAD_KINDS[spec.kind].noResume;
+  if (noResume !== undefined) throw new InputError(noResume, { field: '--resume' });
   const restored: Record<string, unknown> = { ...current };
   const warnings: string[] = [];
+  if (spec.kind === 'closed') {
+    // How many units are in flight is part of what was measured: a resume keeps the run's concurrency.
+    if (current.concurrency !== DEFAULT_CONCURRENCY && current.concurrency !== spec.concurrency) {
+      warnings.push(`--resume keeps the run's concurrency (${spec.concurrency}); ignoring ${current.concurrency}`);
+    }
+    restored.concurrency = spec.concurrency;
+  }
   for (const key of PLAN_KEYS) {
     // An option the run.json does not hold (an older run) keeps this run's value.
     if (!(key in before)) continue;

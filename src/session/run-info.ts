@@ -1,9 +1,10 @@
 // run.json's content at the start of a run, and what the run means to send.
 import { randomUUID } from 'node:crypto';
-import type { RunInfo } from '../domain/run.js';
-import { loadProfileOf, plannedLoad } from './load-profile.js';
+import type { LoadSpec, RecordedLoad } from '../domain/load.js';
+import { RUN_INFO_SCHEMA_VERSION, type RunInfo } from '../domain/run.js';
+import { arrivalProfileOf, scheduleOf } from '../load/index.js';
+import { plannedLoad } from './load-profile.js';
 import { isoNow } from '../runner/index.js';
-import { loadShapeOf, maxInFlightOf } from './load-shape.js';
 import { recordableOptions, type RunSessionOptions } from './options.js';
 import type { PreparedRun } from './prepare.js';
 import type { ResolvedTarget } from './target.js';
@@ -12,21 +13,26 @@ import type { ResolvedTarget } from './target.js';
  * An open loop sends what its schedule starts, not the plan once: `starts` (a start is a case, or a
  * whole thread) and the `requests` they imply; `plan_requests` keeps the plan's own count.
  */
-function openLoopPlan(options: RunSessionOptions, prepared: PreparedRun): Partial<RunInfo['plan']> {
-  const profile = loadProfileOf(options);
+function openLoopPlan(spec: LoadSpec, options: RunSessionOptions, prepared: PreparedRun): Partial<RunInfo['plan']> {
+  const profile = arrivalProfileOf(spec);
   if (profile === null) return {};
   const load = plannedLoad(profile, prepared.plan, options.shard);
   return { requests: load.requests, starts: load.starts, plan_requests: prepared.plan.counts.requests };
 }
 
+/** run.json's `load`: the spec, with an open loop's stages (a shard's share of them). */
+export function recordedLoad(spec: LoadSpec, options: Pick<RunSessionOptions, 'shard'>): RecordedLoad {
+  return { spec, ...scheduleOf(spec, options.shard?.count ?? 1) };
+}
+
 export function initialRunInfo(prepared: PreparedRun, options: RunSessionOptions, target: ResolvedTarget, previous: RunInfo | null, purpose?: string): RunInfo {
-  const { plan, suite } = prepared;
-  const shape = loadShapeOf(options);
+  const { plan, suite, load } = prepared;
   return {
+    schema_version: RUN_INFO_SCHEMA_VERSION,
     run_id: previous?.run_id ?? randomUUID(),
     tool: { name: 'kbbench', version: options.toolVersion },
     suite: { name: suite.name, path: suite.path, sha256: suite.sha256 },
-    plan: { items: plan.counts.items, requests: plan.counts.requests, threads: plan.counts.threads, models: plan.models, ...openLoopPlan(options, prepared) },
+    plan: { items: plan.counts.items, requests: plan.counts.requests, threads: plan.counts.threads, models: plan.models, ...openLoopPlan(load, options, prepared) },
     options: { ...recordableOptions(options), ...(purpose ? { purpose } : {}) },
     target: { base_url: target.embedded ? 'embedded' : target.baseUrl, embedded: target.embedded, board_id: target.boardId, chat_id: target.chatId },
     thresholds: prepared.thresholds,
@@ -34,12 +40,15 @@ export function initialRunInfo(prepared: PreparedRun, options: RunSessionOptions
     finished_at: null,
     duration_ms: null,
     status: 'running',
-    ...(shape ? { load: { stages: shape.stages, max_in_flight: maxInFlightOf(options) } } : {}),
+    ...(options.label !== undefined ? { label: options.label } : {}),
+    ...(options.commit !== undefined ? { commit: options.commit } : {}),
+    ...(target.knowledgeBase ? { knowledge_base: target.knowledgeBase } : {}),
+    load: recordedLoad(load, options),
   };
 }
 
 /** Requests the run means to send: the plan's, or (open loop) those its planned starts imply. */
 export function plannedTotal(options: RunSessionOptions, prepared: PreparedRun): number {
-  const profile = loadProfileOf(options);
+  const profile = arrivalProfileOf(prepared.load);
   return profile === null ? prepared.plan.counts.requests : plannedLoad(profile, prepared.plan, options.shard).requests;
 }

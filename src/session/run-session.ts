@@ -21,9 +21,9 @@ import type { RunSessionOptions } from './options.js';
 import { preflight, preflightEmbeddings } from './preflight.js';
 import { narrowPrepared, prepareRun, type PreparedRun } from './prepare.js';
 import { resumeOptions } from './resume-options.js';
+import { LOAD_KINDS } from '../load/index.js';
 import { initialRunInfo, plannedTotal } from './run-info.js';
 import { waitForStartAt, waitForWholeSecond } from './start-at.js';
-import { loadProfileOf } from './load-profile.js';
 import { resolveTarget, type EmbeddedLauncher } from './target.js';
 
 export type { ProgressInfo } from './drive.js';
@@ -80,7 +80,7 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
     if (options.startAt !== undefined) {
       hooks.onWaitStart?.({ startAt: options.startAt });
       await waitForStartAt(options.startAt, { signal: hooks.stop });
-    } else if (loadProfileOf(options) !== null) await waitForWholeSecond(hooks.stop);
+    } else if (prepared.load.kind === 'arrivals') await waitForWholeSecond(hooks.stop);
     // Shards that waited for one instant label their start with it (merge lines them up by started_at).
     const startLabel = previous ? startedAt : options.startAt !== undefined ? isoNow() : startedAt;
     let info: RunInfo = { ...initialRunInfo(prepared, options, target, previous, overrides.purpose), started_at: startLabel };
@@ -96,7 +96,7 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
     // A sweep's rates are known once its probes are done: run.json records them as its load.
     const onSweep = (sweep: SweepEvent): void => {
       const { type: _type, ...plan } = sweep;
-      info = { ...info, load: sweepLoad(plan, sweepSlos(options), maxInFlightOf(options)) };
+      info = { ...info, load: { ...info.load, ...sweepLoad(plan, sweepSlos(options), maxInFlightOf(options)) } };
       writeRunInfo(runDir, info);
       hooks.onSweep?.(sweep);
     };
@@ -141,8 +141,10 @@ function storageStop(failure: StorageError, runDir: string, run: RunInfo, suiteP
     marked = false;
   }
   const state = marked ? `${RUN_FILES.run} is marked failed` : `${RUN_FILES.run} could not be marked failed either`;
+  const noResume = LOAD_KINDS[run.load.spec.kind].noResume;
+  const next = noResume === undefined ? `continue with \`kbbench run ${suitePath} --resume ${runDir}\`` : `start a new run (${noResume.split(':')[0]})`;
   return new StorageError(
-    `${failure.message}. The results written before it are whole and ${state}: free some space, then continue with \`kbbench run ${suitePath} --resume ${runDir}\``,
+    `${failure.message}. The results written before it are whole and ${state}: free some space, then ${next}`,
     failure.file,
     failure.reason,
   );

@@ -8,6 +8,8 @@ export interface ServiceHandle {
   key: string;
   /** The embedded workspace's default target, for a suite that names none. */
   defaultTarget?: { boardId: string; chatId: string };
+  /** The embedded workspace's knowledge base: its `version`, and a sha256 of its documents. */
+  knowledgeBase?: { version?: string; sha256: string };
   stop(): Promise<void>;
 }
 
@@ -22,6 +24,8 @@ export interface ResolvedTarget {
   chatId: string;
   /** Said to the user when the target came from the embedded workspace's default. */
   notice?: string;
+  /** What run.json records of the knowledge base (the embedded service's; a live one does not say). */
+  knowledgeBase?: { version?: string; sha256: string };
   stop(): Promise<void>;
 }
 
@@ -62,5 +66,7 @@ export async function resolveTarget(options: RunSessionOptions, suite: Suite, la
     await service.stop();
     throw error;
   }
-  return { baseUrl: service.url, apiKey: service.key, embedded: true, ...ids, stop: () => service.stop() };
+  return {
+    baseUrl: service.url, apiKey: service.key, embedded: true, ...ids, ...(service.knowledgeBase ? { knowledgeBase: service.knowledgeBase } : {}), stop: () => service.stop(),
+  };
 }

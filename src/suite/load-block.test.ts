@@ -34,7 +34,7 @@ describe('a suite load: block', () => {
     ['a bad duration in the list form', '  stages: [{ duration: soon, target: 2 }]\n', /:5:24 load\.stages\[0\]\.duration: expected a duration/],
     ['a negative target', '  stages: [{ duration: 1s, target: -1 }]\n', /load\.stages\[0\]\.target: must be 0 or more/],
     ['stages with rate', '  stages: 10s:2\n  rate: 3\n', /:6:\d+ load\.rate: stages and rate are two arrival rates/],
-    ['stages with duration', '  stages: 10s:2\n  duration: 10s\n', /load\.duration: stages carry their own durations/],
+    ['stages with duration', '  stages: 10s:2\n  duration: 10s\n', /load\.duration: stages carries its own durations; leave out duration/],
     ['rate without duration', '  rate: 3\n', /load\.rate: rate needs duration/],
     ['start_rate without stages', '  rate: 3\n  duration: 1s\n  start_rate: 1\n', /load\.start_rate: .*needs stages/],
     ['stages that start nothing', '  stages: 10s:0\n', /load\.stages: plans no start/],

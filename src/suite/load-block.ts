@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { InputError } from '../domain/errors.js';
 import { durationMsOf, parseStages, type LoadStage } from '../domain/stages.js';
 import type { SuiteLoad } from '../domain/suite.js';
+import { buildLoadSpec, LoadFieldError, SUITE_NAMES, type LoadInput } from '../load/index.js';
 import { optional, strictMap } from './primitives.js';
 
 const DURATION_MESSAGE = 'expected a duration like 30s, 2m or 500ms';
@@ -43,16 +44,26 @@ export const loadSchema = strictMap('load', {
   warmup: optional(durationSchema),
   degrade_quality: optional(z.boolean()),
 }).superRefine((load, ctx) => {
-  // The same rules as the flags (session/load-profile.ts), said where the suite wrote them.
-  const issue = (path: string, message: string): void => ctx.addIssue({ code: 'custom', path: [path], message });
-  if (load.stages !== undefined && load.rate !== undefined) issue('rate', 'stages and rate are two arrival rates: give one (a constant rate is one stage, e.g. stages: 1m:20)');
-  if (load.stages !== undefined && load.duration !== undefined) issue('duration', 'stages carry their own durations; leave out duration');
-  if (load.rate !== undefined && load.duration === undefined) issue('rate', 'rate needs duration (for how long to keep it), e.g. duration: 60s');
-  if (load.duration !== undefined && load.rate === undefined && load.stages === undefined) issue('duration', 'duration goes with rate');
-  if (load.start_rate !== undefined && load.stages === undefined) issue('start_rate', 'start_rate is where stages ramp from; it needs stages');
-  if (load.stages !== undefined && load.stages.every((s) => s.targetPerS === 0) && (load.start_rate ?? 0) === 0) issue('stages', 'plans no start at all (every target is 0)');
-  if (load.stages === undefined && load.rate === undefined) issue('stages', 'a load block needs stages, or rate and duration');
+  // The flags' rules (src/load/, written once), said at the suite's own key.
+  if (load.stages === undefined && load.rate === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['stages'], message: 'a load block needs stages, or rate and duration' });
+    return;
+  }
+  try {
+    buildLoadSpec(loadInputOfEntry(load), SUITE_NAMES);
+  } catch (error) {
+    if (!(error instanceof LoadFieldError)) throw error;
+    ctx.addIssue({ code: 'custom', path: [SUITE_NAMES[error.loadField]], message: error.message });
+  }
 });
+
+/** The block's keys as the load's input (a suite gives no concurrency: the closed loop's default stands in). */
+function loadInputOfEntry(load: { rate?: number | undefined; duration?: number | undefined; stages?: LoadStage[] | undefined; start_rate?: number | undefined; arrival?: 'constant' | 'poisson' | undefined; mix?: 'sequential' | 'shuffle' | 'weighted' | undefined; max_in_flight?: number | undefined; warmup?: number | undefined }): LoadInput {
+  const fields = { rate: load.rate, durationMs: load.duration, stages: load.stages, startRate: load.start_rate, arrival: load.arrival, mix: load.mix, maxInFlight: load.max_in_flight, warmupMs: load.warmup };
+  const input: LoadInput = { concurrency: 4 };
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) (input as unknown as Record<string, unknown>)[key] = value;
+  return input;
+}
 
 export type LoadEntry = z.infer<typeof loadSchema>;
 

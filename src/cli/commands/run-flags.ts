@@ -64,7 +64,7 @@ export function sendFlags<T>(y: Argv<T>) {
     .option('currency', { type: 'string', describe: 'the currency of --credit-price (e.g. EUR), only echoed', group: 'Credits:' })
     .option('min-remaining', { type: 'number', describe: 'stop before the account could fall below this (exit 3)', group: 'Credits:' })
     .option('out', { type: 'string', describe: 'run directory (default reports/<suite>-<timestamp>)', group: 'Output:' })
-    .option('quiet', { type: 'boolean', default: false, describe: 'no progress, no table', group: 'Output:' })
+    .option('quiet', { type: 'boolean', default: false, describe: 'print the verdict line and the report path only', group: 'Output:' })
     .option('json', { type: 'boolean', default: false, describe: 'print summary.json on stdout', group: 'Output:' })
     .option('seed', { type: 'number', describe: 'one seed for Poisson arrivals, the traffic mix and the embedded service', group: 'Load:' })
     .option('latency-scale', { type: 'number', describe: 'embedded service: multiply model latencies (0 answers at once, no capacity limit)', group: 'Embedded service:' })
@@ -81,6 +81,7 @@ export function runFlags<T>(y: Argv<T>) {
     .option('max-error-rate', { type: 'string', describe: 'stop cleanly when the failed share of the last --error-window of results passes this (e.g. 10% or 0.1; needs 10 results in the window)', group: 'Checks:' })
     .option('error-window', { type: 'string', describe: 'the sliding window of --max-error-rate (default 10s)', group: 'Checks:' })
     .option('baseline', { type: 'string', describe: 'compare with an earlier run directory; exit 1 on regression', group: 'Checks:' })
+    .option('label', { type: 'string', describe: 'a label for this run (a release, a document change), recorded in run.json; kbbench history shows it', group: 'Output:' })
     .options(compareTuningOptions('Checks:'))
     .option('resume', { type: 'string', describe: 'continue an interrupted run in its directory; nothing finished is sent again', group: 'Output:' })
     .option('allow-changed-suite', { type: 'boolean', describe: 'with --resume: continue although the suite file changed (same suite name); see README', group: 'Output:' })
@@ -201,6 +202,8 @@ export function toSessionOptions(a: Record<string, unknown>, env: NodeJS.Process
     ...opt('currency', typeof a.currency === 'string' ? a.currency : undefined),
     ...opt('resumeDir', a.resume as string | undefined),
     ...opt('outDir', a.out as string | undefined),
+    ...opt('label', typeof a.label === 'string' && a.label !== '' ? a.label : undefined),
+    ...opt('commit', env.GITHUB_SHA ? env.GITHUB_SHA : undefined),
     reportsRoot: `${cwd}/reports`,
     thresholdFlags: (a.threshold as string[] | undefined) ?? [],
     ...opt('embeddings', embeddingsOf(a, env)),

@@ -2,7 +2,9 @@
 import { resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { DEFAULT_GATES } from '../../checks/gates.js';
-import { renderConsoleSummary } from '../../report/index.js';
+import { renderConsoleSummary, verdictLine } from '../../report/index.js';
+import type { RunInfo } from '../../domain/run.js';
+import { LOAD_KINDS } from '../../load/index.js';
 import { runSession, type SessionResult } from '../../session/run-session.js';
 import { EXIT, exitForVerdict, type ExitCode } from '../exit.js';
 import type { CliIo } from '../io.js';
@@ -65,14 +67,25 @@ export function runCommand(io: CliIo, setExit: (code: ExitCode) => void): Comman
         settle();
         const baselineFailed = typeof argv.baseline === 'string' ? await runBaselineCompare(io, argv, result, quiet || json) : false;
         if (json) io.out(JSON.stringify(result.summary, null, 2));
-        else if (!quiet) {
+        else if (quiet) {
+          // --quiet: the verdict and where the reports are, nothing else.
+          io.out(verdictLine(result.summary, { suiteName: result.run.suite.name }));
+          io.out(`reports: ${result.runDir}/report.html`);
+        } else {
           io.out(renderConsoleSummary(result.summary, { suiteName: result.run.suite.name, runDir: result.runDir }));
           io.out(`reports: ${result.runDir}/report.html (and summary.json, samples.csv, summary.csv, cases.csv, junit.xml)`);
           if (result.run.status === 'aborted') io.out(`aborted: ${result.run.abort?.detail ?? result.run.stop_reason ?? ''}`);
-          else if (result.run.status !== 'completed') io.out(`stopped early (${result.run.status}); finish it with: kbbench run ${options.suitePath} --resume ${result.runDir}`);
+          else if (result.run.status !== 'completed') io.out(stoppedEarlyLine(result.run, options.suitePath, result.runDir));
         }
         setExit(exitFor(result, baselineFailed));
       });
     },
   };
+}
+
+/** What to do after an early stop: a `--resume` command only where a resume works (src/load/: the kind says). */
+function stoppedEarlyLine(run: RunInfo, suitePath: string, runDir: string): string {
+  const noResume = LOAD_KINDS[run.load.spec.kind].noResume;
+  if (noResume !== undefined) return `stopped early (${run.status}); ${noResume}`;
+  return `stopped early (${run.status}); finish it with: kbbench run ${suitePath} --resume ${runDir}`;
 }

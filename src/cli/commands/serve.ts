@@ -42,10 +42,25 @@ function flagOf(field: string): string {
   return `--${name}`;
 }
 
-function asInputError(error: unknown): unknown {
+function asInputError(error: unknown, argv: Record<string, unknown>): unknown {
   if (error instanceof WorkspaceError) return new InputError(error.reason, { file: error.file, ...(error.line !== undefined ? { line: error.line } : {}), field: error.field });
   if (error instanceof ServiceOptionsError) return new InputError(error.reason, { field: flagOf(error.field) });
-  return error;
+  const listen = listenProblem(error, argv);
+  return listen ?? error;
+}
+
+const LISTEN_PROBLEMS: Record<string, string> = {
+  EADDRINUSE: 'is already in use (another process listens there); pick another --port, or --port 0 for a free one',
+  EACCES: 'may not be opened by this user (ports below 1024 need privileges); pick another --port',
+  EADDRNOTAVAIL: 'is not an address of this machine; check --host',
+};
+
+/** A port that cannot be listened on is the user's to fix: one line naming host and port (exit 2), not a stack. */
+function listenProblem(error: unknown, argv: Record<string, unknown>): InputError | null {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  const words = code === undefined ? undefined : LISTEN_PROBLEMS[code];
+  if (words === undefined || (error as { syscall?: string }).syscall !== 'listen') return null;
+  return new InputError(`${String(argv.host)}:${String(argv.port)} ${words} (${code})`, { field: '--port' });
 }
 
 export function serveCommand(io: CliIo, setExit: (code: ExitCode) => void): CommandModule {
@@ -87,7 +102,7 @@ export function serveCommand(io: CliIo, setExit: (code: ExitCode) => void): Comm
       try {
         running = await startReferenceService(serviceOptions(argv as Record<string, unknown>));
       } catch (error) {
-        throw asInputError(error);
+        throw asInputError(error, argv as Record<string, unknown>);
       }
       for (const line of describeService(running)) io.out(line);
       await new Promise<void>((resolve) => {

@@ -2,7 +2,9 @@
 import type { CommandModule } from 'yargs';
 import { describePlan, parseShard } from '../../plan/index.js';
 import type { PlanDescription } from '../../plan/index.js';
+import { InputError } from '../../domain/errors.js';
 import { renderTable } from '../../report/index.js';
+import { loadWorkspace, WorkspaceError } from '../../server/index.js';
 import { prepareRun } from '../../session/prepare.js';
 import { parseList } from '../parse.js';
 import { TOOL_VERSION } from '../version.js';
@@ -28,6 +30,17 @@ function render(d: PlanDescription, thresholds: Record<string, string[]>): strin
   return lines;
 }
 
+/** The workspace a run would give the embedded service: it, and every document it names, must be there and valid. */
+async function checkWorkspace(path: string | undefined): Promise<void> {
+  if (path === undefined) return;
+  try {
+    await loadWorkspace(path);
+  } catch (error) {
+    if (!(error instanceof WorkspaceError)) throw error;
+    throw new InputError(error.reason, { file: error.file, ...(error.line !== undefined ? { line: error.line } : {}), ...(error.field ? { field: error.field } : {}) });
+  }
+}
+
 export function validateCommand(io: CliIo, setExit: (code: ExitCode) => void): CommandModule {
   return {
     command: 'validate <suite>',
@@ -40,6 +53,7 @@ export function validateCommand(io: CliIo, setExit: (code: ExitCode) => void): C
         .option('shard', { type: 'string', describe: 'i/N (auto/N: i from JOB_COMPLETION_INDEX + 1)' })
         .option('threshold', { type: 'string', array: true, describe: 'extra thresholds to check' })
         .option('json', { type: 'boolean', default: false, describe: 'print the plan as JSON' })
+        .option('workspace', { type: 'string', describe: 'the embedded service\'s workspace to check (default: the suite\'s `workspace:`)' })
         .example('$0 validate suites/demo.yaml', 'what the demo would send')
         .example('$0 validate faq.csv --models gpt-4o,o3-mini --json', 'the plan as JSON'),
     handler: async (argv) => {
@@ -49,6 +63,7 @@ export function validateCommand(io: CliIo, setExit: (code: ExitCode) => void): C
         embedded: {}, toolVersion: TOOL_VERSION, ...(argv.shard ? { shard: parseShard(argv.shard as string, io.env.JOB_COMPLETION_INDEX) } : {}),
       });
       for (const w of prepared.warnings) io.err(`warning: ${w}`);
+      await checkWorkspace((argv.workspace as string | undefined) ?? prepared.suite.workspace);
       const description = describePlan(prepared.plan);
       if (argv.json) io.out(JSON.stringify({ ...description, thresholds: prepared.thresholds }, null, 2));
       else for (const line of render(description, prepared.thresholds)) io.out(line);

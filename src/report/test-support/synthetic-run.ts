@@ -118,6 +118,7 @@ function applyFaults(sample: Sample, item: Item, model: string, repeat: number):
 
 export function syntheticRunInfo(runDir: string): RunInfo {
   return {
+    schema_version: 2,
     run_id: 'support-faq-20251122T014300Z',
     tool: { name: 'kbbench', version: '0.1.0' },
     suite: { name: 'support-faq', path: join(runDir, 'suite.yaml'), sha256: 'abc123' },
@@ -129,6 +130,7 @@ export function syntheticRunInfo(runDir: string): RunInfo {
     finished_at: '2025-11-22T01:43:12.400Z',
     duration_ms: 12400,
     status: 'completed',
+    load: { spec: { kind: 'closed', concurrency: 4 } },
   };
 }
 

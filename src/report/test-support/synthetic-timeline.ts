@@ -2,11 +2,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sample } from '../../compare/test-support/fixtures.js';
-import type { RunLoad } from '../../domain/load.js';
+import type { RecordedLoad } from '../../domain/load.js';
 import type { TimelineLine } from '../../domain/timeline.js';
 import { IntervalSum } from '../../metrics/interval-bucket.js';
 
-export const SYNTHETIC_LOAD: RunLoad = {
+export const SYNTHETIC_LOAD: RecordedLoad = {
+  spec: { kind: 'arrivals', rate: { kind: 'stages', startRatePerS: 0, stages: [{ durationMs: 40_000, targetPerS: 20 }, { durationMs: 10_000, targetPerS: 20 }] }, arrival: 'constant', maxInFlight: 64 },
   stages: [
     { index: 0, from_rate: 0, to_rate: 20, start_ms: 0, end_ms: 40_000 },
     { index: 1, from_rate: 20, to_rate: 20, start_ms: 40_000, end_ms: 50_000 },
@@ -35,13 +36,14 @@ export function syntheticTimeline(startT = 1_790_000_000): TimelineLine[] {
   });
 }
 
-export function writeSyntheticTimeline(runDir: string): RunLoad {
+export function writeSyntheticTimeline(runDir: string): RecordedLoad {
   writeFileSync(join(runDir, 'timeline.ndjson'), syntheticTimeline().map((l) => `${JSON.stringify(l)}\n`).join(''));
   return SYNTHETIC_LOAD;
 }
 
 /** The same timeline read as a sweep of four constant rates (12.5 s each), with a lenient SLO. */
-export const SYNTHETIC_SWEEP_LOAD: RunLoad = {
+export const SYNTHETIC_SWEEP_LOAD: RecordedLoad = {
+  spec: { kind: 'sweep', rates: 4, rateMs: 12_500, probeMs: 10_000, saturationWorkers: 32, arrival: 'constant', maxInFlight: 64, slo: { ttfc_ms: ['p(95)<60000'] } },
   stages: [5, 10, 15, 20].map((rate, index) => ({ index, from_rate: rate, to_rate: rate, start_ms: index * 12_500, end_ms: (index + 1) * 12_500 })),
   max_in_flight: 64,
   sweep: {
@@ -53,7 +55,7 @@ export const SYNTHETIC_SWEEP_LOAD: RunLoad = {
   },
 };
 
-export function writeSyntheticSweep(runDir: string): RunLoad {
+export function writeSyntheticSweep(runDir: string): RecordedLoad {
   writeFileSync(join(runDir, 'timeline.ndjson'), syntheticTimeline().map((l) => `${JSON.stringify(l)}\n`).join(''));
   return SYNTHETIC_SWEEP_LOAD;
 }

@@ -1,0 +1,31 @@
+// summary.json `credits.budget`: the limits a run was given and by how much its spend passed them.
+import { fromUnits, toUnits } from './units.js';
+
+export interface BudgetReadout {
+  /** --max-credits (null when not given). */
+  max_credits: number | null;
+  /** --min-remaining (null when not given). */
+  min_remaining: number | null;
+  /** Credits spent (known costs, every segment of the run). */
+  spent: number;
+  /** spent - max_credits when positive, else 0: what the guard let pass (docs/credits.md says when it can). */
+  overshoot: number;
+  /** The balance at the end as summary.json `credits.remaining` reads it (null when none was reported). */
+  remaining: number | null;
+  /** min_remaining - remaining when positive, else 0. */
+  below_min_remaining: number;
+}
+
+function limitOf(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : null;
+}
+
+/** Null when the run was given no budget: nothing to report. */
+export function budgetReadout(options: Record<string, unknown>, spent: number, remaining: number | null): BudgetReadout | null {
+  const max = limitOf(options.maxCredits);
+  const min = limitOf(options.minRemaining);
+  if (max === null && min === null) return null;
+  const over = max === null ? 0 : Math.max(0, toUnits(spent) - toUnits(max));
+  const below = min === null || remaining === null ? 0 : Math.max(0, toUnits(min) - toUnits(remaining));
+  return { max_credits: max, min_remaining: min, spent, overshoot: fromUnits(over), remaining, below_min_remaining: fromUnits(below) };
+}

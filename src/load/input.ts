@@ -1,0 +1,66 @@
+// What a load spec is built from: the load fields of the flags (or of a suite's `load:` block), and
+// the names each field goes by there, so one rule says the flag or the suite key at fault.
+import { InputError } from '../domain/errors.js';
+import type { ArrivalShape, LoadStageSpec, MixShape } from '../domain/load.js';
+
+export interface LoadInput {
+  /** Always set: the closed loop's default applies when no flag gives it. */
+  concurrency: number;
+  rate?: number;
+  durationMs?: number;
+  stages?: LoadStageSpec[];
+  startRate?: number;
+  sweep?: number;
+  slo?: string[];
+  concurrencyStages?: LoadStageSpec[];
+  arrival?: ArrivalShape;
+  mix?: MixShape;
+  maxInFlight?: number;
+  warmupMs?: number;
+  /** `--shard` and `--resume` given: some kinds cannot run as a part, or be continued. */
+  shard?: boolean;
+  resume?: boolean;
+}
+
+export type LoadField = keyof LoadInput;
+export type FieldNames = Record<LoadField, string>;
+
+export const FLAG_NAMES: FieldNames = {
+  concurrency: '--concurrency', rate: '--rate', durationMs: '--duration', stages: '--stages', startRate: '--start-rate',
+  sweep: '--sweep', slo: '--slo', concurrencyStages: '--concurrency-stages', arrival: '--arrival', mix: '--mix',
+  maxInFlight: '--max-in-flight', warmupMs: '--warmup', shard: '--shard', resume: '--resume',
+};
+
+/** A suite's `load:` block (suite/load-block.ts) names its keys in the suite's own words. */
+export const SUITE_NAMES: FieldNames = {
+  ...FLAG_NAMES, rate: 'rate', durationMs: 'duration', stages: 'stages', startRate: 'start_rate', arrival: 'arrival',
+  mix: 'mix', maxInFlight: 'max_in_flight', warmupMs: 'warmup',
+};
+
+/** A load rule broken: an input error (exit 2) naming the field, which a suite maps back to its key. */
+export class LoadFieldError extends InputError {
+  constructor(
+    readonly loadField: LoadField,
+    message: string,
+    names: FieldNames,
+  ) {
+    super(message, { field: names[loadField] });
+  }
+}
+
+/** A field counts as given when it says something: the default arrival and mix say nothing. */
+export function isGiven(input: LoadInput, field: LoadField): boolean {
+  const value = input[field];
+  if (field === 'concurrency') return false;
+  if (field === 'arrival') return value !== undefined && value !== 'constant';
+  if (field === 'mix') return value !== undefined && value !== 'sequential';
+  if (field === 'shard' || field === 'resume') return value === true;
+  return value !== undefined;
+}
+
+/** The open loop's bound on outstanding starts: --max-in-flight, else the larger of --concurrency and 64. */
+export function defaultMaxInFlight(input: Pick<LoadInput, 'maxInFlight' | 'concurrency'>): number {
+  return input.maxInFlight ?? Math.max(input.concurrency, 64);
+}
+
+export type { ArrivalShape, LoadStageSpec, MixShape };

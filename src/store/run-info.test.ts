@@ -1,0 +1,53 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { InputError } from '../domain/errors.js';
+import { parseRunInfo } from './run-info.js';
+
+const FIXTURES = join(import.meta.dirname, '../../test/fixtures/runs');
+const raw = (name: string): Record<string, unknown> => JSON.parse(readFileSync(join(FIXTURES, name, 'run.json'), 'utf8')) as Record<string, unknown>;
+
+describe('run.json of kbbench 0.1.0, migrated on read', () => {
+  it.each<[string, Record<string, unknown>]>([
+    ['v0.1.0-closed-c8', { kind: 'closed', concurrency: 8 }],
+    ['v0.1.0-open-rate', { kind: 'arrivals', rate: { kind: 'constant', ratePerS: 4, durationMs: 2000 }, arrival: 'constant', maxInFlight: 64 }],
+    ['v0.1.0-stages', { kind: 'arrivals', rate: { kind: 'stages', startRatePerS: 0, stages: [{ durationMs: 1000, targetPerS: 2 }, { durationMs: 1000, targetPerS: 4 }] } }],
+    ['v0.1.0-concurrency-stages', { kind: 'ramping-workers', stages: [{ durationMs: 1000, targetPerS: 2 }, { durationMs: 1000, targetPerS: 0 }] }],
+  ])('%s: its load spec from the options it recorded, its stages kept', (name, spec) => {
+    const info = parseRunInfo(raw(name), `${name}/run.json`);
+    expect(info.schema_version).toBe(2);
+    expect(info.load.spec).toMatchObject(spec);
+    expect(info.load.stages).toEqual((raw(name).load as { stages?: unknown } | undefined)?.stages);
+  });
+
+  it('a schema-2 run.json reads as written', () => {
+    const info = parseRunInfo(raw('v0.1.0-closed-c8'), 'a/run.json');
+    expect(parseRunInfo(JSON.parse(JSON.stringify(info)), 'b/run.json')).toEqual(info);
+  });
+});
+
+describe('a run.json that is not one', () => {
+  const errorOf = (value: unknown): InputError => {
+    try {
+      parseRunInfo(value, 'dir/run.json');
+    } catch (error) {
+      expect(error).toBeInstanceOf(InputError);
+      return error as InputError;
+    }
+    throw new Error('expected an input error');
+  };
+
+  it.each(['options', 'plan', 'target', 'tool', 'suite', 'status'])('without %s: names the file and the field', (field) => {
+    const info = raw('v0.1.0-interrupted');
+    delete info[field];
+    const error = errorOf(info);
+    expect(error.location).toEqual({ file: 'dir/run.json', field });
+    expect(error.message).toContain(`has no "${field}"`);
+  });
+
+  it('a field of the wrong type, a newer schema, or no object at all', () => {
+    expect(errorOf({ ...raw('v0.1.0-interrupted'), target: { base_url: 'x', embedded: 'yes', board_id: 'b', chat_id: 'c' } }).location.field).toBe('target.embedded');
+    expect(errorOf({ ...raw('v0.1.0-interrupted'), schema_version: 3 }).location.field).toBe('schema_version');
+    expect(errorOf([]).message).toMatch(/not an object/);
+  });
+});
