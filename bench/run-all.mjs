@@ -22,6 +22,7 @@ const BENCHES = {
   memory: async () => (await import('./memory.mjs')).benchMemory,
   'memory-run': async () => (await import('./memory-run.mjs')).benchMemoryRun,
   'memory-csv': async () => (await import('./memory-csv.mjs')).benchMemoryCsv,
+  'memory-yaml': async () => (await import('./memory-yaml.mjs')).benchMemoryYaml,
   decoder: async () => (await import('./decoder.mjs')).benchDecoder,
   'peers-throughput': async () => (await import('./peers-throughput.mjs')).benchPeersThroughput,
   'peers-promptfoo': async () => (await import('./peers-promptfoo.mjs')).benchPeersPromptfoo,

@@ -16,5 +16,6 @@ export { readTimeline } from './store/timeline-file.js';
 export { readResults } from './store/results-reader.js';
 export { buildReports, renderConsoleSummary } from './report/index.js';
 export { compareRuns } from './compare/index.js';
+export { buildHistory, writeHistory, type HistoryJson } from './history/index.js';
 /** The embedded reference service, for tests and demos of your own (it runs in your process). */
 export { startReferenceService, type ServiceOptions, type RunningService } from './server/index.js';

@@ -25,24 +25,41 @@ export function escapeControls(text: string): string {
 }
 
 /**
- * A closed stdout (`kbbench validate … | head`) ends the command quietly, as other Unix tools do,
- * instead of an EPIPE stack trace; the exit code is what the command had decided so far.
+ * A closed stdout or stderr (`kbbench run … 2>&1 | head -1`, a CI log that went away) stops the
+ * printing, never the run: the run finishes, writes its reports and exits with its verdict's code.
+ * Exiting on EPIPE would leave run.json `running`, answers paid and unrecorded, and exit 0.
  */
-function quietOnClosedPipe(stream: NodeJS.WriteStream): void {
+const CLOSED_PIPE_CODES = new Set(['EPIPE', 'ERR_STREAM_DESTROYED', 'ECONNRESET']);
+
+export interface PipeGuard {
+  /** True once the reader of this stream went away: nothing more is written to it. */
+  readonly closed: boolean;
+}
+
+export function guardClosedPipe(stream: NodeJS.WritableStream): PipeGuard {
+  const guard = { closed: false };
   stream.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
-    process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+    if (!CLOSED_PIPE_CODES.has(error.code ?? '')) throw error;
+    guard.closed = true;
   });
+  return guard;
+}
+
+/** A stream that drops what is written once its reader is gone (the progress and live lines write here). */
+function quietWhenClosed(stream: NodeJS.WriteStream, guard: PipeGuard): NodeJS.WriteStream {
+  const write = stream.write.bind(stream) as (...args: unknown[]) => boolean;
+  stream.write = ((...args: unknown[]) => (guard.closed || stream.destroyed ? true : write(...args))) as typeof stream.write;
+  return stream;
 }
 
 export function processIo(): CliIo {
   let redact = (text: string): string => text;
-  quietOnClosedPipe(process.stdout);
-  quietOnClosedPipe(process.stderr);
+  const stdout = quietWhenClosed(process.stdout, guardClosedPipe(process.stdout));
+  const stderr = quietWhenClosed(process.stderr, guardClosedPipe(process.stderr));
   return {
-    out: (text) => void process.stdout.write(`${escapeControls(redact(text))}\n`),
-    err: (text) => void process.stderr.write(`${escapeControls(redact(text))}\n`),
-    stderr: process.stderr,
+    out: (text) => void stdout.write(`${escapeControls(redact(text))}\n`),
+    err: (text) => void stderr.write(`${escapeControls(redact(text))}\n`),
+    stderr,
     env: process.env,
     redact: (text) => redact(text),
     setRedact: (next) => {

@@ -1,6 +1,9 @@
 // Ctrl-C handling: the first signal stops new requests; those in flight get the run's graceful stop
 // (--graceful-stop), then the runner cuts them and records them as interrupted. A second signal
 // cancels them at once (not recorded). Finished results are already on disk.
+// SIGHUP (a closed terminal, a CI runner cancelling a job) is a stop like SIGINT: Node's default
+// for it would kill the process at once, leaving run.json `running` and answers paid, unrecorded.
+const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 export interface StopControl {
   stop: AbortSignal;
   abort: AbortSignal;
@@ -19,14 +22,12 @@ export function installStopSignals(say: (text: string) => void): StopControl {
     say(`${signal}: aborting requests in flight; everything finished is kept.`);
     abort.abort();
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
   return {
     stop: stop.signal,
     abort: abort.signal,
     dispose: () => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
     },
   };
 }

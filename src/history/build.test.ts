@@ -56,6 +56,24 @@ describe('buildHistory', () => {
     expect(history.flaky.map((f) => f.item)).toEqual(['case:a']);
   });
 
+  it("reads the stability of a model's cell, leaves not-judged requests out and honours repeat_pass", async () => {
+    for (let i = 0; i < 2; i++) {
+      writeRun(join(root, `r${i}`), i, [], {
+        summary: {
+          cases: [
+            { key: 'case:cell', label: 'cell', models: { m: { requests: 3, passed: 2, stability: 'flaky' } } },
+            { key: 'case:judged', label: 'judged', models: { m: { requests: 3, passed: 2, not_judged: 1 } } },
+            { key: 'case:k-of-n', label: 'k', models: { m: { requests: 3, passed: i === 0 ? 2 : 1, repeat_pass: 2 } } },
+          ],
+        },
+      });
+    }
+    const history = await buildHistory([root], options());
+    expect(history.flaky.map((f) => f.item)).toEqual(['case:cell']);
+    // Two of two judged passed: no flip. Two of three with repeat_pass 2, then one: it regressed.
+    expect(history.flips.filter((f) => f.kind !== 'flaky').map((f) => [f.item, f.kind])).toEqual([['case:k-of-n', 'regressed']]);
+  });
+
   it('finds runs at any depth, never opens results.ndjson, skips a run without summary.json', async () => {
     writeRun(join(root, 'a', 'b', 'c', 'r0'), 0, [{ key: 'case:a', passed: 1 }]);
     writeRun(join(root, 'a', 'r1'), 1, [{ key: 'case:a', passed: 1 }]);

@@ -20,8 +20,8 @@ export function flipsOf(suite: string, runs: readonly RunRecord[], keys: readonl
         const requests = outcomes.requests[i]!;
         if (!(requests > 0)) continue;
         const q = outcomes.question[i]!;
-        // A question passed in a run when every one of its requests there passed.
-        const passed = outcomes.passed[i]! >= requests;
+        // A question passed in a run when every judged request of it passed (or its repeat_pass k of n).
+        const passed = outcomes.passed[i]! >= Math.min(requests, outcomes.need[i]!);
         const track = tracks.get(q) ?? tracks.set(q, { last: null, runs: [], flakyWithin: false }).get(q)!;
         if (track.last !== null && track.last !== passed) track.runs.push({ run_id: run.runId, passed });
         track.last = passed;

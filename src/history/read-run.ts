@@ -78,7 +78,10 @@ function wilsonOf(stats: Json, outcomes: QuestionOutcomes | undefined): [number,
 interface Cell {
   question: number;
   passed: number;
+  /** Judged requests. */
   requests: number;
+  /** Passed requests the question needs to pass (`repeat_pass: k/n`; else every one). */
+  need: number;
   flaky: boolean;
 }
 
@@ -94,10 +97,14 @@ function cellsFromSummary(cases: unknown[], intern: Interner): Map<string, Cell[
     const question = intern(entry.key);
     for (const [model, cell] of Object.entries(entry.models)) {
       if (!isObject(cell)) continue;
-      const requests = num(own(cell, 'requests')) ?? 0;
+      // Requests no check judged are outside the pass rate (summary.json `not_judged`).
+      const requests = (num(own(cell, 'requests')) ?? 0) - (num(own(cell, 'not_judged')) ?? 0);
       const passed = num(own(cell, 'passed')) ?? 0;
+      const need = num(own(cell, 'repeat_pass')) ?? requests;
       const list = byModel.get(model) ?? byModel.set(model, []).get(model)!;
-      list.push({ question, passed, requests, flaky: isFlaky(own(entry, 'stability'), model) });
+      // Stability is the cell's (repeats of one model); a case-level one is read too.
+      const flaky = own(cell, 'stability') === 'flaky' || isFlaky(own(entry, 'stability'), model);
+      list.push({ question, passed, requests, need, flaky });
     }
   }
   return byModel;
@@ -112,7 +119,8 @@ async function cellsFromCsv(path: string, intern: Interner): Promise<Map<string,
     // cases.csv guards cells against spreadsheet formulas with a leading quote; a model name is data.
     const model = row.model.startsWith("'") ? row.model.slice(1) : row.model;
     const list = byModel.get(model) ?? byModel.set(model, []).get(model)!;
-    list.push({ question: intern(row.key), passed: Number(row.passed) || 0, requests: Number(row.requests) || 0, flaky: false });
+    const requests = Number(row.requests) || 0;
+    list.push({ question: intern(row.key), passed: Number(row.passed) || 0, requests, need: requests, flaky: false });
   }
   return byModel;
 }
@@ -123,6 +131,7 @@ function packed(cells: Cell[]): QuestionOutcomes {
     question: Int32Array.from(cells, (c) => c.question),
     passed: Float32Array.from(cells, (c) => c.passed),
     requests: Float32Array.from(cells, (c) => c.requests),
+    need: Float32Array.from(cells, (c) => c.need),
     ...(flaky.length > 0 ? { flakyWithin: Int32Array.from(flaky) } : {}),
   };
 }

@@ -28,6 +28,8 @@ export interface QuestionOutcomes {
   question: Int32Array;
   passed: Float32Array;
   requests: Float32Array;
+  /** Passed requests each question needs to count as passed in the run. */
+  need: Float32Array;
   /** Questions that summary.json's `cases[].stability` calls flaky in this run (repeats). */
   flakyWithin?: Int32Array;
 }

@@ -6,17 +6,20 @@ import { InputError } from '../domain/errors.js';
 import type { HistogramFile, Summary } from '../domain/summary.js';
 import { mergeHistogramFiles, readHistogramFile, writeHistogramFile } from '../metrics/histogram-file.js';
 import { finishReports } from '../session/finish.js';
-import { ensureRunDir, readRunInfo, RUN_FILES, writeRunInfo } from '../store/run-dir.js';
+import { assertOutDirIsOurs, ensureRunDir, readRunInfo, RUN_FILES, writeRunInfo } from '../store/run-dir.js';
+import { acquireRunLock, type RunLock } from '../store/run-lock.js';
 import { mergeTimelines } from '../metrics/merge-timelines.js';
 import { hasTimeline, readTimeline, TimelineFile, timelinePath } from '../store/timeline-file.js';
 import { checkUniqueItems, concatResults } from './concat-results.js';
-import { mergedRunInfo, shardWarnings, startShiftsMs, type MergedRunInfo, type ShardRun } from './merged-run-info.js';
+import { checkShardSet, mergedRunInfo, startShiftsMs, type MergedRunInfo, type ShardRun } from './merged-run-info.js';
 
 export interface MergeOptions {
   runDirs: readonly string[];
   outDir: string;
   /** Merge runs of different suites (sha256) anyway. */
   force: boolean;
+  /** Merge a set of shards with some missing, as an incomplete run (else an input error). */
+  allowPartial?: boolean;
   toolVersion: string;
   nowIso: string;
 }
@@ -41,6 +44,7 @@ function checkInputs(dirs: readonly string[], outDir: string, force: boolean): S
   if (existsSync(join(outDir, RUN_FILES.results)) || existsSync(join(outDir, RUN_FILES.run))) {
     throw new InputError('--out already holds a run; name a new directory', { file: outDir, field: '--out' });
   }
+  assertOutDirIsOurs(outDir, '--out');
   const shards = dirs.map((dir) => ({ dir, run: readRunInfo(dir), lines: 0 }));
   const first = shards[0]!;
   const other = shards.find((s) => s.run.suite.sha256 !== first.run.suite.sha256);
@@ -76,14 +80,30 @@ async function addHistograms(dirs: readonly string[], outDir: string): Promise<'
 export async function mergeRuns(options: MergeOptions): Promise<MergeResult> {
   const dirs = options.runDirs.map((d) => resolve(d));
   const outDir = resolve(options.outDir);
+  checkInputs(dirs, outDir, options.force);
+  // Every shard and the output are locked for the merge: a shard still being run or resumed would be
+  // merged half-done, and two merges into one --out would interleave.
+  const locks: RunLock[] = [];
+  try {
+    for (const dir of dirs) locks.push(acquireRunLock(dir, 'kbbench merge', { readOnly: true }));
+    return await mergeLocked(options, dirs, outDir, locks);
+  } finally {
+    for (const lock of locks) lock.release();
+  }
+}
+
+async function mergeLocked(options: MergeOptions, dirs: string[], outDir: string, locks: RunLock[]): Promise<MergeResult> {
   const shards = checkInputs(dirs, outDir, options.force);
   const counts = await checkUniqueItems(dirs);
   shards.forEach((s, i) => (s.lines = counts[i]!.lines));
-  const warnings = shardWarnings(shards.map((s) => s.run));
+  const missing = checkShardSet(shards, options.allowPartial === true);
+  const warnings = locks.filter((l) => l.tookOverFrom !== null).map((l) => `took over the lock of ${l.dir}, left by a process that is no longer running`);
+  if (missing.length > 0) warnings.push(`shard${missing.length > 1 ? 's' : ''} ${missing.join(', ')} missing (--allow-partial): the merged run covers part of the plan and is incomplete`);
   const unreadable = counts.reduce((a, c) => a + c.unreadable, 0);
   if (unreadable > 0) warnings.push(`${unreadable} unreadable result line(s) left out (a torn last line of an interrupted shard)`);
   const created = !existsSync(outDir);
   ensureRunDir(outDir);
+  locks.push(acquireRunLock(outDir, 'kbbench merge'));
   try {
     const shifts = startShiftsMs(shards.map((s) => s.run));
     await concatResults(dirs.map((dir, i) => ({ dir, shiftMs: shifts[i]! })), outDir);
@@ -92,7 +112,7 @@ export async function mergeRuns(options: MergeOptions): Promise<MergeResult> {
     if (created) rmSync(outDir, { recursive: true, force: true });
     throw error;
   }
-  const run = mergedRunInfo(shards, options.toolVersion, options.nowIso);
+  const run = mergedRunInfo(shards, options.toolVersion, options.nowIso, missing);
   writeRunInfo(outDir, run);
   // Before the reports: stages, knee and thresholds are then judged once, on the merged data.
   const timeline = await mergeShardTimelines(dirs, outDir);

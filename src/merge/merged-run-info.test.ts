@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunInfo } from '../domain/run.js';
 import { syntheticRunInfo } from '../report/test-support/synthetic-run.js';
-import { mergedRunInfo, mergedStatus, shardWarnings, startShiftsMs } from './merged-run-info.js';
+import { checkShardSet, mergedRunInfo, mergedStatus, startShiftsMs } from './merged-run-info.js';
 
 const shard = (index: number | null, count: number, patch: Partial<RunInfo> = {}): RunInfo => ({
   ...syntheticRunInfo('/r'), options: index === null ? { concurrency: 4 } : { shard: { index, count }, outDir: '/x', concurrency: 4 }, ...patch,
@@ -45,11 +45,27 @@ describe('merged run.json', () => {
     expect(plan).toEqual({ ...runs[0]!.run.plan, requests: 11 + 12 + 13, starts: 8 + 9 + 10 });
   });
 
-  it('warns about a missing shard, mixed splits and non-shard runs', () => {
-    expect(shardWarnings([shard(1, 3), shard(3, 3)])).toEqual(['shard 2/3 missing: the merged run covers part of the plan']);
-    expect(shardWarnings([shard(1, 2), shard(2, 2)])).toEqual([]);
-    expect(shardWarnings([shard(1, 2), shard(2, 3)])[0]).toMatch(/different splits/);
-    expect(shardWarnings([shard(1, 2), shard(null, 1)])[0]).toMatch(/not shards/);
-    expect(shardWarnings([shard(null, 1), shard(null, 1)])).toEqual([]);
+  it('refuses a missing shard (unless --allow-partial), mixed splits, a shard twice, shards and whole runs mixed', () => {
+    const set = (runs: RunInfo[], allowPartial = false) => checkShardSet(runs.map((run, i) => ({ dir: `/s${i}`, run })), allowPartial);
+    expect(() => set([shard(1, 3), shard(3, 3)])).toThrow(/shard 2\/3 of 3 missing.*--allow-partial/);
+    expect(set([shard(1, 3), shard(3, 3)], true)).toEqual(['2/3']);
+    expect(set([shard(1, 2), shard(2, 2)])).toEqual([]);
+    expect(() => set([shard(1, 2), shard(2, 3)])).toThrow(/different splits/);
+    expect(() => set([shard(1, 2), shard(1, 2)])).toThrow(/shard 1\/2 is given twice/);
+    expect(() => set([shard(1, 2), shard(null, 1)])).toThrow(/not a shard/);
+    expect(set([shard(null, 1), shard(null, 1)])).toEqual([]);
+  });
+
+  it('refuses shards that disagree on the plan, naming the flag and both values', () => {
+    const set = (runs: RunInfo[]) => checkShardSet(runs.map((run, i) => ({ dir: `/s${i}`, run })), true);
+    const other = shard(2, 2);
+    expect(() => set([shard(1, 2), { ...other, options: { ...other.options, repeat: 3 } }])).toThrow(/\/s0 and \/s1 were run with different plans \(--repeat null vs 3\)/);
+    expect(() => set([shard(1, 2), { ...other, options: { ...other.options, models: ['gpt-5'] } }])).toThrow(/--models/);
+  });
+
+  it('a partial merge is never completed (verdict incomplete) and says what is missing', () => {
+    const info = mergedRunInfo([{ dir: '/s1', run: shard(1, 3), lines: 3 }], '1.2.3', '2025-11-22T02:00:00.000Z', ['2/3', '3/3']);
+    expect(info.status).toBe('interrupted');
+    expect(info.stop_reason).toMatch(/--allow-partial: shards 2\/3, 3\/3 missing/);
   });
 });

@@ -3,6 +3,7 @@ import { mergeRunLoads } from '../metrics/merge-timelines.js';
 import { randomUUID } from 'node:crypto';
 import { hasSchedule } from '../domain/load.js';
 import { RUN_INFO_SCHEMA_VERSION, type RunInfo, type RunStatus } from '../domain/run.js';
+import { InputError } from '../domain/errors.js';
 
 export interface ShardRun {
   dir: string;
@@ -91,12 +92,16 @@ function mergedPlan(runs: readonly RunInfo[]): RunInfo['plan'] {
   };
 }
 
-export function mergedRunInfo(shards: readonly ShardRun[], toolVersion: string, nowIso: string): MergedRunInfo {
+/** `missing`: shard labels absent from a merge --allow-partial: the merged run did not do all its work. */
+export function mergedRunInfo(shards: readonly ShardRun[], toolVersion: string, nowIso: string, missing: readonly string[] = []): MergedRunInfo {
   const runs = shards.map((s) => s.run);
   const first = runs[0]!;
   const { shard: _shard, outDir: _out, resumeDir: _resume, ...options } = first.options;
-  const status = mergedStatus(runs.map((r) => r.status));
-  const reason = stopReason(shards);
+  const worst = mergedStatus(runs.map((r) => r.status));
+  // A partial merge is never complete: its verdict is incomplete (exit 3), whatever its shards say.
+  const status = missing.length > 0 && worst === 'completed' ? 'interrupted' : worst;
+  const partial = missing.length > 0 ? `merged with --allow-partial: shard${missing.length > 1 ? 's' : ''} ${missing.join(', ')} missing` : undefined;
+  const reason = [partial, stopReason(shards)].filter((r) => r !== undefined).join('; ') || undefined;
   // Every segment holds the whole run's spec (a shard runs its part of it): the merged run has that spec.
   const load = { spec: first.load.spec, ...mergeRunLoads(runs.map((r) => (hasSchedule(r.load) ? r.load : undefined))) };
   return {
@@ -121,13 +126,64 @@ export function mergedRunInfo(shards: readonly ShardRun[], toolVersion: string, 
   };
 }
 
-/** What a user should know about the set of shards: one missing, or shards cut from different splits. */
-export function shardWarnings(runs: readonly RunInfo[]): string[] {
-  const labels = runs.map(shardLabel);
-  if (labels.some((l) => l === null)) return labels.every((l) => l === null) ? [] : ['some runs were not shards (no --shard); merging them anyway'];
+/** Options that shape the plan or its load: shards of one run share them all. */
+const PLAN_OPTIONS = ['models', 'repeat', 'filter', 'onlyFailed', 'rate', 'durationMs', 'stages', 'startRate', 'arrival', 'concurrencyStages', 'sweep', 'mix'] as const;
+
+function planShape(run: RunInfo): Record<string, string> {
+  // The models asked for (an item shard's plan may hold fewer: its items' models alone).
+  const shape: Record<string, string> = {};
+  for (const key of PLAN_OPTIONS) shape[key] = JSON.stringify(key === 'models' && Array.isArray(run.options.models) ? [...(run.options.models as string[])].sort() : (run.options[key] ?? null));
+  // The load spec (run.json `load.spec`): every shard of one run holds the whole run's. Workers and
+  // the in-flight cap are a machine's capacity, not the plan: shards may differ there.
+  const { concurrency: _workers, maxInFlight: _cap, ...spec } = (run.load?.spec ?? {}) as unknown as Record<string, unknown>;
+  shape.load = JSON.stringify(spec);
+  return shape;
+}
+
+/** `--repeat` for `repeat`, as the user typed it. */
+const flagOf = (key: string): string => (key === 'load' ? 'the load (run.json load.spec)' : `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
+
+/**
+ * Whether the runs are one whole set of shards of one plan. Shards that disagree on the plan
+ * (another --models, --repeat, --rate…) would add up to no run that was asked for: always an input
+ * error. Shards missing from the set (2 of 3): an input error unless `allowPartial`, which merges
+ * what is there and says what is missing (the merged run is then incomplete). Runs that are not
+ * shards (no --shard) merge as before. Returns the missing labels.
+ */
+export function checkShardSet(shards: readonly { dir: string; run: RunInfo }[], allowPartial: boolean): string[] {
+  const first = shards[0]!;
+  const shape = planShape(first.run);
+  for (const other of shards.slice(1)) {
+    const theirs = planShape(other.run);
+    const differs = Object.keys(shape).filter((k) => shape[k] !== theirs[k]);
+    if (differs.length > 0) {
+      const what = differs.map((k) => `${flagOf(k)} ${shape[k]} vs ${theirs[k]}`).join('; ');
+      throw new InputError(`${first.dir} and ${other.dir} were run with different plans (${what}): they are not shards of one run`, { field: 'run-dir' });
+    }
+  }
+  const labels = shards.map((s) => shardLabel(s.run));
+  if (labels.every((l) => l === null)) return [];
+  if (labels.some((l) => l === null)) {
+    const plain = shards.find((s) => shardLabel(s.run) === null)!;
+    throw new InputError(`${plain.dir} is not a shard (no --shard) while the others are: a shard and a whole run would count items twice`, { field: 'run-dir' });
+  }
   const counts = new Set(labels.map((l) => l!.split('/')[1]));
-  if (counts.size > 1) return [`the runs come from different splits (${[...counts].map((c) => `/${c}`).join(', ')})`];
+  if (counts.size > 1) throw new InputError(`the runs come from different splits (${[...counts].map((c) => `/${c}`).join(', ')}): not shards of one run`, { field: 'run-dir' });
+  const seen = new Map<string, string>();
+  for (const s of shards) {
+    const label = shardLabel(s.run)!;
+    const before = seen.get(label);
+    if (before !== undefined) throw new InputError(`shard ${label} is given twice (${before} and ${s.dir})`, { field: 'run-dir' });
+    seen.set(label, s.dir);
+  }
   const count = Number([...counts][0]);
-  const missing = Array.from({ length: count }, (_, i) => `${i + 1}/${count}`).filter((l) => !labels.includes(l));
-  return missing.length ? [`shard${missing.length > 1 ? 's' : ''} ${missing.join(', ')} missing: the merged run covers part of the plan`] : [];
+  const missing = Array.from({ length: count }, (_, i) => `${i + 1}/${count}`).filter((l) => !seen.has(l));
+  if (missing.length > 0 && !allowPartial) {
+    throw new InputError(
+      `shard${missing.length > 1 ? 's' : ''} ${missing.join(', ')} of ${count} missing: the merged run would cover part of the plan (and, for a load test, part of its rate). ` +
+        'Name every shard, or pass --allow-partial to merge what is there as an incomplete run',
+      { field: 'run-dir' },
+    );
+  }
+  return missing;
 }

@@ -9,9 +9,11 @@ import type { RunInfo } from '../domain/run.js';
 import type { Sample } from '../domain/sample.js';
 import type { Summary } from '../domain/summary.js';
 import type { PlanUnit } from '../plan/types.js';
-import { isoNow, monotonicMs, type StopReason, type UnitSource } from '../runner/index.js';
+import { isoNow, type StopReason, type UnitSource } from '../runner/index.js';
 import { readResumeState, remainingUnits, type ResumeState } from '../store/resume.js';
-import { defaultRunDir, ensureRunDir, readRunInfo, RUN_FILES, writeRunInfo } from '../store/run-dir.js';
+import { assertNoLinkedRunFiles, assertOutDirIsOurs, claimRunDir, defaultRunDir, ensureRunDir, readRunInfo, RUN_FILES, writeRunInfo } from '../store/run-dir.js';
+import { acquireRunLock, takeOverNotice, type RunLock } from '../store/run-lock.js';
+import { removeLeftovers } from '../store/leftovers.js';
 import type { LiveInterval } from '../metrics/interval-recorder.js';
 import { describeLoad, drive, type ProgressInfo, type SweepEvent } from './drive.js';
 import { maxInFlightOf, sweepLoad } from './load-shape.js';
@@ -23,6 +25,7 @@ import { narrowPrepared, prepareRun, type PreparedRun } from './prepare.js';
 import { resumeOptions } from './resume-options.js';
 import { LOAD_KINDS } from '../load/index.js';
 import { initialRunInfo, plannedTotal } from './run-info.js';
+import { startDurationHeartbeat } from './duration-heartbeat.js';
 import { waitForStartAt, waitForWholeSecond } from './start-at.js';
 import { resolveTarget, type EmbeddedLauncher } from './target.js';
 
@@ -67,12 +70,22 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
   if (previous) assertSameSuite(previous, full, options);
   const prepared = overrides.select ? narrowPrepared(full, overrides.select(full)) : full;
   const startedAt = previous?.started_at ?? isoNow();
-  const runDir = resolve(options.resumeDir ?? options.outDir ?? defaultRunDir(options.reportsRoot, prepared.suite.name, startedAt));
-  if (!previous) assertFreshRunDir(runDir);
+  const named = options.resumeDir ?? options.outDir;
+  let runDir = resolve(named ?? defaultRunDir(options.reportsRoot, prepared.suite.name, startedAt));
+  if (!previous && named !== undefined) assertFreshRunDir(runDir);
+  // A resume holds the directory's lock before it reads what is done: two resumes at once would
+  // both send (and pay for) every missing item. Released at the end, or by the process's exit.
+  let lock: RunLock | null = previous ? acquireRunLock(runDir, 'kbbench run --resume') : null;
+  if (previous) {
+    assertNoLinkedRunFiles(runDir);
+    removeLeftovers(runDir);
+  }
   const state = previous ? await readResumeState(runDir, prepared.plan) : null;
+  if (state && state.duplicates > 0) throw duplicateLines(runDir, state);
   const target = await resolveTarget(options, prepared.suite, hooks.launchEmbedded);
   // A fresh embedded service knows none of the earlier conversations: half-done threads are rebuilt.
   const source: UnitSource = state ? remainingUnits(prepared.plan, state, !target.embedded) : prepared.plan;
+  let heartbeat: ReturnType<typeof startDurationHeartbeat> | null = null;
   const client = createClient({ baseUrl: target.baseUrl, apiKey: target.apiKey, auth: options.auth, ...(options.dialect ? { dialect: options.dialect } : {}) });
   try {
     await preflight(client, target, hooks.abort, options);
@@ -84,13 +97,24 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
     // Shards that waited for one instant label their start with it (merge lines them up by started_at).
     const startLabel = previous ? startedAt : options.startAt !== undefined ? isoNow() : startedAt;
     let info: RunInfo = { ...initialRunInfo(prepared, options, target, previous, overrides.purpose), started_at: startLabel };
-    ensureRunDir(runDir);
+    if (!previous) {
+      // A default name is claimed atomically (two runs of one suite in one second get two
+      // directories); a named one is locked, then checked again: another run may have begun there.
+      if (named === undefined) runDir = claimRunDir(runDir);
+      else ensureRunDir(runDir);
+      lock = acquireRunLock(runDir, 'kbbench run');
+      assertFreshRunDir(runDir);
+    }
+    // The duration of earlier segments, also of one killed with -9 (its heartbeat's last value).
+    const priorMs = previous?.duration_ms ?? 0;
+    info = { ...info, duration_ms: previous ? Math.round(priorMs) : null };
     writeRunInfo(runDir, info);
-    const t0 = monotonicMs();
+    heartbeat = startDurationHeartbeat(priorMs, (durationMs) => writeRunInfo(runDir, { ...info, duration_ms: durationMs }));
     const total = plannedTotal(options, prepared);
     // Lines of no item of this plan (a changed suite's dropped cases) are not progress on it.
     const done = state ? state.lines - state.foreign : 0;
-    const warnings = [...(target.notice ? [target.notice] : []), ...prepared.warnings, ...resumed.warnings, ...resumeWarnings(previous, prepared, state)];
+    const tookOver = lock ? takeOverNotice(lock) : null;
+    const warnings = [...(tookOver ? [tookOver] : []), ...(target.notice ? [target.notice] : []), ...prepared.warnings, ...resumed.warnings, ...resumeWarnings(previous, prepared, state)];
     hooks.onStart?.({ runDir, total, done, baseUrl: target.baseUrl, embedded: target.embedded, warnings, load: describeLoad(options) });
     const replayUnits = toUnits(previous?.replay_credits ?? 0);
     // A sweep's rates are known once its probes are done: run.json records them as its load.
@@ -101,7 +125,8 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
       hooks.onSweep?.(sweep);
     };
     const outcome = await drive(source, options, { ...hooks, onSweep }, client, target, runDir, { total, done, previousUnits: (state?.creditUnits ?? 0) + replayUnits, thresholdAborts: prepared.thresholdAborts, maxWeight: options.mix === 'weighted' ? maxWeightOf(prepared.suite) : 1 });
-    const durationMs = (previous?.duration_ms ?? 0) + (monotonicMs() - t0);
+    heartbeat.stop();
+    const durationMs = priorMs + heartbeat.elapsedMs();
     const run: RunInfo = {
       ...info, finished_at: isoNow(), duration_ms: Math.round(durationMs), status: outcome.status, dropped: outcome.dropped,
       replay_credits: roundCredits(fromUnits(replayUnits + outcome.unrecordedUnits)),
@@ -117,8 +142,10 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
     if (outcome.failure) throw outcome.failure;
     return { runDir, run, summary };
   } finally {
+    heartbeat?.stop();
     await client.close();
     await target.stop();
+    lock?.release();
   }
 }
 
@@ -150,8 +177,22 @@ function storageStop(failure: StorageError, runDir: string, run: RunInfo, suiteP
   );
 }
 
+/**
+ * Two processes wrote this run at once (an older kbbench had no lock): some items have two lines,
+ * paid twice. Going on would build counts, budget and reports on them; merge and report refuse
+ * the same, naming an item.
+ */
+function duplicateLines(runDir: string, state: ResumeState): InputError {
+  return new InputError(
+    `${state.duplicates} result line(s) record an item that already has one (first: ${state.duplicateExample}): two processes wrote this run at once. ` +
+      'Keep one line per item (the first), then resume',
+    { file: join(runDir, RUN_FILES.results), field: '--resume' },
+  );
+}
+
 /** A new run never appends to an old one: that would mix two runs' results under one run id. */
 function assertFreshRunDir(runDir: string): void {
+  assertOutDirIsOurs(runDir, '--out');
   if (existsSync(join(runDir, RUN_FILES.results))) {
     throw new InputError('this directory already holds a run: continue it with --resume, or name a new one with --out', { file: runDir, field: '--out' });
   }

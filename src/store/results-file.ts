@@ -1,8 +1,10 @@
 // The one appender of results.ndjson, the run's source of truth: a line per finished request.
-import { closeSync, fstatSync, fsyncSync, openSync, readSync, ftruncateSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, openSync, ftruncateSync, writeSync } from 'node:fs';
 import type { StorageError } from '../domain/errors.js';
 import type { Sample } from '../domain/sample.js';
+import { isWholeResultLine } from './results-reader.js';
 import { storageError } from './storage-error.js';
+import { repairTornTail } from './torn-tail.js';
 
 /**
  * Lines are appended in batches: every result that completes within one turn of the event loop is
@@ -27,7 +29,7 @@ export class ResultsFile {
   /** Lines are written as given: secrets are scrubbed from a result's values before (never from a line's JSON). */
   constructor(readonly path: string) {
     this.fd = openSync(path, 'a+');
-    dropTornTail(this.fd);
+    repairTornTail(this.fd, isWholeResultLine);
     this.bytes = fstatSync(this.fd).size;
   }
 
@@ -72,7 +74,7 @@ export class ResultsFile {
     try {
       ftruncateSync(this.fd, this.bytes);
     } catch {
-      // Cutting back failed too: the torn tail is dropped when the run is resumed (dropTornTail).
+      // Cutting back failed too: the torn tail is dropped when the run is resumed (repairTornTail).
     }
     if (this.failure) return;
     this.failure = storageError(this.path, error);
@@ -101,27 +103,4 @@ function writeAll(fd: number, text: string): number {
   const rest = Buffer.from(text, 'utf8');
   for (let offset = written; offset < rest.length; ) offset += writeSync(fd, rest, offset);
   return bytes;
-}
-
-/**
- * A run killed mid-write leaves a partial last line; appending after it would glue the next result
- * onto the fragment and lose both. Cut the file back to its last complete line (its request is
- * simply sent again on resume). Only the tail is read, backwards, never the whole file.
- */
-function dropTornTail(fd: number): void {
-  const size = fstatSync(fd).size;
-  if (size === 0) return;
-  const block = Buffer.alloc(64 * 1024);
-  for (let end = size; end > 0; ) {
-    const start = Math.max(0, end - block.length);
-    const read = readSync(fd, block, 0, end - start, start);
-    const newline = block.subarray(0, read).lastIndexOf(0x0a);
-    if (end === size && newline === read - 1) return; // ends with a newline: whole
-    if (newline !== -1) {
-      ftruncateSync(fd, start + newline + 1);
-      return;
-    }
-    end = start;
-  }
-  ftruncateSync(fd, 0);
 }

@@ -9,7 +9,7 @@ export interface ResultsReadStats {
   /** Non-empty lines seen. */
   lines: number;
   samples: number;
-  /** A last line without its newline that is not valid JSON: the run stopped mid-write. */
+  /** A last line without its newline that is not a whole result: the run stopped mid-write (see isWholeResultLine). */
   torn_lines: number;
   /** Other lines that are not a result object (kept apart: they mean corruption, not interruption). */
   invalid_lines: number;
@@ -77,6 +77,16 @@ export async function* readLines(path: string): AsyncGenerator<{ line: string; c
     stream.destroy();
   }
   if (pieces.length > 0) yield { line: Buffer.concat(pieces).toString('utf8'), complete: false };
+}
+
+/**
+ * The one rule for a last line without its newline, shared by this reader and the appender
+ * (results-file.ts): it is a result when it parses as a whole result object (an object's JSON ends
+ * with its last `}`, so a cut one never parses), and torn otherwise. A whole one is kept and the
+ * appender adds its newline: its answer was paid for, and sending it again would pay twice.
+ */
+export function isWholeResultLine(line: string): boolean {
+  return parseSample(line) !== null;
 }
 
 function parseSample(line: string): Sample | null {

@@ -24,10 +24,13 @@ export interface ResumeState {
   creditUnits: number;
   /** Lines of no place in this plan (another suite's, or edited by hand): kept, never sent again. */
   foreign: number;
+  /** Lines of an item that already had one (two processes wrote the run at once); the first is `duplicateExample`. */
+  duplicates: number;
+  duplicateExample: string | null;
 }
 
 export async function readResumeState(runDir: string, plan: Plan): Promise<ResumeState> {
-  const state: ResumeState = { done: new IndexBits(plan.space), halfDone: new Map(), lines: 0, creditUnits: 0, foreign: 0 };
+  const state: ResumeState = { done: new IndexBits(plan.space), halfDone: new Map(), lines: 0, creditUnits: 0, foreign: 0, duplicates: 0, duplicateExample: null };
   for await (const sample of readResults(runDir)) {
     state.lines += 1;
     state.creditUnits += sampleCreditUnits(sample);
@@ -38,11 +41,19 @@ export async function readResumeState(runDir: string, plan: Plan): Promise<Resum
       state.foreign += 1;
       continue;
     }
+    // Found from the bitmap and the half-done turns alone (no set of ids): a place already done, or
+    // a turn already seen, recorded again.
+    const seen = state.done.has(index) || (id.kind === 'turn' && state.halfDone.get(index)?.turns.has(id.turn) === true);
+    if (seen) {
+      state.duplicates += 1;
+      state.duplicateExample ??= sample.item_id;
+      continue;
+    }
     if (id.kind === 'case' || id.kind === 'create') {
       // A case answered, or a conversation that could not be created (its turns were never sent).
       state.done.set(index);
       state.halfDone.delete(index);
-    } else if (id.kind === 'turn' && !state.done.has(index)) {
+    } else if (id.kind === 'turn') {
       const entry = state.halfDone.get(index) ?? { turns: new Set<number>(), conversationId: null };
       entry.turns.add(id.turn);
       if (sample.endpoint === 'continue' && sample.conversation_id && sample.outcome === 'ok') entry.conversationId = sample.conversation_id;

@@ -1,5 +1,5 @@
 // The run directory: its files by name, and run.json written whole (never half) at start and end.
-import { mkdirSync, readFileSync, existsSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { RunInfo } from '../domain/run.js';
 import { InputError } from '../domain/errors.js';
@@ -70,9 +70,68 @@ export function readRunInfo(dir: string): RunInfo {
   return parseRunInfo(raw, path);
 }
 
-/** `reports/<suite-name>-<timestamp>`: sortable, filesystem-safe, unique per second. */
+/** `reports/<suite-name>-<timestamp>`: sortable, filesystem-safe; claimRunDir makes it unique. */
 export function defaultRunDir(root: string, suiteName: string, startedAtIso: string): string {
   const stamp = startedAtIso.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
   const safe = suiteName.replace(/[^A-Za-z0-9._-]+/g, '-');
   return join(root, `${safe}-${stamp}`);
+}
+
+/**
+ * Creates a default run directory that no other run has: two runs of one suite started in the same
+ * second would share `<suite>-<second>`, so the second one gets `-2` (then `-3`…). mkdir of the last
+ * component is atomic: of two processes, exactly one creates each name.
+ */
+export function claimRunDir(base: string): string {
+  try {
+    mkdirSync(dirname(base), { recursive: true });
+  } catch (error) {
+    // Named as ensureRunDir names it: the run directory, and the ancestor that could not be made.
+    const cause = causeOf(dirname(base), error as NodeJS.ErrnoException);
+    throw new InputError(`cannot create the run directory (${cause.at}): ${cause.code}`, { file: base, field: '--out' });
+  }
+  for (let n = 1; n < 1000; n += 1) {
+    const dir = n === 1 ? base : `${base}-${n}`;
+    try {
+      mkdirSync(dir);
+      return dir;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+        throw new InputError(`cannot create the run directory: ${(error as NodeJS.ErrnoException).code ?? 'error'}`, { file: dir, field: '--out' });
+      }
+    }
+  }
+  throw new InputError('a thousand runs of this suite started in this second: name the run directory with --out', { file: base, field: '--out' });
+}
+
+/**
+ * `--out` of run, merge and compare writes kbbench's files (run.json, report.html…) into the
+ * directory: one that exists, is not empty and is not kbbench's (no run.json, nor `marker`) holds
+ * someone else's files, which would be overwritten. Refused (exit 2), naming a few of them.
+ */
+export function assertOutDirIsOurs(dir: string, field: string, markers: readonly string[] = [RUN_FILES.run]): void {
+  if (!existsSync(dir)) return;
+  if (!statSync(dir).isDirectory()) throw new InputError('exists and is not a directory', { file: dir, field });
+  // kbbench's own hidden files (its lock, a killed report's leftovers) do not make it someone else's.
+  const entries = readdirSync(dir).filter((name) => !name.startsWith('.kbbench'));
+  if (entries.length === 0 || markers.some((m) => entries.includes(m))) return;
+  const shown = entries.slice(0, 3).join(', ') + (entries.length > 3 ? ', …' : '');
+  throw new InputError(`is not empty and is not a kbbench run directory (it holds ${shown}): kbbench would overwrite files there; name a new or empty directory`, { file: dir, field });
+}
+
+/**
+ * The files a resume appends to must be the run directory's own: a symbolic link (results.ndjson →
+ * ~/.ssh/authorized_keys) would have a resume read and append outside it. Refused (exit 2).
+ */
+export function assertNoLinkedRunFiles(dir: string): void {
+  for (const name of [RUN_FILES.results, RUN_FILES.timeline, RUN_FILES.run]) {
+    const path = join(dir, name);
+    let link = false;
+    try {
+      link = lstatSync(path).isSymbolicLink();
+    } catch {
+      continue; // not there yet
+    }
+    if (link) throw new InputError(`${name} is a symbolic link: kbbench reads and appends only the run directory's own files; replace it with the file itself`, { file: path, field: '--resume' });
+  }
 }

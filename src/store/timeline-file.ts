@@ -1,11 +1,12 @@
 // timeline.ndjson: the one appender (a line per second as the run goes) and reader of a run's time series.
-import { appendFileSync, existsSync } from 'node:fs';
+import { appendFileSync, existsSync, statSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TimelineLine } from '../domain/timeline.js';
 import { readLines } from './results-reader.js';
 import { RUN_FILES } from './run-dir.js';
 import type { StorageError } from '../domain/errors.js';
 import { storageError } from './storage-error.js';
+import { repairTornTailOf } from './torn-tail.js';
 
 export function timelinePath(runDir: string): string {
   return join(runDir, RUN_FILES.timeline);
@@ -24,13 +25,28 @@ export class TimelineFile {
   failure: StorageError | null = null;
   onFailure: ((failure: StorageError) => void) | null = null;
 
+  private repaired = false;
+
   constructor(readonly path: string) {}
 
   append(lines: readonly TimelineLine[]): void {
     if (lines.length === 0 || this.failure !== null) return;
+    let before = 0;
     try {
+      // A resume appends after the killed run's seconds: a torn last second (ENOSPC, kill -9) is cut
+      // first, by the rule results.ndjson follows, so it is not glued to the next one.
+      if (!this.repaired) repairTornTailOf(this.path, (line) => parseLine(line) !== null);
+      this.repaired = true;
+      before = existsSync(this.path) ? statSync(this.path).size : 0;
       appendFileSync(this.path, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
     } catch (error) {
+      // Part of the batch may be in the file: cut back to the last whole second (the reader would
+      // count a torn line unreadable; a resume would glue its first second onto it).
+      try {
+        if (this.repaired) truncateSync(this.path, before);
+      } catch {
+        // Cutting back failed too: the next append of a resume cuts it (repairTornTailOf).
+      }
       this.failure = storageError(this.path, error);
       this.onFailure?.(this.failure);
     }

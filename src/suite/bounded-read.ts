@@ -12,6 +12,13 @@ export class TooLargeError extends Error {
   }
 }
 
+/** A NUL byte where text was expected (a suite linked to /dev/zero, a binary file): refused as it arrives. */
+export class NotTextError extends Error {
+  constructor(readonly offset: number) {
+    super(`not a text file: a NUL byte at byte ${offset}`);
+  }
+}
+
 export function formatBytes(bytes: number): string {
   if (bytes >= MiB && bytes % MiB === 0) return `${bytes / MiB} MiB`;
   if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
@@ -20,7 +27,11 @@ export function formatBytes(bytes: number): string {
 
 const CHUNK_BYTES = 64 * 1024;
 
-export async function readFileBounded(path: string, maxBytes: number): Promise<Buffer> {
+/**
+ * `text`: the file must be text, and a NUL byte ends the read where it is found, so a device or a
+ * binary stream is refused at its first chunk instead of being held up to the limit.
+ */
+export async function readFileBounded(path: string, maxBytes: number, options: { text?: boolean } = {}): Promise<Buffer> {
   const handle = await open(path, 'r');
   try {
     const info = await handle.stat();
@@ -34,6 +45,10 @@ export async function readFileBounded(path: string, maxBytes: number): Promise<B
       const chunk = Buffer.allocUnsafe(Math.min(chunks.length === 0 ? first : CHUNK_BYTES, maxBytes + 1 - total));
       const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
       if (bytesRead === 0) break;
+      if (options.text) {
+        const nul = chunk.subarray(0, bytesRead).indexOf(0);
+        if (nul !== -1) throw new NotTextError(total + nul);
+      }
       total += bytesRead;
       if (total > maxBytes) throw new TooLargeError(maxBytes);
       chunks.push(bytesRead === chunk.length ? chunk : chunk.subarray(0, bytesRead));

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { basename, dirname, extname, resolve } from 'node:path';
 import { InputError } from '../domain/errors.js';
 import type { Suite } from '../domain/suite.js';
-import { formatBytes, MiB, readFileBounded, TooLargeError } from './bounded-read.js';
+import { formatBytes, MiB, NotTextError, readFileBounded, TooLargeError } from './bounded-read.js';
 import { parseCsvSuite } from './csv.js';
 import type { ParsedSuite } from './parsed-suite.js';
 import { parseYamlSuite } from './yaml.js';
@@ -50,8 +50,9 @@ export const MAX_SUITE_BYTES = 1024 * MiB;
 
 async function readSuiteBytes(file: string): Promise<Uint8Array> {
   try {
-    return await readFileBounded(file, MAX_SUITE_BYTES);
+    return await readFileBounded(file, MAX_SUITE_BYTES, { text: true });
   } catch (error) {
+    if (error instanceof NotTextError) throw new InputError(`${error.message}; a suite is a YAML or CSV text file (reading stopped there)`, { file });
     if (error instanceof TooLargeError) throw new InputError(`the suite file is larger than the limit of ${formatBytes(MAX_SUITE_BYTES)}; reading stopped there`, { file });
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new InputError('suite file not found', { file });

@@ -10,6 +10,7 @@ import { buildLoad } from './load-block.js';
 import { isUnknownModel, semanticIssues, unknownModelWarning } from './semantic.js';
 import { SuiteError } from './suite-error.js';
 import { YamlLocator } from './yaml-locator.js';
+import { readSplit } from './yaml-split-read.js';
 import { suiteFileSchema, type CaseEntry, type SuiteFile, type ThreadEntry } from './yaml-schema.js';
 import { zodPathIssues } from './zod-issues.js';
 
@@ -33,6 +34,12 @@ function parseYamlDocument(text: string, file: string): { raw: unknown; locator:
 }
 
 export function parseYamlSuite(text: string, file: string): ParsedSuite {
+  // Item by item when the file has the plain shape and is valid; else whole, for exact errors.
+  return parseSplitYamlSuite(text, file) ?? parseWholeYamlSuite(text, file);
+}
+
+/** The whole file as one Document: exact errors for any file (and the reference the split reading is tested against). */
+export function parseWholeYamlSuite(text: string, file: string): ParsedSuite {
   const { raw, locator } = parseYamlDocument(text, file);
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     const message = 'a suite file is a YAML map with `cases:` and/or `threads:` (see CONTRACT.md)';
@@ -44,11 +51,22 @@ export function parseYamlSuite(text: string, file: string): ParsedSuite {
   return buildSuite(parsed.data, locator);
 }
 
-function located(specs: readonly CheckSpec[] | undefined, path: readonly PropertyKey[], locator: YamlLocator): CheckSpec[] {
+/** What building a suite needs of a locator: the whole file's (YamlLocator) or the item-by-item reader's. */
+type SuiteLocator = Pick<YamlLocator, 'location' | 'warning'>;
+
+function parseSplitYamlSuite(text: string, file: string): ParsedSuite | null {
+  const raw = readSplit(text, file);
+  if (raw === null) return null;
+  const parsed = suiteFileSchema.safeParse(raw.value, { reportInput: true });
+  if (!parsed.success || semanticIssues(raw.value, () => 0).length > 0) return null;
+  return buildSuite(parsed.data, raw.locator);
+}
+
+function located(specs: readonly CheckSpec[] | undefined, path: readonly PropertyKey[], locator: SuiteLocator): CheckSpec[] {
   return (specs ?? []).map((spec, index) => ({ ...spec, location: locator.location([...path, 'assert', index]) }));
 }
 
-function buildCase(entry: CaseEntry, index: number, locator: YamlLocator): SuiteCase {
+function buildCase(entry: CaseEntry, index: number, locator: SuiteLocator): SuiteCase {
   const path = ['cases', index];
   const built: SuiteCase = {
     id: entry.id,
@@ -65,7 +83,7 @@ function buildCase(entry: CaseEntry, index: number, locator: YamlLocator): Suite
   return built;
 }
 
-function buildThread(entry: ThreadEntry, index: number, locator: YamlLocator): SuiteThread {
+function buildThread(entry: ThreadEntry, index: number, locator: SuiteLocator): SuiteThread {
   const path = ['threads', index];
   const turns = entry.turns.map((turn, t) => {
     const turnPath = [...path, 'turns', t];
@@ -88,7 +106,7 @@ function buildThread(entry: ThreadEntry, index: number, locator: YamlLocator): S
 }
 
 /** Unknown model names are warnings: model names change faster than this tool. */
-function modelWarnings(file: SuiteFile, locator: YamlLocator): string[] {
+function modelWarnings(file: SuiteFile, locator: SuiteLocator): string[] {
   const found: { path: PropertyKey[]; model: string }[] = [];
   const collect = (models: readonly string[] | undefined, path: PropertyKey[]): void => {
     models?.forEach((model, index) => found.push({ path: [...path, index], model }));
@@ -133,7 +151,7 @@ function withThinkTime(thread: SuiteThread, value: string | number | undefined):
   return { ...thread, think_time: { min_ms: min, max_ms: max } };
 }
 
-function buildSuite(file: SuiteFile, locator: YamlLocator): ParsedSuite {
+function buildSuite(file: SuiteFile, locator: SuiteLocator): ParsedSuite {
   const suite: ParsedSuite = {
     target: pickDefined(file.target ?? {}),
     models: file.models ?? [],

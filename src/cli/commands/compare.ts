@@ -1,4 +1,5 @@
 // `kbbench compare <base-dir> <head-dir>`: compares two runs; exit 0 pass, 1 a regression or judged rise, 2 bad input.
+import { assertOutDirIsOurs, RUN_FILES } from '../../store/run-dir.js';
 import { resolve } from 'node:path';
 import type { CommandModule, Options } from 'yargs';
 import { compareOptionsFrom, compareRuns, renderCompareConsole, writeComparison, type Comparison, type CompareOptions, type WrittenComparison } from '../../compare/index.js';
@@ -63,6 +64,8 @@ export function compareCommand(io: CliIo, setExit: (code: ExitCode) => void): Co
     handler: async (argv) => {
       const options = compareOptionsOf(argv as Record<string, unknown>);
       const headDir = resolve(argv.headDir as string);
+      // compare.json and compare.html go into --out: never into a directory of someone else's files.
+      if (typeof argv.out === 'string') assertOutDirIsOurs(resolve(argv.out), '--out', [RUN_FILES.run, RUN_FILES.compareJson]);
       const comparison = await compareRuns(resolve(argv.baseDir as string), headDir, options);
       const markdown = argv.markdown === undefined ? undefined : resolve(argv.markdown as string);
       const written = await writeComparison(resolve((argv.out as string | undefined) ?? headDir), comparison, markdown);

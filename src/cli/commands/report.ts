@@ -7,7 +7,10 @@ import type { Plan } from '../../plan/types.js';
 import type { RunInfo } from '../../domain/run.js';
 import { recordedSelection } from '../../session/only-failed.js';
 import { finishReports } from '../../session/finish.js';
+import { removeLeftovers } from '../../store/leftovers.js';
+import { assertUniqueItems } from '../../store/run-integrity.js';
 import { readRunInfo } from '../../store/run-dir.js';
+import { acquireRunLock, takeOverNotice } from '../../store/run-lock.js';
 import { exitForVerdict, type ExitCode } from '../exit.js';
 import type { CliIo } from '../io.js';
 
@@ -31,7 +34,18 @@ export function reportCommand(io: CliIo, setExit: (code: ExitCode) => void): Com
       const dir = argv.runDir as string;
       const failOn = parseFailOn(argv.failOn as string | undefined);
       const run = readRunInfo(dir);
-      const summary = await finishReports(dir, run, { plan: run.status === 'completed' ? null : await plannedOf(run), ...(failOn ? { failOn } : {}) });
+      // A report rewrites every report file: it holds the directory's lock, as run and merge do.
+      const lock = acquireRunLock(dir, 'kbbench report');
+      let summary;
+      try {
+        const tookOver = takeOverNotice(lock);
+        if (tookOver) io.err(`warning: ${tookOver}`);
+        removeLeftovers(dir);
+        await assertUniqueItems(dir);
+        summary = await finishReports(dir, run, { plan: run.status === 'completed' ? null : await plannedOf(run), ...(failOn ? { failOn } : {}) });
+      } finally {
+        lock.release();
+      }
       if (argv.json) io.out(JSON.stringify(summary, null, 2));
       else {
         io.out(renderConsoleSummary(summary, { suiteName: run.suite.name, runDir: dir }));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { HistoryJson, HistorySeries } from '../types.js';
-import { renderHistoryHtml } from './render.js';
+import { MAX_FLIP_ROWS, renderHistoryHtml } from './render.js';
 
 const EVIL = `</title></script><script>alert(1)</script><img src=x onerror=alert(2)>"'&\u202E\u0000`;
 
@@ -24,6 +24,17 @@ function hostileHistory(): HistoryJson {
     skipped: [],
   };
 }
+
+describe('history.html bounds', () => {
+  it('shows at most MAX_FLIP_ROWS flips, flaky ones first, and says how many history.json has', () => {
+    const json = hostileHistory();
+    json.flips = Array.from({ length: MAX_FLIP_ROWS + 5 }, (_, i) => ({ suite: 's', model: 'm', item: `case:q${i}`, runs: [], kind: i === MAX_FLIP_ROWS + 4 ? ('flaky' as const) : ('regressed' as const) }));
+    const page = renderHistoryHtml(json);
+    expect(page.match(/class="kind-/g)).toHaveLength(MAX_FLIP_ROWS);
+    expect(page).toContain(`case:q${MAX_FLIP_ROWS + 4}`);
+    expect(page).toContain(`The first ${MAX_FLIP_ROWS} of ${MAX_FLIP_ROWS + 5} shown`);
+  });
+});
 
 describe('history.html', () => {
   const html = renderHistoryHtml(hostileHistory());

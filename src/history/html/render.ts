@@ -66,14 +66,21 @@ function changeTable(json: HistoryJson): string {
   return `<div class="scroll"><table><thead><tr><th scope="col">Suite</th><th scope="col">Model</th><th scope="col">Metric</th><th scope="col">Between runs</th><th scope="col">Before → after (segment means)</th><th scope="col">p</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
 }
 
+/** Rows of the flips table at most (flaky first, then regressions): history.json lists every one. */
+export const MAX_FLIP_ROWS = 500;
+const KIND_ORDER = { flaky: 0, regressed: 1, fixed: 2 } as const;
+
 function flipTable(json: HistoryJson): string {
   if (json.flips.length === 0) return '<p class="muted">No question changed its outcome between runs.</p>';
   const names = new Map(json.runs.map((r) => [r.run_id, runName(r.label, r.commit, r.run_id)]));
-  const rows = json.flips.map((f) => {
-    const runs = f.runs.map((r) => `${userText(names.get(r.run_id) ?? r.run_id, 40)} ${r.passed ? 'pass' : 'fail'}`).join(', ');
+  const shown = [...json.flips].sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind]).slice(0, MAX_FLIP_ROWS);
+  const more = json.flips.length > shown.length ? `<p class="note">The first ${MAX_FLIP_ROWS} of ${json.flips.length} shown; history.json lists every one.</p>` : '';
+  const rows = shown.map((f) => {
+    const cut = f.runs.length > 12 ? `, … ${f.runs.length - 12} more` : '';
+    const runs = f.runs.slice(0, 12).map((r) => `${userText(names.get(r.run_id) ?? r.run_id, 40)} ${r.passed ? 'pass' : 'fail'}`).join(', ') + cut;
     return `<tr ${dataAttrs(f.suite, f.model, undefined, 'pass_rate')}><td>${userText(f.item, 80)}</td><td>${userText(f.model, 60)}</td><td class="kind-${esc(f.kind)}">${esc(f.kind)}</td><td>${runs || 'repeats disagreed within a run'}</td></tr>`;
   });
-  return `<p class="note">Flaky: flipped back and forth (or its repeats disagreed in a run) — noise, not a regression.</p><div class="scroll"><table><thead><tr><th scope="col">Question</th><th scope="col">Model</th><th scope="col">Kind</th><th scope="col">Flipped in (new outcome)</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
+  return `<p class="note">Flaky: flipped back and forth (or its repeats disagreed in a run) — noise, not a regression.</p><div class="scroll"><table><thead><tr><th scope="col">Question</th><th scope="col">Model</th><th scope="col">Kind</th><th scope="col">Flipped in (new outcome)</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>${more}`;
 }
 
 function runTable(json: HistoryJson): string {

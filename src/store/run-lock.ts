@@ -1,0 +1,98 @@
+// The exclusive lock on a run directory: run, --resume, merge and report each hold it while they
+// write, so two processes never append to (and pay for) one run at once.
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { kill, pid as ownPid } from 'node:process';
+import { InputError } from '../domain/errors.js';
+
+/** A dot file: not a report, skipped by globs; it names the holder so a refusal can say who. */
+export const LOCK_FILE = '.kbbench.lock';
+
+interface LockBody {
+  pid: number;
+  command: string;
+}
+
+export interface RunLock {
+  readonly dir: string;
+  /** The pid of a dead process whose lock was taken over (kill -9, a crash), said to the user. */
+  readonly tookOverFrom: number | null;
+  release(): void;
+}
+
+/** Whether a process with this pid exists (EPERM: it does, and belongs to someone else). */
+function alive(pid: number): boolean {
+  try {
+    kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function readHolder(path: string): LockBody | null {
+  try {
+    const body = JSON.parse(readFileSync(path, 'utf8')) as Partial<LockBody>;
+    return typeof body.pid === 'number' ? { pid: body.pid, command: String(body.command ?? 'kbbench') } : null;
+  } catch {
+    return null; // gone in between, or half-written by a process killed while creating it: stale
+  }
+}
+
+/**
+ * The locks this process holds. A lock is a process's identity (its pid, read from node:process: not
+ * the terminal, argv or exit, which stay cli/'s). Released by the command's own `finally`; a kill -9
+ * leaves it, and the next process takes it over.
+ */
+const held = new Set<string>();
+
+/**
+ * Takes the lock of `dir` (which must exist) for `command`, or throws an InputError (exit 2) naming
+ * the live holder's pid. A lock left by a dead process (kill -9) is taken over: `tookOverFrom`.
+ * Creation is atomic (O_EXCL), so of two processes racing for a free or stale lock, one wins.
+ */
+export function acquireRunLock(dir: string, command: string, options: { readOnly?: boolean } = {}): RunLock {
+  const path = join(dir, LOCK_FILE);
+  const body = `${JSON.stringify({ pid: ownPid, command } satisfies LockBody)}\n`;
+  let tookOverFrom: number | null = null;
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    try {
+      writeFileSync(path, body, { flag: 'wx' });
+      held.add(path);
+      return {
+        dir,
+        tookOverFrom,
+        release: () => {
+          if (!held.delete(path)) return;
+          rmSync(path, { force: true });
+        },
+      };
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // A directory only read (a shard downloaded read-only) that cannot be locked is read unlocked:
+      // nobody can be writing to it through kbbench either.
+      if (options.readOnly && (code === 'EACCES' || code === 'EROFS' || code === 'EPERM')) return { dir, tookOverFrom: null, release: () => undefined };
+      if (code !== 'EEXIST') throw new InputError(`cannot lock the run directory (${code ?? 'error'})`, { file: dir });
+    }
+    const holder = readHolder(path);
+    if (holder && holder.pid !== ownPid && alive(holder.pid)) {
+      throw new InputError(
+        `the run directory is in use by another kbbench process (pid ${holder.pid}, ${holder.command}); wait for it to end, or stop it. ` +
+          `If no kbbench runs there, remove ${LOCK_FILE}`,
+        { file: dir },
+      );
+    }
+    if (holder?.pid === ownPid) throw new InputError('this process already holds the lock of this run directory', { file: dir });
+    // The holder is dead: its lock is stale. Removed, then taken by whoever creates it first.
+    tookOverFrom = holder?.pid ?? tookOverFrom ?? 0;
+    rmSync(path, { force: true });
+  }
+  throw new InputError('the run directory\'s lock keeps changing hands: another kbbench process is starting there', { file: dir });
+}
+
+/** The message for a lock taken over from a dead process. */
+export function takeOverNotice(lock: RunLock): string | null {
+  if (lock.tookOverFrom === null) return null;
+  const who = lock.tookOverFrom > 0 ? `process ${lock.tookOverFrom}, which is no longer running` : 'a process that did not finish writing it';
+  return `took over the lock of ${lock.dir} left by ${who} (killed?)`;
+}

@@ -1,0 +1,118 @@
+// docs/ci/github-actions.yml, step by step, as the runner's bash runs it (issue 20 item 5): a pull
+// request that deletes a question and adds one failing on every model (the pass rate under the
+// suite's own threshold) must fail the job; with nothing changed the job passes. `kbbench` is on
+// PATH as `npm link` puts it; the service is the embedded one (KBBENCH_BASE_URL unset, as the
+// workflow allows); `${{ … }}` expressions are replaced as Actions would.
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { CLI, ROOT, tempDir, type CliResult } from './helpers.js';
+
+const WORKFLOW = join(ROOT, 'docs', 'ci', 'github-actions.yml');
+const WORKSPACE = join(ROOT, 'suites', 'demo', 'workspace.yaml');
+
+interface Step {
+  name?: string;
+  id?: string;
+  run?: string;
+  env?: Record<string, string>;
+}
+const workflow = parse(readFileSync(WORKFLOW, 'utf8')) as { env: Record<string, string>; jobs: { kbbench: { steps: Step[] } } };
+const steps = workflow.jobs.kbbench.steps;
+
+/** The suite before and after the pull request: one question deleted, one added that fails on every model. */
+const suite = (cases: string): string =>
+  `name: ci-faq\nworkspace: ${WORKSPACE}\ntarget: { board_id: winter-frost-CJk4G, chat_id: chatNode-patient-star-4uIJt }\nmodels: [gpt-4o-mini, gpt-4o]\n` +
+  `thresholds: { pass_rate: ['rate>=0.9'] }\ncases:\n${cases}`;
+const REFUND = '  - { id: refund-window, prompt: How long do customers have to ask for a refund?, assert: [ { contains: 30 days } ] }\n';
+const PRICE = '  - { id: team-price, prompt: How much does the Team plan cost?, assert: [ { contains: €29 } ] }\n';
+const SOC2 = '  - { id: soc2, prompt: Is Cobalt Desk SOC 2 certified?, assert: [ { icontains: soc 2 type ii } ] }\n';
+const FAILING = '  - { id: encryption, prompt: How is customer data encrypted?, assert: [ { contains: ROT13 } ] }\n';
+
+function bash(script: string, cwd: string, env: Record<string, string>, bin: string): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    // GitHub's default shell for `run:` is `bash -e {0}`.
+    const child = spawn('bash', ['-e', '-c', script], { cwd, env: { ...process.env, KBBENCH_API_KEY: undefined, KBBENCH_BASE_URL: undefined, ...env, PATH: `${bin}:${process.env.PATH}` } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** `name=value` lines a step appended to $GITHUB_OUTPUT. */
+function outputsOf(file: string): Record<string, string> {
+  if (!existsSync(file)) return {};
+  return Object.fromEntries(readFileSync(file, 'utf8').split('\n').filter((l) => l.includes('=')).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+}
+
+/** Runs the job's steps from "Validate the suite" on, on a pull request; returns each step's result by name. */
+async function runJob(cwd: string, bin: string): Promise<Map<string, CliResult>> {
+  const outputs: Record<string, Record<string, string>> = {};
+  const results = new Map<string, CliResult>();
+  const summary = join(cwd, 'step-summary.md');
+  const jobEnv = { ...workflow.env, SUITE: 'suite.yaml', KBBENCH_REPO: 'x', KBBENCH_REF: 'x' };
+  const expand = (text: string): string =>
+    text
+      .replace(/\$\{\{\s*steps\.(\w+)\.outputs\.(\w+)\s*\}\}/g, (_, id: string, key: string) => outputs[id]?.[key] ?? '')
+      .replace(/\$\{\{\s*env\.(\w+)\s*\}\}/g, (_, key: string) => (jobEnv as Record<string, string>)[key] ?? '')
+      .replace(/\$\{\{\s*(secrets|vars)\.\w+\s*\}\}/g, '')
+      .replace(/\$\{\{\s*github\.token\s*\}\}/g, 'no-token');
+  const first = steps.findIndex((s) => s.name?.startsWith('Validate'));
+  for (const step of steps.slice(first)) {
+    if (!step.run) continue; // `uses:` steps (upload, sticky comment) are GitHub's, not kbbench's
+    const output = join(cwd, `output-${results.size}`);
+    const env = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, expand(v)]));
+    const r = await bash(expand(step.run), cwd, { ...jobEnv, ...env, GITHUB_OUTPUT: output, GITHUB_STEP_SUMMARY: summary, GITHUB_REPOSITORY: 'o/r' }, bin);
+    if (step.id) outputs[step.id] = outputsOf(output);
+    results.set(step.name!, r);
+  }
+  return results;
+}
+
+describe('docs/ci/github-actions.yml', () => {
+  const bin = tempDir('kbbench-bin-');
+  writeFileSync(join(bin, 'kbbench'), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
+  chmodSync(join(bin, 'kbbench'), 0o755);
+
+  /** A repository with a committed baseline (the guide's step 2 command), then the pull request's suite. */
+  async function repoWithBaseline(prSuite: string): Promise<string> {
+    const cwd = tempDir('kbbench-ci-');
+    writeFileSync(join(cwd, 'suite.yaml'), suite(REFUND + PRICE + SOC2));
+    mkdirSync(join(cwd, 'kbbench'));
+    const base = await bash('kbbench run suite.yaml --repeat 3 --out kbbench/baseline', cwd, {}, bin);
+    expect(base.code, base.stderr).toBe(0);
+    writeFileSync(join(cwd, 'suite.yaml'), prSuite);
+    return cwd;
+  }
+
+  it('keeps the default gates (no --fail-on that turns some off)', () => {
+    const run = steps.find((s) => s.id === 'run')!.run!;
+    expect(run).not.toMatch(/--fail-on/);
+  });
+
+  it('fails the job on a pull request that deletes a question and adds one failing on every model', async () => {
+    const cwd = await repoWithBaseline(suite(REFUND + PRICE + FAILING));
+    const results = await runJob(cwd, bin);
+    expect(results.get('Validate the suite (sends nothing)')!.code).toBe(0);
+    expect(results.get('Find the baseline')!.stdout).toContain('Baseline: kbbench/baseline (kept in the repository)');
+    const run = results.get('Run the suite (and compare with the baseline)')!;
+    expect(run.stdout).toContain('kbbench exited 1');
+    const compare = JSON.parse(readFileSync(join(cwd, 'reports', 'head', 'compare.json'), 'utf8')) as { verdict: string; missing: unknown[] };
+    expect(compare.missing.length).toBeGreaterThan(0);
+    expect(readFileSync(join(cwd, 'step-summary.md'), 'utf8')).not.toMatch(/\bPASS\b/);
+    expect(results.get('Fail the job on a regression')!.code).toBe(1);
+  });
+
+  it('passes the job when nothing changed', async () => {
+    const cwd = await repoWithBaseline(suite(REFUND + PRICE + SOC2));
+    const results = await runJob(cwd, bin);
+    const run = results.get('Run the suite (and compare with the baseline)')!;
+    expect(run.stdout, run.stderr).toContain('kbbench exited 0');
+    expect(results.get('Fail the job on a regression')!.code).toBe(0);
+  });
+});
