@@ -28,7 +28,7 @@ export function comparePassRate(
   }
   const cluster = clusterIndex(clusters);
   const binarySingle = single && new Set(cluster).size === cluster.length;
-  const r = pairedTest({ a, b, cluster }, { statistic: 'mean', binarySingle, seed: 0x6b62 });
+  const r = pairedTest({ a, b, cluster }, { statistic: 'mean', binarySingle, seed: 0x6b62, bounds: [-1, 1] });
   if (!r) return null;
   const mean = (xs: number[]): number => xs.reduce((s, v) => s + v, 0) / xs.length;
   const significant = r.p_value < alpha;

@@ -83,7 +83,7 @@ export function buildModelPairs(rows: readonly QuestionRow[], models: readonly s
       const cluster = clusterIndex(paired.clusters);
       const binarySingle = name === 'pass_rate' && paired.cellsA.every((c, i) => judged(c) === 1 && judged(paired.cellsB[i]!) === 1) &&
         new Set(cluster).size === cluster.length;
-      results[name] = pairedTest({ a: paired.a, b: paired.b, cluster }, { statistic: spec.statistic, binarySingle, seed: seedOf(pairs.length, k) });
+      results[name] = pairedTest({ a: paired.a, b: paired.b, cluster }, { statistic: spec.statistic, binarySingle, seed: seedOf(pairs.length, k), ...(name === 'pass_rate' ? { bounds: [-1, 1] as [number, number] } : {}) });
     });
     pairs.push({ a, b, questions: passPaired!.a.length, results, paired: passPaired! });
   }));

@@ -25,6 +25,8 @@ export interface PairedOptions {
   seed?: number;
   resamples?: number;
   confidence?: number;
+  /** Where the difference can lie at all (a pass-rate difference: [−1, 1]): the interval is clipped to it. */
+  bounds?: [number, number];
 }
 
 export interface PairedResult {
@@ -100,7 +102,8 @@ export function pairedTest(input: PairedInput, options: PairedOptions): PairedRe
     // the small-sample t): exact resampling-free, and wider than a percentile bootstrap at small n,
     // where the bootstrap is known to be too narrow.
     const half = studentTQuantile(1 - tail, g.clusters - 1) * se;
-    ci95 = [difference - half, difference + half];
+    const [lo, hi] = options.bounds ?? [-Infinity, Infinity];
+    ci95 = [Math.max(lo, difference - half), Math.min(hi, difference + half)];
   } else {
     const boots = new Float64Array(resamples);
     const picks = new Int32Array(g.clusters);
