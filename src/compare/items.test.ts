@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Sample } from '../domain/sample.js';
-import { digestRun, itemKeyOf, majorityPass, representativeText } from './collect.js';
+import { answerKey, digestRun, itemKeyOf, majorityPass, representativeText } from './collect.js';
 import { matchItems } from './items.js';
 import { itemLabel } from './labels.js';
 import { runInfo, sample, writeRun } from './test-support/fixtures.js';
@@ -187,5 +187,17 @@ describe('answers cut in compare outputs (issue 20 item 19)', () => {
     expect(change.head.text).toHaveLength(8000);
     expect(change.head.text_cut).toEqual({ shown: 8000, chars: long.length + 5 });
     expect(JSON.stringify(m).length).toBeLessThan(100_000);
+  });
+});
+
+describe('answerKey', () => {
+  it('is the digest of the whitespace-normalised text, however the text is cut into pieces', () => {
+    const whole = (text: string) => answerKey(text, Number.MAX_SAFE_INTEGER);
+    const texts = ['', '   ', 'a', ' a  b ', 'a \n\t b', 'x😀y', 'a  ', '  a', 'ab cd  ef\n\ngh ', '😀 😀  😀'];
+    for (const text of texts) {
+      for (const piece of [1, 2, 3, 5]) expect(answerKey(text, piece), JSON.stringify([text, piece])).toBe(whole(text));
+    }
+    expect(whole('a  b\n')).toBe(whole('a b'));
+    expect(whole('a b')).not.toBe(whole('ab'));
   });
 });
