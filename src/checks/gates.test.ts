@@ -8,6 +8,11 @@ describe('verdictFor', () => {
     expect(verdictFor({ status: 'completed' }, true)).toBe('fail');
   });
 
+  it('leaves a completed run with checks not judged incomplete (the judged gate), unless a gate failed outright', () => {
+    expect(verdictFor({ status: 'completed' }, false, true)).toBe('incomplete');
+    expect(verdictFor({ status: 'completed' }, true, true)).toBe('fail');
+  });
+
   it('never passes a run that did not finish; a threshold abort is a failure', () => {
     for (const status of ['interrupted', 'budget-exhausted', 'failed', 'running'] as const) {
       expect(verdictFor({ status }, false)).toBe('incomplete');
@@ -27,7 +32,7 @@ describe('parseFailOn', () => {
     expect(parseFailOn(undefined)).toBeUndefined();
     expect(parseFailOn('checks, thresholds,checks')).toEqual(['checks', 'thresholds']);
     expect(parseFailOn('none')).toEqual([]);
-    expect(() => parseFailOn('chekcs')).toThrow(/unknown "chekcs".*checks, thresholds, regressions/);
+    expect(() => parseFailOn('chekcs')).toThrow(/unknown "chekcs".*checks, thresholds, judged, regressions/);
     expect(DEFAULT_GATES).not.toContain('changed');
   });
 });

@@ -5,14 +5,15 @@ import type { Verdict } from '../domain/summary.js';
 
 /**
  * Every gate: `checks` (an answer failed its checks, or its request failed, outside any pass_rate
- * threshold and not expected to fail), `thresholds`, and the comparison's (`--baseline`, `compare`):
+ * threshold and not expected to fail), `judged` (a check could not be judged: its grader failed;
+ * the verdict is then `incomplete`, not `fail`), `thresholds`, and the comparison's (`--baseline`, `compare`):
  * `regressions`, `latency`, `credits`, `changed`, `missing`.
  */
-export const GATES = ['checks', 'thresholds', 'regressions', 'latency', 'credits', 'changed', 'missing'] as const;
+export const GATES = ['checks', 'thresholds', 'judged', 'regressions', 'latency', 'credits', 'changed', 'missing'] as const;
 export type Gate = (typeof GATES)[number];
 
 /** `changed` is opt-in: a live model rewords its answers from run to run, so "changed" alone is noise. */
-export const DEFAULT_GATES: readonly Gate[] = ['checks', 'thresholds', 'regressions', 'latency', 'credits', 'missing'];
+export const DEFAULT_GATES: readonly Gate[] = ['checks', 'thresholds', 'judged', 'regressions', 'latency', 'credits', 'missing'];
 
 /** `checks,thresholds`; `none` turns every gate off (everything is still reported). */
 export function parseFailOn(value: string | string[] | undefined): Gate[] | undefined {
@@ -28,12 +29,14 @@ export function parseFailOn(value: string | string[] | undefined): Gate[] | unde
 }
 
 /**
- * The verdict rule: a run that finished is judged by its gates; one a threshold aborted has failed;
+ * The verdict rule: a run that finished is judged by its gates (a `judged` gate that did not hold
+ * leaves it incomplete: a PASS must mean every planned check was judged); one a threshold aborted has failed;
  * any other run that did not finish (interrupted, budget-exhausted, failed, still `running` after a
  * kill -9, aborted by an error limit) is `incomplete`, never `pass`.
  */
-export function verdictFor(run: Pick<RunInfo, 'status' | 'abort'>, gateFailed: boolean): Verdict {
-  if (run.status === 'completed') return gateFailed ? 'fail' : 'pass';
+export function verdictFor(run: Pick<RunInfo, 'status' | 'abort'>, gateFailed: boolean, gateIncomplete = false): Verdict {
+  // A known failure outweighs an unknown: a run with a failed check and one not judged has failed.
+  if (run.status === 'completed') return gateFailed ? 'fail' : gateIncomplete ? 'incomplete' : 'pass';
   if (run.status === 'aborted' && run.abort?.by === 'threshold') return 'fail';
   return 'incomplete';
 }

@@ -1,54 +1,47 @@
-// The judge check: the prompt it sends, how it reads a verdict, and its credits.
-import { describe, expect, it, vi } from 'vitest';
-import { buildJudgePrompt, judgeCheck, parseVerdict } from './judge.js';
-import type { JudgeReply } from './types.js';
+// The model-graded checks: what each asks its grader, and how factuality reads promptfoo's categories.
+import { describe, expect, it } from 'vitest';
+import { answerRelevanceCheck, contextFaithfulnessCheck, contextRecallCheck, factualityCheck, judgeCheck } from './judge.js';
+import type { CheckPorts, JudgeRequest } from './types.js';
 
-const SPEC = { type: 'judge' as const, value: { rubric: 'Says 30 days', chat_id: 'chatNode-judge', model: 'gpt-4o' } };
-const SUBJECT = { text: 'Within 30 days.', ttfc_ms: 1, latency_ms: 2, credits_used: 0.1 };
+const SUBJECT = { text: 'You have 48 hours.', prompt: 'How long do I have to collect my parcel?', ttfc_ms: 1, latency_ms: 2, credits_used: 0.1 };
 
-describe('buildJudgePrompt', () => {
-  it('uses the exact documented format', () => {
-    expect(buildJudgePrompt('Says 30 days', 'Within 30 days.')).toBe(
-      'Grade the ANSWER against the RUBRIC. Reply with VERDICT: PASS or VERDICT: FAIL and a reason.\nRUBRIC:\nSays 30 days\nANSWER:\nWithin 30 days.',
-    );
-  });
-});
+function replying(text: string): { ports: CheckPorts; asked: JudgeRequest[] } {
+  const asked: JudgeRequest[] = [];
+  return { asked, ports: { judge: async (r) => (asked.push(r), { text, credits_used: null }), passages: (q) => [`passage for ${q}`] } };
+}
 
-describe('parseVerdict', () => {
-  it.each([
-    ['VERDICT: PASS because it says 30 days', 'pass', 'because it says 30 days'],
-    ['verdict: fail - wrong number', 'fail', 'wrong number'],
-    ['**Verdict:** Pass. The answer is right.', 'pass', 'The answer is right.'],
-    ['## VERDICT — FAIL', 'fail', ''],
-    ['Reasoning first.\n\n`VERDICT: PASSED`', 'pass', ''],
-  ])('reads %j', (reply, verdict, reason) => {
-    expect(parseVerdict(reply)).toEqual({ verdict, reason });
+describe('model-graded checks', () => {
+  it('llm-rubric sends the rubric and answer, and a grader named on the check', async () => {
+    const { ports, asked } = replying('{"pass": true, "reason": "ok"}');
+    const result = await judgeCheck({ type: 'judge', value: { rubric: 'Says 72 hours', chat_id: 'chatNode-g', model: 'gpt-4o-mini' } }, SUBJECT, ports);
+    expect(result.pass).toBe(true);
+    expect(asked[0]).toMatchObject({ chat_id: 'chatNode-g', model: 'gpt-4o-mini' });
+    expect(asked[0]!.prompt).toMatch(/"pass"[\s\S]*RUBRIC:\nSays 72 hours\nANSWER:\nYou have 48 hours\./);
   });
 
-  it('treats a reply without a verdict, or with both, as unparseable', () => {
-    expect(parseVerdict('Looks good to me!')).toEqual({ verdict: null, problem: 'the judge reply has no "VERDICT: PASS" or "VERDICT: FAIL"' });
-    expect(parseVerdict('VERDICT: PASS or VERDICT: FAIL')).toMatchObject({ verdict: null, problem: expect.stringMatching(/both/) });
-    expect(parseVerdict('I would pass this')).toMatchObject({ verdict: null });
-  });
-});
-
-describe('judgeCheck', () => {
-  it('asks the port with the rubric target and records the judge credits', async () => {
-    const judge = vi.fn(async (): Promise<JudgeReply> => ({ text: 'VERDICT: PASS. Mentions 30 days.', credits_used: 0.02 }));
-    const result = await judgeCheck(SPEC, SUBJECT, { judge });
-    expect(judge).toHaveBeenCalledWith({ prompt: buildJudgePrompt('Says 30 days', 'Within 30 days.'), chat_id: 'chatNode-judge', model: 'gpt-4o' });
-    expect(result).toEqual({ type: 'judge', pass: true, detail: 'judge says PASS: Mentions 30 days.', credits_used: 0.02 });
+  it('factuality fails a contradiction (category D) even when the grader says pass', async () => {
+    const { ports, asked } = replying('{"pass": true, "category": "D", "reason": "48 vs 72"}');
+    const result = await factualityCheck({ type: 'factuality', value: { reference: 'You have 72 hours.' } }, SUBJECT, ports);
+    expect(result).toMatchObject({ pass: false, detail: 'grader says FAIL: category D: 48 vs 72' });
+    expect(asked[0]!.prompt).toMatch(/QUESTION:\nHow long[\s\S]*REFERENCE:\nYou have 72 hours\.[\s\S]*ANSWER:/);
+    const subset = await factualityCheck({ type: 'factuality', value: { reference: 'x' } }, SUBJECT, replying('{"pass": false, "category": "A"}').ports);
+    expect(subset.pass).toBe(true);
   });
 
-  it('fails, saying why, on an unparseable reply, a failed request or no port', async () => {
-    const unparseable = await judgeCheck(SPEC, SUBJECT, { judge: async () => ({ text: 'Hmm, maybe.', credits_used: null }) });
-    expect(unparseable).toEqual({ type: 'judge', pass: false, detail: 'the judge reply has no "VERDICT: PASS" or "VERDICT: FAIL"; reply: "Hmm, maybe."' });
-    const failing = await judgeCheck(SPEC, SUBJECT, {
-      judge: async () => {
-        throw new Error('HTTP 500');
-      },
-    });
-    expect(failing).toEqual({ type: 'judge', pass: false, detail: 'the judge request failed: HTTP 500' });
-    expect(await judgeCheck(SPEC, SUBJECT, {})).toEqual({ type: 'judge', pass: false, detail: 'a judge check needs a service to ask; none was given' });
+  it('answer-relevance sends the question; context checks send the retrieved passages', async () => {
+    const relevance = replying('{"pass": true}');
+    await answerRelevanceCheck({ type: 'answer-relevance', value: {} }, SUBJECT, relevance.ports);
+    expect(relevance.asked[0]!.prompt).toMatch(/QUESTION:\nHow long do I have to collect my parcel\?\nANSWER:/);
+    const faithful = replying('{"pass": false, "reason": "48 not in context"}');
+    expect((await contextFaithfulnessCheck({ type: 'context-faithfulness', value: {} }, SUBJECT, faithful.ports)).pass).toBe(false);
+    expect(faithful.asked[0]!.prompt).toMatch(/CONTEXT:\n\[1\] passage for How long do I have to collect my parcel\?/);
+    const recall = replying('{"pass": true}');
+    await contextRecallCheck({ type: 'context-recall', value: { reference: 'You have 72 hours.' } }, SUBJECT, recall.ports);
+    expect(recall.asked[0]!.prompt).toMatch(/REFERENCE:\nYou have 72 hours\.\nCONTEXT:/);
+  });
+
+  it('a context check with no knowledge documents is not judged', async () => {
+    const result = await contextFaithfulnessCheck({ type: 'context-faithfulness', value: {} }, SUBJECT, { judge: async () => ({ text: '{"pass": true}', credits_used: null }) });
+    expect(result).toMatchObject({ pass: null, not_judged: 'the suite names no knowledge documents' });
   });
 });

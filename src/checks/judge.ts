@@ -1,58 +1,90 @@
-// The `judge` check: asks a chat assistant to grade the answer against a rubric.
+// The model-graded checks, promptfoo's names: llm-rubric (`judge`), factuality, answer-relevance,
+// context-faithfulness, context-recall. Each builds a grading prompt; checks/grading.ts asks and reads.
 import type { CheckResult } from '../domain/sample.js';
-import type { CheckHandler } from './types.js';
+import type { GraderOverride } from '../domain/suite.js';
+import { buildGradingPrompt, grade, type VerdictRule } from './grading.js';
+import type { CheckHandler, CheckPorts, CheckSubject, JudgeRequest } from './types.js';
 
-export const JUDGE_INSTRUCTION = 'Grade the ANSWER against the RUBRIC. Reply with VERDICT: PASS or VERDICT: FAIL and a reason.';
-
-export function buildJudgePrompt(rubric: string, answer: string): string {
-  return `${JUDGE_INSTRUCTION}\nRUBRIC:\n${rubric}\nANSWER:\n${answer}`;
+/** The grader named on the check itself, if any (else the run's grader answers). */
+function requestOf(override: GraderOverride, prompt: string): JudgeRequest {
+  const request: JudgeRequest = { prompt };
+  if (override.chat_id !== undefined) request.chat_id = override.chat_id;
+  if (override.board_id !== undefined) request.board_id = override.board_id;
+  if (override.model !== undefined) request.model = override.model;
+  return request;
 }
 
-export type Verdict = { verdict: 'pass' | 'fail'; reason: string } | { verdict: null; problem: string };
+const question = (subject: CheckSubject): string => subject.prompt ?? '';
+
+/** The passages retrieved for the question from the suite's `knowledge:` documents; null when it names none. */
+async function contextOf(ports: CheckPorts, subject: CheckSubject): Promise<string | null> {
+  if (!ports.passages) return null;
+  const passages = await ports.passages(question(subject));
+  return passages.length === 0 ? '(no passage of the knowledge documents matches the question)' : passages.map((p, i) => `[${i + 1}] ${p}`).join('\n');
+}
+
+const notJudged = (type: string, why: string): CheckResult => ({ type, pass: null, detail: `not judged: ${why}`, not_judged: why });
+
+export const judgeCheck: CheckHandler<'judge'> = (spec, subject, ports) => {
+  const { rubric, votes } = spec.value;
+  const prompt = buildGradingPrompt('Does the ANSWER satisfy the RUBRIC? pass is true only if it does.', [
+    ['RUBRIC', rubric],
+    ['ANSWER', subject.text],
+  ]);
+  return grade('judge', ports, requestOf(spec.value, prompt), votes);
+};
 
 /**
- * Finds `VERDICT: PASS|FAIL` in a reply, tolerant of case and markdown (`**Verdict:** Pass`,
- * `## VERDICT - FAIL`). A reply that names both verdicts is treated as unparseable: guessing
- * which one the judge meant could turn a failure into a pass.
+ * promptfoo's factuality categories: (A) a subset of the reference and consistent, (B) a superset
+ * and consistent, (C) the same details, (D) a disagreement, (E) differences that do not matter
+ * for factuality. Only a contradiction (D) fails.
  */
-export function parseVerdict(reply: string): Verdict {
-  const plain = reply.replace(/[*_`#>]/g, '');
-  const found = [...plain.matchAll(/\bverdict\s*[:=\-–—]?\s*(pass|fail)(?:ed|es)?\b/gi)];
-  const verdicts = new Set(found.map((m) => (m[1] ?? '').toLowerCase() as 'pass' | 'fail'));
-  if (verdicts.size === 0) return { verdict: null, problem: 'the judge reply has no "VERDICT: PASS" or "VERDICT: FAIL"' };
-  if (verdicts.size > 1) return { verdict: null, problem: 'the judge reply gives both VERDICT: PASS and VERDICT: FAIL' };
-  const [verdict] = verdicts as Set<'pass' | 'fail'>;
-  const first = found[0];
-  const after = first === undefined ? '' : plain.slice((first.index ?? 0) + first[0].length);
-  const reason = after.replace(/^[\s.:;,\-–—]+/, '').replace(/\s+/g, ' ').trim();
-  return { verdict: verdict ?? 'fail', reason };
-}
+export const FACTUALITY_TASK =
+  'Compare the factual content of the ANSWER with the REFERENCE. Add "category": one of "A" (the answer is a subset of the reference and fully consistent), ' +
+  '"B" (a superset, fully consistent), "C" (the same details), "D" (the answer disagrees with the reference), "E" (they differ, but the differences do not matter for factuality). ' +
+  'pass is false only for "D".';
 
-function replyExcerpt(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > 120 ? `${flat.slice(0, 120)}…` : flat;
-}
+const factualityRule: VerdictRule = (verdict) => {
+  if (verdict.category === undefined || !/^[A-E]$/.test(verdict.category)) return verdict;
+  const pass = verdict.category !== 'D';
+  return { ...verdict, pass, reason: `category ${verdict.category}${verdict.reason ? `: ${verdict.reason}` : ''}` };
+};
 
-export const judgeCheck: CheckHandler<'judge'> = async (spec, subject, ports) => {
-  if (!ports.judge) {
-    return { type: 'judge', pass: false, detail: 'a judge check needs a service to ask; none was given' };
-  }
-  const { rubric, ...target } = spec.value;
-  let reply;
-  try {
-    reply = await ports.judge({ ...target, prompt: buildJudgePrompt(rubric, subject.text) });
-  } catch (error) {
-    return { type: 'judge', pass: false, detail: `the judge request failed: ${(error as Error).message}` };
-  }
-  const parsed = parseVerdict(reply.text);
-  const result: CheckResult =
-    parsed.verdict === null
-      ? { type: 'judge', pass: false, detail: `${parsed.problem}; reply: "${replyExcerpt(reply.text)}"` }
-      : {
-          type: 'judge',
-          pass: parsed.verdict === 'pass',
-          detail: `judge says ${parsed.verdict.toUpperCase()}${parsed.reason ? `: ${replyExcerpt(parsed.reason)}` : ''}`,
-        };
-  if (reply.credits_used !== null) result.credits_used = reply.credits_used;
-  return result;
+export const factualityCheck: CheckHandler<'factuality'> = (spec, subject, ports) => {
+  const prompt = buildGradingPrompt(FACTUALITY_TASK, [
+    ['QUESTION', question(subject)],
+    ['REFERENCE', spec.value.reference ?? ''],
+    ['ANSWER', subject.text],
+  ]);
+  return grade('factuality', ports, requestOf(spec.value, prompt), spec.value.votes, factualityRule);
+};
+
+export const answerRelevanceCheck: CheckHandler<'answer-relevance'> = (spec, subject, ports) => {
+  const prompt = buildGradingPrompt('Does the ANSWER address the QUESTION that was asked (not another one)? pass is true only if it does.', [
+    ['QUESTION', question(subject)],
+    ['ANSWER', subject.text],
+  ]);
+  return grade('answer-relevance', ports, requestOf(spec.value, prompt), spec.value.votes);
+};
+
+export const contextFaithfulnessCheck: CheckHandler<'context-faithfulness'> = async (spec, subject, ports) => {
+  const context = await contextOf(ports, subject);
+  if (context === null) return notJudged('context-faithfulness', 'the suite names no knowledge documents');
+  const prompt = buildGradingPrompt('Is every claim of the ANSWER supported by the CONTEXT? pass is false if any claim is not.', [
+    ['QUESTION', question(subject)],
+    ['CONTEXT', context],
+    ['ANSWER', subject.text],
+  ]);
+  return grade('context-faithfulness', ports, requestOf(spec.value, prompt), spec.value.votes);
+};
+
+export const contextRecallCheck: CheckHandler<'context-recall'> = async (spec, subject, ports) => {
+  const context = await contextOf(ports, subject);
+  if (context === null) return notJudged('context-recall', 'the suite names no knowledge documents');
+  const prompt = buildGradingPrompt('Is every fact of the REFERENCE found in the CONTEXT? pass is false if any fact is missing.', [
+    ['QUESTION', question(subject)],
+    ['REFERENCE', spec.value.reference ?? ''],
+    ['CONTEXT', context],
+  ]);
+  return grade('context-recall', ports, requestOf(spec.value, prompt), spec.value.votes);
 };

@@ -23,7 +23,7 @@ describe('the registry', () => {
     expect(partial).toBeDefined();
   });
 
-  it('returns results in spec order and turns a crashing handler into a failed check', async () => {
+  it('returns results in spec order and turns a crashing handler into a check not judged (never a pass)', async () => {
     const results = await runChecks(
       [
         { type: 'contains', value: '30 days' },
@@ -33,9 +33,10 @@ describe('the registry', () => {
     );
     expect(results.map((r) => [r.type, r.pass])).toEqual([
       ['contains', true],
-      ['similar', false],
+      ['similar', null],
     ]);
-    expect(results[1]?.detail).toMatch(/^the check could not run: /);
+    expect(results[1]?.detail).toMatch(/^not judged: the check could not run: /);
+    expect(results[1]?.not_judged).toMatch(/^the check could not run: /);
   });
 });
 

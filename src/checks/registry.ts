@@ -1,7 +1,7 @@
 // The assertion registry: one handler per check type, looked up by the spec's `type`.
 import type { CheckResult } from '../domain/sample.js';
 import type { CheckSpec } from '../domain/suite.js';
-import { judgeCheck } from './judge.js';
+import { answerRelevanceCheck, contextFaithfulnessCheck, contextRecallCheck, factualityCheck, judgeCheck } from './judge.js';
 import { maxCreditsCheck, maxLatencyCheck, maxTtfcCheck } from './limits.js';
 import { similarCheck } from './similarity.js';
 import { containsCheck, equalsCheck, icontainsCheck, notContainsCheck, regexCheck, startsWithCheck } from './text.js';
@@ -28,6 +28,10 @@ export const CHECK_HANDLERS: CheckRegistry = {
   'contains-all': containsAllCheck,
   'icontains-any': icontainsAnyCheck,
   'icontains-all': icontainsAllCheck,
+  factuality: factualityCheck,
+  'answer-relevance': answerRelevanceCheck,
+  'context-faithfulness': contextFaithfulnessCheck,
+  'context-recall': contextRecallCheck,
 };
 
 async function runOne(spec: CheckSpec, subject: CheckSubject, ports: CheckPorts): Promise<CheckResult> {
@@ -37,8 +41,9 @@ async function runOne(spec: CheckSpec, subject: CheckSubject, ports: CheckPorts)
   try {
     return await handler(spec, subject, ports);
   } catch (error) {
-    // A crashing handler fails its own check, not the whole request.
-    return { type: spec.type, pass: false, detail: `the check could not run: ${(error as Error).message}` };
+    // A crashing handler leaves its own check not judged (never a pass), not the whole request.
+    const why = `the check could not run: ${(error as Error).message}`;
+    return { type: spec.type, pass: null, detail: `not judged: ${why}`, not_judged: why };
   }
 }
 

@@ -67,6 +67,7 @@ function aggregatesOf(stats: RequestStatsAccumulator | undefined, scope: Readonl
     requests: counts.requests + skipped,
     errors: counts.errors + skipped,
     passed: counts.passed,
+    notJudged: counts.notJudged,
     timing: (metric) => stats.timing(metric),
     credits: () => stats.credits(),
     creditsPerRequest: counts.creditsPerRequest,

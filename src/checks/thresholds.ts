@@ -18,6 +18,8 @@ export interface ThresholdAggregates {
   /** Selected requests whose outcome is not ok. */
   errors: number;
   passed: number;
+  /** Requests whose checks could not all be judged: left out of pass_rate (neither passed nor failed). */
+  notJudged?: number;
   timing(metric: TimingThresholdMetric): MetricReadout | null;
   /** Credits per request over the requests whose credits are known (or whose checks spent some). */
   credits(): MetricReadout | null;
@@ -58,8 +60,10 @@ export function aggregateThreshold(parsed: ParsedThreshold, aggregates: Threshol
   const { metric, aggregation } = parsed;
   const { requests } = aggregates;
   switch (metric) {
-    case 'pass_rate':
-      return requests > 0 ? aggregates.passed / requests : null;
+    case 'pass_rate': {
+      const judged = requests - (aggregates.notJudged ?? 0);
+      return judged > 0 ? aggregates.passed / judged : null;
+    }
     case 'errors':
       if (aggregation.name === 'rate') return requests > 0 ? aggregates.errors / requests : null;
       return aggregates.errors;

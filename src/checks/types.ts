@@ -8,6 +8,8 @@ export interface CheckSubject {
   ttfc_ms: number | null;
   latency_ms: number | null;
   credits_used: number | null;
+  /** The question asked (answer-relevance and context checks read it). */
+  prompt?: string;
 }
 
 export interface JudgeRequest {
@@ -19,12 +21,21 @@ export interface JudgeRequest {
 
 export interface JudgeReply {
   text: string;
+  /** Service credits (a chat grader); null for an outside grader or an unreported cost. */
   credits_used: number | null;
+  /** Tokens an outside grader reported. */
+  tokens?: number | null;
+  /** Which grader answered, for the result line (`chat <id> (<model>)`, `openai <url> <model>`). */
+  grader?: string;
 }
 
-/** What checks may reach outside themselves: a judge asks the service, `similar` may ask for embeddings. */
+/** What checks may reach outside themselves: a grader, and the suite's knowledge documents. */
 export interface CheckPorts {
   judge?: (request: JudgeRequest) => Promise<JudgeReply>;
+  /** The grader that will answer a request, named in the result even when it never answered. */
+  graderLabel?: (request: JudgeRequest) => string | undefined;
+  /** Passages of the suite's `knowledge:` documents for a question; absent when it names none. */
+  passages?: (question: string) => Promise<string[]> | string[];
   /** Embedding vectors of the texts, in order (an OpenAI-compatible /v1/embeddings): `similar` uses them when given. */
   embed?: (texts: string[]) => Promise<number[][]>;
 }

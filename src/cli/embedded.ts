@@ -82,6 +82,7 @@ const CHILD_OPTION_KEYS = [
   'latencyScale',
   'dialect',
   'faultRate',
+  'judgeFaultRate',
   'rateLimitRate',
   'retryAfterS',
   'stallMs',

@@ -8,14 +8,14 @@ import { MIN_REDACTED_SECRET_CHARS, unredactableSecrets } from '../client/redact
 export const MAX_KEY_FILE_BYTES = 4096;
 
 /** Reads at most MAX_KEY_FILE_BYTES (+1, to see there is more); works for pipes and `<(…)` too. */
-function readKeyFile(path: string): string {
+function readKeyFile(path: string, field = '--api-key-file'): string {
   const fd = openSync(path, 'r');
   try {
     const buffer = Buffer.alloc(MAX_KEY_FILE_BYTES + 1);
     let total = 0;
     for (let n = 1; n > 0 && total < buffer.length; total += n) n = readSync(fd, buffer, total, buffer.length - total, null);
     if (total > MAX_KEY_FILE_BYTES) {
-      throw new InputError(`the API key file is larger than the limit of ${MAX_KEY_FILE_BYTES} bytes; it should hold the key alone`, { file: path, field: '--api-key-file' });
+      throw new InputError(`the API key file is larger than the limit of ${MAX_KEY_FILE_BYTES} bytes; it should hold the key alone`, { file: path, field });
     }
     return buffer.subarray(0, total).toString('utf8');
   } finally {
@@ -57,4 +57,20 @@ export function keyFileModeWarning(keyFile: string | undefined): string | undefi
   } catch {
     return undefined;
   }
+}
+
+/** An outside grader's key: KBBENCH_GRADER_API_KEY or --grader-key-file, never a flag value. */
+export function readGraderKey(env: NodeJS.ProcessEnv, keyFile: string | undefined): string | undefined {
+  if (keyFile !== undefined) {
+    try {
+      const key = readKeyFile(keyFile, '--grader-key-file').trim();
+      if (!key) throw new InputError('the grader key file is empty', { file: keyFile, field: '--grader-key-file' });
+      return key;
+    } catch (error) {
+      if (error instanceof InputError) throw error;
+      throw new InputError(`cannot read the grader key file (${(error as NodeJS.ErrnoException).code ?? 'error'})`, { file: keyFile, field: '--grader-key-file' });
+    }
+  }
+  const fromEnv = env.KBBENCH_GRADER_API_KEY?.trim();
+  return fromEnv ? fromEnv : undefined;
 }

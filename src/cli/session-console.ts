@@ -19,11 +19,13 @@ export interface SessionConsole {
   apiKey: string | undefined;
   /** --api-key-file, if given: warned of when others can read it. */
   apiKeyFile?: string | undefined;
+  /** An outside grader's key: redacted like the service key. */
+  graderApiKey?: string | undefined;
 }
 
 /** Runs `body` with hooks wired to the terminal; the progress line is gone before `body`'s own output. */
 export async function withSessionConsole<T>(io: CliIo, view: SessionConsole, body: (hooks: SessionHooks, settle: () => void) => Promise<T>): Promise<T> {
-  io.setRedact(createRedactor([view.apiKey]));
+  io.setRedact(createRedactor([view.apiKey, view.graderApiKey]));
   for (const warning of [shortKeyWarning([view.apiKey]), keyFileModeWarning(view.apiKeyFile)]) if (warning) io.err(warning);
   const signals = installStopSignals(GRACE_MS, (t) => io.err(t));
   const progress = createProgress(io.stderr, !view.quiet);
@@ -33,7 +35,7 @@ export async function withSessionConsole<T>(io: CliIo, view: SessionConsole, bod
     // The embedded service's own key is redacted too (beside the one from the environment).
     launchEmbedded: async (embedded) => {
       const service = await startEmbeddedService(embedded);
-      io.setRedact(createRedactor([view.apiKey, service.key]));
+      io.setRedact(createRedactor([view.apiKey, view.graderApiKey, service.key]));
       return service;
     },
     stop: signals.stop,

@@ -61,6 +61,8 @@ export interface ModelTotals {
   creditUnits: number;
   /** Requests whose answer credits are known: summary.json's divisor of credits_per_request. */
   creditsKnown: number;
+  /** Requests not judged (a grader failed): out of the pass rate, as in summary.json. */
+  notJudged?: number;
 }
 
 export interface RunDigest {
@@ -211,6 +213,7 @@ function addToModel(models: Map<string, ModelTotals>, s: Sample): void {
   if (s.outcome === 'skipped') return;
   totals.requests++;
   if (s.pass) totals.passed++;
+  else if (s.not_judged !== undefined) totals.notJudged = (totals.notJudged ?? 0) + 1;
   totals.creditUnits += sampleCreditUnits(s);
   if (s.credits_used !== null) totals.creditsKnown++;
 }

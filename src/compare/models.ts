@@ -104,7 +104,11 @@ function creditsChange(pairs: PairedValue[], base: ModelTotals | undefined, head
   };
 }
 
-const passRate = (t: ModelTotals | undefined): number | null => (t && t.requests > 0 ? t.passed / t.requests : null);
+// Not judged is neither passed nor failed: left out, as summary.json's pass rate leaves it.
+const passRate = (t: ModelTotals | undefined): number | null => {
+  const judged = t ? t.requests - (t.notJudged ?? 0) : 0;
+  return t && judged > 0 ? t.passed / judged : null;
+};
 
 export function compareModels(base: RunDigest, head: RunDigest, matched: readonly string[], options: CompareOptions): Record<string, ModelChange> {
   const pools = poolsOf(base, head, matched);

@@ -5,12 +5,27 @@ export type Endpoint = 'ask' | 'continue' | 'create';
 export type HttpMethod = 'post' | 'get';
 export type Outcome = 'ok' | 'http_error' | 'timeout' | 'network_error' | 'stream_error' | 'skipped';
 
+/**
+ * One check's result. `pass` is three-state: true, false, or null when the check could not be
+ * judged (its grader failed, timed out or answered twice in a form that does not parse); then
+ * `not_judged` says why. Only checks/ decides which (checks/outcome.ts).
+ */
 export interface CheckResult {
   type: string;
-  pass: boolean;
+  pass: boolean | null;
   detail: string;
-  /** Credits a check spent (a judge asks the service); counted in the run. */
+  /** Why the check was not judged (pass is null). */
+  not_judged?: string;
+  /** Credits a check spent (a grader chat of the service); counted in the run. */
   credits_used?: number;
+  /** Model-graded checks: which grader (`chat <id> (<model>)`, `openai <url> <model>`). */
+  grader?: string;
+  /** Tokens an outside (OpenAI-compatible) grader reported; it spends no service credits. */
+  grader_tokens?: number;
+  /** The grader's score in [0, 1] when it gave one (the majority's mean with votes). */
+  score?: number;
+  /** The grader's replies, as received (each cut at 2,000 characters). */
+  grader_replies?: string[];
 }
 
 export interface SampleError {
@@ -58,7 +73,10 @@ export interface Sample {
   /** The case's or thread's tags (absent when it has none). */
   tags?: string[];
   checks: CheckResult[];
+  /** False when a check failed, or when one could not be judged (then `not_judged` says why). */
   pass: boolean;
+  /** No check failed but one could not be judged: the item is neither passed nor failed. */
+  not_judged?: string;
   /** Open loop only: how late the request was sent after its intended start. */
   scheduled_delay_ms?: number;
   /** Open loop only: latency measured from the intended start (coordinated omission corrected). */

@@ -41,6 +41,11 @@ export const CHECK_TYPES = [
   'contains-all',
   'icontains-any',
   'icontains-all',
+  // promptfoo's model-graded checks (llm-rubric is `judge`'s other name).
+  'factuality',
+  'answer-relevance',
+  'context-faithfulness',
+  'context-recall',
 ] as const;
 export type CheckType = (typeof CHECK_TYPES)[number];
 
@@ -48,12 +53,30 @@ export interface SimilarSpec {
   to: string;
   min: number;
 }
-export interface JudgeSpec {
-  rubric: string;
+/** Where a model-graded check's grader is named on the check itself (else the suite's grader). */
+export interface GraderOverride {
   chat_id?: string;
   board_id?: string;
   model?: string;
+  /** Ask the grader N times and take the majority (odd N). */
+  votes?: number;
 }
+export interface JudgeSpec extends GraderOverride {
+  rubric: string;
+}
+/** factuality and context-recall: a reference answer; answer-relevance and context-faithfulness need none. */
+export interface GradedSpec extends GraderOverride {
+  reference?: string;
+}
+
+/** The model-graded check types: each needs a grader (input error without one). */
+export const MODEL_GRADED_TYPES = ['judge', 'factuality', 'answer-relevance', 'context-faithfulness', 'context-recall'] as const;
+export type ModelGradedType = (typeof MODEL_GRADED_TYPES)[number];
+
+/** The suite's `grader:` block (or the --grader-* flags): a chat assistant of the service, or an OpenAI-compatible endpoint. */
+export type GraderSpec =
+  | { kind: 'chat'; chat_id: string; board_id?: string; model?: string; location?: SourceLocation }
+  | { kind: 'openai'; base_url: string; model: string; location?: SourceLocation };
 
 /** One assertion as written: `{ contains: "30 days" }` → `{ type: 'contains', value: '30 days' }`. */
 export type CheckSpec =
@@ -65,7 +88,8 @@ export type CheckSpec =
   | { type: 'contains-any' | 'contains-all' | 'icontains-any' | 'icontains-all'; value: string[]; location?: SourceLocation }
   | { type: 'max-ttfc-ms' | 'max-latency-ms' | 'max-credits'; value: number; location?: SourceLocation }
   | { type: 'similar'; value: SimilarSpec; location?: SourceLocation }
-  | { type: 'judge'; value: JudgeSpec; location?: SourceLocation };
+  | { type: 'judge'; value: JudgeSpec; location?: SourceLocation }
+  | { type: 'factuality' | 'answer-relevance' | 'context-faithfulness' | 'context-recall'; value: GradedSpec; location?: SourceLocation };
 
 export interface SuiteCase {
   id: string;
@@ -155,6 +179,10 @@ export interface Suite {
   repeat_pass?: RepeatPass;
   /** The suite's `load:` block: the load shape a run uses when no flag gives one. */
   load?: SuiteLoad;
+  /** The suite's `grader:` block: who grades its model-graded checks. */
+  grader?: GraderSpec;
+  /** `knowledge: [docs/*.md]`: the documents context checks are graded against (absolute paths or `*` patterns). */
+  knowledge?: { patterns: string[]; location: SourceLocation };
 }
 
 /**

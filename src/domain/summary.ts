@@ -32,9 +32,11 @@ export interface RequestStats {
   /** Turns not sent because their conversation could not continue. */
   skipped: number;
   passed: number;
-  /** Requests sent whose `pass` is false (failed checks or a request error). */
+  /** Requests sent that failed (a failed check or a request error); not-judged ones are not counted here. */
   failed: number;
-  /** passed / requests; null when nothing was sent. */
+  /** Requests sent whose checks could not all be judged (a grader failed) and none failed: neither passed nor failed. */
+  not_judged: number;
+  /** passed / (requests − not_judged); null when nothing judged was sent. */
   pass_rate: number | null;
   /** error.code (or the outcome when there is no code) → count. */
   errors_by_kind: Record<string, number>;
@@ -47,6 +49,12 @@ export interface RequestStats {
   credits_used: number;
   /** The part of credits_used spent by checks. */
   check_credits_used: number;
+  /** The answers' own credits (credits_used without the checks'). */
+  answer_credits_used: number;
+  /** Credits the graders spent (grader chats of the service), apart from the answers'. */
+  grader_credits_used: number;
+  /** Tokens outside (OpenAI-compatible) graders reported; they spend no service credits. */
+  grader_tokens: number;
   /** Answers (outcome ok) whose credits are unknown: a stream without a usage chunk. Failed requests are not counted here. */
   credits_unknown: number;
   /** Failed requests, apart: how many the service may have charged (the answer had begun, or a timeout) and how many it did not (refused before answering). */
@@ -68,6 +76,14 @@ export interface RequestStats {
 }
 
 export type ModelSummary = RequestStats;
+
+/** Who graded the model-graded checks and what grading cost, apart from the answers. */
+export interface GraderSummary {
+  /** Each grader's label (`chat chatNode-… (gpt-4o-mini)`, `openai http://… llama3`) and its checks. */
+  graders: { grader: string; checks: number; not_judged: number; credits_used: number; tokens: number }[];
+  credits_used: number;
+  tokens: number;
+}
 
 export interface TotalsSummary extends RequestStats {
   /** Open-loop starts that never got sent before the duration ended. */
@@ -138,6 +154,8 @@ export interface GatesSummary {
   };
   /** Thresholds that failed. */
   thresholds_failed: number;
+  /** Gates that did not hold for want of a judgement (`judged`): the verdict is incomplete. Absent in older summaries. */
+  incomplete?: string[];
 }
 
 /** One failed item, as the console lists it after its table. */
@@ -187,6 +205,8 @@ export interface Summary {
   tags?: Record<string, RequestStats>;
   /** The first failed items and their count; absent in summaries written before it existed. */
   failures?: FailedItems;
+  /** Model-graded checks: who graded, and what it cost apart from the answers (absent when none ran). */
+  grading?: GraderSummary;
 }
 
 /** histograms.json: model → metric → hdr-histogram-js compressed base64 (µs values). */

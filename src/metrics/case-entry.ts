@@ -83,7 +83,8 @@ export function totalsOfSample(sample: Sample): CellTotals {
   }
   t.requests = 1;
   if (sample.pass) t.passed = 1;
-  else if (isRequestError(sample)) t.errors = 1;
+  // Not judged (a grader failed) is no failure of the answer: the cell shows it as an error, as JUnit does.
+  else if (isRequestError(sample) || sample.not_judged !== undefined) t.errors = 1;
   else t.failed = 1;
   t.creditUnits = sampleCreditUnits(sample);
   t.latencyMsSum = sample.latency_ms ?? 0;

@@ -41,6 +41,8 @@ export function createChecksGate(covered: (sample: Sample) => boolean): ChecksGa
     add(sample) {
       // A skipped turn was never sent: the turn that stopped its conversation is the one judged.
       if (sample.outcome === 'skipped') return;
+      // Not judged is neither passed nor failed: the `judged` gate speaks for it (summarizer.ts).
+      if (sample.not_judged !== undefined) return;
       if (sample.repeat_pass !== undefined) {
         const key = `${sample.model}\u0000${poolKeyOf(sample.item_id)}`;
         const cell = repeatCells.get(key) ?? { passed: 0, failed: 0, required: sample.repeat_pass, failure: null };

@@ -24,6 +24,8 @@ export interface RequestCounts {
   errors: number;
   skipped: number;
   passed: number;
+  /** Sent requests with a check not judged and none failed: out of pass rates. */
+  notJudged: number;
   /** summary.json's credits_per_request: everything spent over the requests whose credits are known. */
   creditsPerRequest: number | null;
 }
@@ -44,6 +46,9 @@ interface Counters {
   errors: number;
   skipped: number;
   passed: number;
+  notJudged: number;
+  graderUnits: number;
+  graderTokens: number;
   retries: number;
   chars: number;
   streamedChars: number;
@@ -86,7 +91,7 @@ function ratio(numerator: number, denominator: number): number | null {
 
 export function createRequestStats(options: RequestStatsOptions = {}): RequestStatsAccumulator {
   const c: Counters = {
-    requests: 0, ok: 0, errors: 0, skipped: 0, passed: 0, retries: 0, chars: 0, streamedChars: 0,
+    requests: 0, ok: 0, errors: 0, skipped: 0, passed: 0, notJudged: 0, graderUnits: 0, graderTokens: 0, retries: 0, chars: 0, streamedChars: 0,
     streamedMs: 0, answerUnits: 0, checkUnits: 0, creditsKnown: 0, creditsUnknown: 0, failedMaybeCharged: 0, failedNotCharged: 0, creditsRemaining: null,
   };
   const errorsByKind: Record<string, number> = {};
@@ -110,6 +115,8 @@ export function createRequestStats(options: RequestStatsOptions = {}): RequestSt
       setOwn(errorsByKind, kind, (getOwn(errorsByKind, kind) ?? 0) + 1);
     }
     if (sample.pass) c.passed++;
+    else if (sample.not_judged !== undefined) c.notJudged++;
+    addGrading(c, sample);
     c.retries += Math.max(0, sample.attempts - 1);
     addChars(c, sample);
     addCredits(c, sample);
@@ -126,7 +133,7 @@ export function createRequestStats(options: RequestStatsOptions = {}): RequestSt
   };
   const toStats = (): RequestStats => statsOf(c, errorsByKind, at);
   const counts = (): RequestCounts => ({
-    requests: c.requests, errors: c.errors, skipped: c.skipped, passed: c.passed,
+    requests: c.requests, errors: c.errors, skipped: c.skipped, passed: c.passed, notJudged: c.notJudged,
     creditsPerRequest: ratio(fromUnits(c.answerUnits + c.checkUnits), c.creditsKnown),
   });
   const timing = (m: TimingMetric): MetricReadout | null => {
@@ -146,14 +153,18 @@ function statsOf(c: Counters, errorsByKind: Record<string, number>, at: (m: Timi
     errors: c.errors,
     skipped: c.skipped,
     passed: c.passed,
-    failed: c.requests - c.passed,
-    pass_rate: ratio(c.passed, c.requests),
+    failed: c.requests - c.passed - c.notJudged,
+    not_judged: c.notJudged,
+    pass_rate: ratio(c.passed, c.requests - c.notJudged),
     errors_by_kind: { ...errorsByKind },
     retries: c.retries,
     chars: c.chars,
     chars_per_s: c.streamedMs > 0 ? Math.round((c.streamedChars / c.streamedMs) * 1000 * 10) / 10 : null,
     credits_used: creditsUsed,
     check_credits_used: fromUnits(c.checkUnits),
+    grader_credits_used: fromUnits(c.graderUnits),
+    answer_credits_used: fromUnits(c.answerUnits),
+    grader_tokens: c.graderTokens,
     credits_unknown: c.creditsUnknown,
     failed_requests_credits: { may_be_charged: c.failedMaybeCharged, not_charged: c.failedNotCharged },
     credits_per_request: ratio(creditsUsed, c.creditsKnown),
@@ -165,6 +176,15 @@ function statsOf(c: Counters, errorsByKind: Record<string, number>, at: (m: Timi
     gap_max_ms: at('gap_max_ms'),
     corrected_latency_ms: at('corrected_latency_ms'),
   };
+}
+
+/** What the graders spent: credits of grader chats of the service, tokens of outside graders. */
+function addGrading(c: Counters, sample: Sample): void {
+  for (const check of sample.checks) {
+    if (check.grader === undefined) continue;
+    c.graderUnits += toUnits(check.credits_used ?? 0);
+    c.graderTokens += check.grader_tokens ?? 0;
+  }
 }
 
 function addChars(c: Counters, sample: Sample): void {

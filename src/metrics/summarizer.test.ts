@@ -174,3 +174,24 @@ describe('repeat_pass: k of n', () => {
     expect(summarize(repeats(undefined, [true, false, true])).summary.verdict).toBe('fail');
   });
 });
+
+describe('checks not judged', () => {
+  it('counts them apart (totals and per model), leaves them out of the pass rate and failures, names the grader and its cost, and leaves the verdict incomplete', () => {
+    const base = syntheticSamples({ repeats: 1 }).filter((s) => s.outcome === 'ok' && s.pass && s.model === 'gpt-4o-mini').slice(0, 3);
+    const judged = (pass: boolean | null) => ({ type: 'judge', pass, detail: '', grader: 'chat g (gpt-4o-mini)', credits_used: 0.01, ...(pass === null ? { not_judged: 'the grader request failed: HTTP 500' } : {}) });
+    const samples: Sample[] = [
+      { ...base[0]!, checks: [judged(true)], pass: true },
+      { ...base[1]!, checks: [judged(false)], pass: false },
+      { ...base[2]!, checks: [judged(null)], pass: false, not_judged: 'judge: the grader request failed: HTTP 500' },
+    ];
+    const { summary } = summarize(samples);
+    expect(summary.totals).toMatchObject({ requests: 3, passed: 1, failed: 1, not_judged: 1, pass_rate: 0.5 });
+    expect(summary.models['gpt-4o-mini']).toMatchObject({ not_judged: 1, pass_rate: 0.5, grader_credits_used: 0.03 });
+    expect(summary.gates.checks.failed).toBe(1);
+    expect(summary.verdict).toBe('fail');
+    expect(summary.grading).toEqual({ graders: [{ grader: 'chat g (gpt-4o-mini)', checks: 3, not_judged: 1, credits_used: 0.03, tokens: 0 }], credits_used: 0.03, tokens: 0 });
+    const onlyUnjudged = summarize([samples[0]!, samples[2]!]).summary;
+    expect(onlyUnjudged.verdict).toBe('incomplete');
+    expect(onlyUnjudged.gates).toMatchObject({ failed: [], incomplete: ['judged'] });
+  });
+});

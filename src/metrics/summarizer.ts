@@ -14,6 +14,7 @@ import { setOwn } from './own-record.js';
 import { createRequestStats, type RequestStatsAccumulator } from './request-stats.js';
 import { createFailedItems } from './failed-items.js';
 import { createTimeline } from './timeline.js';
+import { createGraderStats } from './grader-stats.js';
 
 export interface SummarizerOptions {
   /**
@@ -68,6 +69,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
   const timeline = createTimeline();
   const credits = new RunCredits();
   const failures = createFailedItems();
+  const graders = createGraderStats();
   // One accumulator per tag: tags are a suite's small vocabulary, bounded all the same.
   const tags = new Map<string, RequestStatsAccumulator>();
   // Unscoped and model-only thresholds read `total` and `models` themselves (k6: one set of aggregates).
@@ -97,6 +99,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
     timeline.add(sample);
     credits.add(sample);
     failures.add(sample);
+    graders.add(sample);
     if (Array.isArray(sample.tags)) addTags(tags, sample);
     lastEndMs = Math.max(lastEndMs, sample.offset_ms + (sample.latency_ms ?? 0));
   };
@@ -119,7 +122,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       starts_per_s: durationMs ? Math.round((starts / durationMs) * 1000 * 1000) / 1000 : null,
     };
     const caseResult = cases.finish(order);
-    const gates = judgeGates(context.fail_on ?? DEFAULT_GATES, checksGate.counts(), thresholds);
+    const gates = judgeGates(context.fail_on ?? DEFAULT_GATES, checksGate.counts(), thresholds, totals.not_judged);
     const summary: Summary = {
       run_id: context.run_id,
       status: context.status,
@@ -133,6 +136,8 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       credits: credits.finish(order, context.credit_price),
       failures: failures.result(),
     };
+    const grading = graders.result();
+    if (grading) summary.grading = grading;
     if (tags.size > 0) {
       summary.tags = Object.create(null) as Record<string, ModelSummary>;
       for (const name of [...tags.keys()].sort()) setOwn(summary.tags, name, tags.get(name)!.toStats());
@@ -171,17 +176,19 @@ function addTags(tags: Map<string, RequestStatsAccumulator>, sample: Sample): vo
  * pass_rate threshold (and was not expected to fail), `thresholds` when one failed. A skipped turn
  * is not judged: the turn that stopped its conversation has already failed.
  */
-export function judgeGates(failOn: readonly Gate[], checks: ChecksGateCounts, thresholds: readonly ThresholdResult[]): GatesSummary {
+export function judgeGates(failOn: readonly Gate[], checks: ChecksGateCounts, thresholds: readonly ThresholdResult[], notJudged = 0): GatesSummary {
   const thresholdsFailed = thresholds.filter((t) => !t.pass).length;
   const failed: Gate[] = [];
   if (failOn.includes('checks') && checks.failed > 0) failed.push('checks');
   if (failOn.includes('thresholds') && thresholdsFailed > 0) failed.push('thresholds');
-  return { fail_on: [...failOn], failed, checks, thresholds_failed: thresholdsFailed };
+  // Not judged is not failed: the `judged` gate leaves the verdict incomplete instead.
+  const incomplete: Gate[] = failOn.includes('judged') && notJudged > 0 ? ['judged'] : [];
+  return { fail_on: [...failOn], failed, checks, thresholds_failed: thresholdsFailed, ...(incomplete.length > 0 ? { incomplete } : {}) };
 }
 
 /** The run's status and its gates, by the one rule (checks/gates.ts). */
-export function verdictOf(run: Pick<SummaryContext, 'status' | 'abort'>, gates: Pick<GatesSummary, 'failed'>): Verdict {
-  return verdictFor(run, gates.failed.length > 0);
+export function verdictOf(run: Pick<SummaryContext, 'status' | 'abort'>, gates: Pick<GatesSummary, 'failed' | 'incomplete'>): Verdict {
+  return verdictFor(run, gates.failed.length > 0, (gates.incomplete?.length ?? 0) > 0);
 }
 
 function orderModels(seen: string[], preferred: readonly string[]): string[] {

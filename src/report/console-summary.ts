@@ -53,7 +53,20 @@ function headline(summary: Summary, options: ConsoleSummaryOptions): string[] {
       `pass rate ${formatRate(t.pass_rate)}  credits ${formatCredits(t.credits_used)}${remaining}  ` +
       `duration ${formatDurationMs(t.duration_ms)}`,
     ...(extras.length > 0 ? [extras.join('  ')] : []),
+    ...gradingLines(summary),
     ...throughput(t),
+  ];
+}
+
+/** Answers and grading apart: what the answers cost, who graded, what grading cost, what was not judged. */
+function gradingLines(summary: Summary): string[] {
+  const g = summary.grading;
+  if (g === undefined) return [];
+  const t = summary.totals;
+  const notJudged = (t.not_judged ?? 0) > 0 ? `  not judged ${formatCount(t.not_judged)} (left out of the pass rate)` : '';
+  return [
+    `answers ${formatCredits(t.answer_credits_used ?? t.credits_used - t.check_credits_used)} credits  grading ${formatCredits(g.credits_used)} credits${g.tokens > 0 ? ` + ${formatCount(g.tokens)} grader tokens` : ''}${notJudged}`,
+    ...g.graders.map((x) => `  grader ${x.grader}: ${formatCount(x.checks)} checks, ${formatCount(x.not_judged)} not judged, ${formatCredits(x.credits_used)} credits${x.tokens > 0 ? `, ${formatCount(x.tokens)} tokens` : ''}`),
   ];
 }
 
@@ -69,7 +82,7 @@ function gateExtras(summary: Summary): string[] {
     c.covered > 0 ? `failed ${formatCount(c.covered)} judged by pass_rate` : '',
     c.expected_failures > 0 ? `expected failures ${formatCount(c.expected_failures)}` : '',
     c.unexpected_passes > 0 ? `unexpectedly passing ${formatCount(c.unexpected_passes)} (expect_fail no longer holds)` : '',
-    summary.verdict === 'incomplete' ? 'incomplete: the run did not finish' : '',
+    summary.verdict === 'incomplete' ? (summary.status === 'completed' && (summary.gates.incomplete?.length ?? 0) > 0 ? `incomplete: ${formatCount(summary.totals.not_judged ?? 0)} answers could not be judged (their grader failed)` : 'incomplete: the run did not finish') : '',
     summary.gates.failed.length > 0 ? `failed gates: ${summary.gates.failed.join(', ')}` : '',
   ];
 }

@@ -98,7 +98,8 @@ export function createEvidenceCollector(): EvidenceCollector {
     return {
       item_id: sample.item_id, repeat: sample.repeat, outcome: sample.outcome, status: sample.status,
       pass: sample.pass, text, text_cut_from: text.length < sample.text.length ? sample.text.length : null,
-      checks: sample.checks.map((c) => ({ ...c, detail: cut(String(c.detail ?? ''), EVIDENCE_LIMITS.checkDetailChars) })),
+      // The grader's full replies stay in results.ndjson: report.html keeps the detail alone.
+      checks: sample.checks.map(({ grader_replies: _replies, ...c }) => ({ ...c, detail: cut(String(c.detail ?? ''), EVIDENCE_LIMITS.checkDetailChars) })),
       ttfb_ms: sample.ttfb_ms, ttfc_ms: sample.ttfc_ms, latency_ms: sample.latency_ms,
       credits_used: sample.credits_used, credits_unknown: sample.credits_unknown, attempts: sample.attempts,
       error: sample.error ? { ...sample.error, message: cut(sample.error.message, EVIDENCE_LIMITS.checkDetailChars) } : null,

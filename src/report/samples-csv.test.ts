@@ -31,7 +31,8 @@ const tricky = [
 ];
 
 const STATS: RequestStats = {
-  requests: 2, ok: 2, errors: 0, skipped: 0, passed: 2, failed: 0, pass_rate: 1, errors_by_kind: {}, retries: 0, chars: 10,
+  requests: 2, ok: 2, errors: 0, skipped: 0, passed: 2, failed: 0, not_judged: 0, pass_rate: 1, errors_by_kind: {}, retries: 0, chars: 10,
+  answer_credits_used: 0.5, grader_credits_used: 0, grader_tokens: 0,
   chars_per_s: 100, credits_used: 0.5, check_credits_used: 0, credits_unknown: 0, failed_requests_credits: { may_be_charged: 0, not_charged: 0 }, credits_per_request: 0.25, credits_per_passed: 0.25,
   credits_remaining: 9, ttfc_ms: { count: 2, p50: 1, p90: 2, p95: 2, p99: 2, p999: 2, max: 2, mean: 1.5 }, latency_ms: null,
   ttfb_ms: null, gap_max_ms: null, corrected_latency_ms: null,

@@ -46,7 +46,8 @@ const COLUMNS: ReadonlyArray<readonly [string, (s: Sample) => Cell]> = [
   ['credits_remaining', (s) => s.credits_remaining],
   ['credits_unknown', (s) => s.credits_unknown],
   ['pass', (s) => s.pass],
-  ['checks_failed', (s) => s.checks.filter((c) => !c.pass).length],
+  ['checks_failed', (s) => s.checks.filter((c) => c.pass === false).length],
+  ['not_judged', (s) => s.not_judged ?? ''],
   ['checks', (s) => flattenChecks(s.checks)],
   ['prompt', (s) => s.prompt],
   ['text', (s) => s.text],
@@ -56,7 +57,7 @@ export const SAMPLES_CSV_COLUMNS: readonly string[] = COLUMNS.map(([name]) => na
 
 /** One line per check, `PASS contains: found "30 days"`: readable in a spreadsheet cell. */
 export function flattenChecks(checks: readonly CheckResult[]): string {
-  return checks.map((c) => `${c.pass ? 'PASS' : 'FAIL'} ${c.type}: ${c.detail}`).join('\n');
+  return checks.map((c) => `${c.pass === true ? 'PASS' : c.pass === null ? 'NOT JUDGED' : 'FAIL'} ${c.type}: ${c.detail}`).join('\n');
 }
 
 /** A row of cells; a text cell a spreadsheet would run as a formula starts with `'` (csv-cell.ts). */

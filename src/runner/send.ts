@@ -6,6 +6,7 @@ import type { CheckResult, Sample } from '../domain/sample.js';
 import type { CheckSpec } from '../domain/suite.js';
 import type { CreditLedger } from '../credits/ledger.js';
 import { checkCreditUnits, fromUnits } from '../credits/units.js';
+import { itemOutcome } from '../checks/outcome.js';
 import type { PlanRequest } from '../plan/types.js';
 import { withRetries, type BackoffPolicy } from './backoff.js';
 import { isoNow, monotonicMs, roundMs } from './clock.js';
@@ -16,6 +17,7 @@ export interface CheckSubject {
   ttfc_ms: number | null;
   latency_ms: number | null;
   credits_used: number | null;
+  prompt?: string;
 }
 export type CheckFn = (specs: CheckSpec[], subject: CheckSubject, signal: AbortSignal) => Promise<CheckResult[]>;
 
@@ -159,6 +161,8 @@ async function withChecks(sample: Sample, spec: PlanRequest, deps: SendDeps): Pr
   const extraUnits = checkCreditUnits(checks);
   if (extraUnits > 0) deps.ledger.recordExtra(sample.model, fromUnits(extraUnits));
   sample.checks = checks;
-  sample.pass = checks.every((c) => c.pass);
+  const outcome = itemOutcome(checks);
+  sample.pass = outcome.pass;
+  if (outcome.not_judged !== undefined) sample.not_judged = outcome.not_judged;
   return sample;
 }

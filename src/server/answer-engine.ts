@@ -3,6 +3,7 @@ import { composeAnswer } from './compose.js';
 import type { SavedTurn } from './conversations.js';
 import { buildQuery, contextPassages, historyPassages } from './follow-up.js';
 import { judgeAnswer } from './judge.js';
+import { asksForJson, BABBLE, gradeJson } from './judge-graded.js';
 import type { Passage } from './markdown.js';
 import type { ModelProfile } from './model-profiles.js';
 import type { KnowledgeIndex, WeightedTerm } from './retrieval.js';
@@ -20,6 +21,8 @@ export interface AnswerRequest {
   seed: number;
   /** Overload (degradeQuality): retrieval gets the DEGRADED_BUDGET, so answers miss facts. */
   degraded?: boolean;
+  /** A judge chat under --judge-fault-rate: it answers, but with no verdict in it. */
+  babble?: boolean;
 }
 
 export interface EngineAnswer {
@@ -60,7 +63,11 @@ export function answerQuestion(request: AnswerRequest): EngineAnswer {
   const history = request.history.slice(-CONTEXT_TURNS);
   const baseChars = prompt.length + additionalContext.trim().length + historyChars(history);
   if (request.chat.kind === 'judge') {
-    const text = judgeAnswer(`${prompt}\n\n${additionalContext}`);
+    const full = `${prompt}\n\n${additionalContext}`;
+    // A judge chat with documents grades context checks against them when the prompt brings none.
+    const ownContext = (question: string): string =>
+      request.index.search(buildQuery(question, []).terms, []).slice(0, 4).map((r) => r.passage.text).join('\n');
+    const text = request.babble ? BABBLE : asksForJson(full) ? gradeJson(full, judgeAnswer, ownContext) : judgeAnswer(full);
     return { text, quoted: [], focus: [], inputChars: baseChars };
   }
   const query = buildQuery(prompt, history);

@@ -5,7 +5,7 @@ import { sleep } from './clock.js';
 import type { StoredConversation } from './conversations.js';
 import type { FaultPlan } from './faults.js';
 import type { Admitted } from './capacity.js';
-import { json, notFound, paymentRequired, rateLimited, serviceUnavailable } from './http-responses.js';
+import { json, notFound, paymentRequired, rateLimited, serverError, serviceUnavailable } from './http-responses.js';
 import { findChat } from './lookup.js';
 import { drawChunkGapMs, drawTtfcMs, priceUnits, unitsToCredits, type ModelProfile } from './model-profiles.js';
 import type { AnswerParams } from './params.js';
@@ -82,7 +82,16 @@ async function admit(ctx: ServiceContext, job: AnswerJob): Promise<Admitted | Se
 }
 
 /** Answers, prices and debits; the exchange is saved to the thread only once it is paid for. */
-function settle(ctx: ServiceContext, job: AnswerJob, located: Located, degraded: boolean): Settled | ServiceResponse {
+/** --judge-fault-rate: a judge chat's answer fails or babbles (half each); drawn only when the rate is set. */
+function drawJudgeFault(ctx: ServiceContext, chat: WorkspaceChat): 'fail' | 'babble' | null {
+  const rate = ctx.options.judgeFaultRate;
+  if (chat.kind !== 'judge' || rate <= 0) return null;
+  const [hit, kind] = [ctx.random.faults(), ctx.random.faults()];
+  if (hit >= rate) return null;
+  return kind < 0.5 ? 'fail' : 'babble';
+}
+
+function settle(ctx: ServiceContext, job: AnswerJob, located: Located, degraded: boolean, babble = false): Settled | ServiceResponse {
   const { params } = job;
   const { chat, index, profile, conversation } = located;
   const answer = answerQuestion({
@@ -96,6 +105,7 @@ function settle(ctx: ServiceContext, job: AnswerJob, located: Located, degraded:
     plaintext: params.plaintext || chat.kind === 'judge',
     seed: ctx.options.seed,
     degraded,
+    babble,
   });
   const units = priceUnits(profile, answer.inputChars, answer.text.length);
   const debit = ctx.accounts.debit(job.account.id, units);
@@ -148,11 +158,13 @@ function streamed(ctx: ServiceContext, job: AnswerJob, settled: Settled): Servic
 export async function handleAnswer(ctx: ServiceContext, job: AnswerJob): Promise<ServiceResponse> {
   const located = locate(ctx, job);
   if ('status' in located) return located;
+  const judgeFault = drawJudgeFault(ctx, located.chat);
+  if (judgeFault === 'fail') return serverError('Injected judge fault: the grader failed to answer.');
   const slot = await admit(ctx, job);
   if ('status' in slot) return slot;
   let handedOver = false;
   try {
-    const settled = settle(ctx, job, located, ctx.options.degradeQuality && slot.queued);
+    const settled = settle(ctx, job, located, ctx.options.degradeQuality && slot.queued, judgeFault === 'babble');
     if ('status' in settled) return settled;
     if (job.params.streaming) {
       const response = streamed(ctx, job, settled);

@@ -24,6 +24,8 @@ export const ServiceOptionsSchema = z
     /** SSE keep-alive comment interval while an answer is pending. */
     pingIntervalMs: z.number().positive().default(5000),
     faultRate: rate.default(0),
+    /** Share of judge-chat answers that fail (500) or babble (no verdict), half each: graders that cannot judge. */
+    judgeFaultRate: rate.default(0),
     rateLimitRate: rate.default(0),
     retryAfterS: z.number().int().min(0).default(1),
     stallMs: z.number().min(0).default(10_000),

@@ -15,7 +15,7 @@ import { arrivalSchedule, profileDurationMs, targetRateAt, type LoadProfile } fr
 import { TimelineFile, timelinePath } from '../store/timeline-file.js';
 import { loadShapeOf, maxInFlightOf, sweepRunProfile } from './load-shape.js';
 import { startLoopDelayProbe } from './loop-delay.js';
-import { judgePort } from './judge-port.js';
+import { judgePort, type GradingDeps } from './judge-port.js';
 import { createSetupCheck } from './setup-check.js';
 import { createStopConditions, type StopDecision } from './stop-conditions.js';
 import type { ThresholdAbort } from '../checks/index.js';
@@ -111,10 +111,11 @@ function openLoopOf(options: RunSessionOptions) {
 
 export async function drive(
   source: UnitSource, options: RunSessionOptions, hooks: DriveHooks, client: KbClient, target: ResolvedTarget, runDir: string, counts: DriveCounts,
+  grading: GradingDeps = {},
 ): Promise<DriveOutcome> {
   const results = new ResultsFile(join(runDir, RUN_FILES.results));
   // Both keys: the one sent (the embedded service's, in embedded mode) and the user's own.
-  const redact = createRedactor([target.apiKey, options.apiKey, options.embeddings?.apiKey]);
+  const redact = createRedactor([target.apiKey, options.apiKey, options.graderApiKey, options.embeddings?.apiKey]);
   // A result that cannot be written (a full disk) stops the run at once: the requests in flight are
   // cancelled, for their results would have nowhere to go.
   let cancelRun = (): void => undefined;
@@ -127,7 +128,7 @@ export async function drive(
       ...(options.maxCredits !== undefined ? { maxCredits: Math.max(0, options.maxCredits - fromUnits(counts.previousUnits)) } : {}),
       ...(options.minRemaining !== undefined ? { minRemaining: options.minRemaining } : {}),
     },
-    check: judgePort(client, target, options), stop: hooks.stop, abort: hooks.abort,
+    check: judgePort(client, target, options, grading), stop: hooks.stop, abort: hooks.abort,
   });
   const timeline = startTimeline(runDir, handle.runStartMs, options, hooks);
   cancelRun = () => handle.cancel();

@@ -1,28 +1,58 @@
-// Judge checks ask a chat of the service (and `similar` an embeddings endpoint when given), under the run's timeout and through the one retry path.
+// Model-graded checks ask the run's grader (or a grader chat named on the check), under the run's
+// timeout and through the one retry path; context checks get the suite's knowledge passages, and
+// `similar` an embeddings endpoint when given.
 import { runChecks, type JudgeRequest } from '../checks/index.js';
 import type { KbClient } from '../client/index.js';
 import { fetchEmbeddings } from '../client/embeddings.js';
 import { AbortedError } from '../domain/errors.js';
+import { makeGrader, type Grader, type Knowledge } from '../graders/index.js';
 import { DEFAULT_BACKOFF, withRetries, type CheckFn } from '../runner/index.js';
 import { retryPolicyOf } from './preflight.js';
 import type { RunSessionOptions } from './options.js';
 import type { ResolvedTarget } from './target.js';
 
-/** A hard stop during a judge is a cancellation (resume grades the answer again), never a failed check. */
-export function judgePort(client: KbClient, target: ResolvedTarget, options: Pick<RunSessionOptions, 'timeoutMs' | 'retries' | 'maxRetryWaitMs' | 'embeddings'>): CheckFn {
-  // The request's own signal: it also carries the run's cancel when the run stops itself.
-  const ask = (request: JudgeRequest, signal: AbortSignal) =>
-    client.ask({
-      boardId: request.board_id ?? target.boardId, chatId: request.chat_id ?? target.chatId, prompt: request.prompt,
-      ...(request.model ? { model: request.model } : {}), streaming: false, signal, timeoutMs: options.timeoutMs,
-    });
+export interface GradingDeps {
+  /** The run's grader (suite `grader:` or --grader-* flags); absent when no check needs one. */
+  grader?: Grader;
+  knowledge?: Knowledge;
+}
+
+type PortOptions = Pick<RunSessionOptions, 'timeoutMs' | 'retries' | 'maxRetryWaitMs' | 'embeddings'>;
+
+/** The grader of one request: a chat named on the check (with its own model), else the run's. */
+function graderFor(request: JudgeRequest, run: Grader | undefined, client: KbClient, target: ResolvedTarget, options: PortOptions, cache: Map<string, Grader>): Grader | undefined {
+  if (request.chat_id === undefined) {
+    if (run === undefined || request.model === undefined || run.model === request.model) return run;
+  }
+  const key = `${request.chat_id ?? ''}\u0000${request.board_id ?? ''}\u0000${request.model ?? ''}`;
+  let grader = cache.get(key);
+  if (grader === undefined) {
+    grader = request.chat_id !== undefined
+      ? makeGrader(
+          { kind: 'chat', chat_id: request.chat_id, ...(request.board_id ? { board_id: request.board_id } : {}), ...(request.model ? { model: request.model } : {}) },
+          { client, boardId: target.boardId, timeoutMs: options.timeoutMs },
+        )
+      : run!.withModel(request.model!);
+    cache.set(key, grader);
+  }
+  return grader;
+}
+
+/** A hard stop during a grading is a cancellation (resume grades the answer again), never a check not judged. */
+export function judgePort(client: KbClient, target: ResolvedTarget, options: PortOptions, deps: GradingDeps = {}): CheckFn {
+  const cache = new Map<string, Grader>();
+  const policy = retryPolicyOf({ ...DEFAULT_BACKOFF, retries: options.retries }, options);
   const embeddings = options.embeddings && { ...options.embeddings, timeoutMs: options.timeoutMs };
   return async (specs, subject, requestSignal) => {
     const results = await runChecks(specs, subject, {
       judge: async (request) => {
-        const answer = await withRetries(() => ask(request, requestSignal), retryPolicyOf({ ...DEFAULT_BACKOFF, retries: options.retries }, options), requestSignal);
-        return { text: answer.text, credits_used: answer.creditsUsed };
+        const grader = graderFor(request, deps.grader, client, target, options, cache);
+        if (grader === undefined) throw new Error('no grader is named for this check');
+        const answer = await withRetries(() => grader.ask(request.prompt, requestSignal), policy, requestSignal);
+        return { text: answer.text, credits_used: answer.credits_used, tokens: answer.tokens, grader: grader.label };
       },
+      graderLabel: (request) => graderFor(request, deps.grader, client, target, options, cache)?.label,
+      ...(deps.knowledge ? { passages: deps.knowledge.passages } : {}),
       // Not retried: a failed embedding makes the check say "not judged", it never guesses.
       ...(embeddings ? { embed: (texts: string[]) => fetchEmbeddings(embeddings, texts, requestSignal) } : {}),
     });

@@ -13,6 +13,8 @@ export interface EmbeddedServiceOptions {
   latencyScale?: number;
   dialect?: StreamDialect;
   faultRate?: number;
+  /** Judge chats fail or babble at this rate (not-judged checks, end to end). */
+  judgeFaultRate?: number;
   rateLimitRate?: number;
   retryAfterS?: number;
   stallMs?: number;
@@ -104,6 +106,12 @@ export interface RunSessionOptions {
   /** The commit the run belongs to (GITHUB_SHA in GitHub Actions), recorded in run.json for history. */
   commit?: string;
   toolVersion: string;
+  /** `--grader-chat`, `--grader-model`, `--grader-url`: the run's grader, over the suite's `grader:` block. */
+  graderChat?: string;
+  graderModel?: string;
+  graderUrl?: string;
+  /** An outside grader's key (KBBENCH_GRADER_API_KEY or --grader-key-file); never recorded. */
+  graderApiKey?: string;
   /**
    * The run's load spec, built once by prepareRun (src/load/) from the load flags above and the
    * suite's `load:` block. Everything after preparation reads the load from here.
@@ -114,7 +122,7 @@ export interface RunSessionOptions {
 /** run.json's `options`: what was asked, secrets removed (the key is never kept). */
 export function recordableOptions(o: RunSessionOptions): Record<string, unknown> {
   // The load is recorded as run.json's `load.spec`, typed, not as option fields to be cast.
-  const { apiKey: _apiKey, toolVersion: _v, embeddings, baselineSuite: _baseline, load: _load, label: _label, ...rest } = o;
+  const { apiKey: _apiKey, graderApiKey: _graderKey, toolVersion: _v, embeddings, baselineSuite: _baseline, load: _load, label: _label, ...rest } = o;
   const kept = embeddings ? { embeddings: { baseUrl: embeddings.baseUrl, model: embeddings.model } } : {};
   return JSON.parse(JSON.stringify({ ...rest, ...kept })) as Record<string, unknown>;
 }

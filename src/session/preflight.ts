@@ -5,6 +5,7 @@ import { InputError, KbError } from '../domain/errors.js';
 import { DEFAULT_BACKOFF, withRetries, type BackoffPolicy } from '../runner/index.js';
 import type { RunSessionOptions } from './options.js';
 import type { ResolvedTarget } from './target.js';
+import type { Grader } from '../graders/index.js';
 
 export class PreflightError extends KbError {
   readonly code: KbError['code'];
@@ -42,6 +43,20 @@ export async function preflight(client: KbClient, target: ResolvedTarget, signal
   if (!boards.some((b) => b.id === target.boardId)) {
     // A wrong id is the user's to fix (exit 2), like any other invalid input; nothing was asked yet.
     throw new InputError(`board ${target.boardId} is not among the boards this key can see (${boards.map((b) => b.id).join(', ') || 'none'})`, { field: 'board_id' });
+  }
+}
+
+/**
+ * The grader, once, before anything is sent: its chat is listed, its endpoint answers. A grader
+ * that cannot grade would turn every model-graded check into "not judged" after paying for answers.
+ */
+export async function preflightGrader(grader: Grader, signal: AbortSignal): Promise<void> {
+  try {
+    await grader.preflight(signal);
+  } catch (error) {
+    if (!(error instanceof KbError) || error instanceof InputError) throw error;
+    if (error.code === 'E_UNAUTHORIZED') throw new PreflightError(`the grader (${grader.label}) rejected its key: ${error.message}`, error);
+    throw new PreflightError(`the grader (${grader.label}) cannot be reached: ${error.message}`, error);
   }
 }
 

@@ -16,6 +16,8 @@ import { withSuiteLoad } from './suite-load.js';
 import type { RunSessionOptions } from './options.js';
 import { assertModelNames } from './model-names.js';
 import { assertThresholdScopes } from './threshold-scopes.js';
+import type { GraderSpec } from '../domain/suite.js';
+import { assertGraders, graderOf, loadKnowledge, type Knowledge } from '../graders/index.js';
 import { assertSameSuite } from '../compare/same-suite.js';
 
 export interface PreparedRun {
@@ -29,6 +31,10 @@ export interface PreparedRun {
   /** Thresholds that stop the run when they fail (k6's abortOnFail), from the suite and --threshold flags. */
   thresholdAborts: ThresholdAbort[];
   warnings: string[];
+  /** Who grades the model-graded checks (flags over the suite's block); absent when none is named. */
+  grader?: GraderSpec;
+  /** The suite's knowledge documents, indexed (context checks). */
+  knowledge?: Knowledge;
 }
 
 /** The suite's thresholds plus `--threshold metric=expression` flags, all validated up front. */
@@ -132,7 +138,13 @@ export async function prepareRun(requested: RunSessionOptions): Promise<Prepared
   assertModelNames(plan.models, suite.path);
   assertThresholdScopes(thresholds, { suite, plan });
   const thresholdAborts = [...(suite.threshold_aborts ?? []), ...options.thresholdFlags.flatMap((f) => parseThresholdFlagEntry(f).abort ?? [])];
-  return { options, load, suite, plan, thresholds, thresholdAborts, warnings: [...suite.warnings, ...plan.warnings] };
+  const grader = graderOf(suite, options);
+  assertGraders(suite, grader);
+  const knowledge = suite.knowledge ? loadKnowledge(suite.knowledge) : undefined;
+  return {
+    options, load, suite, plan, thresholds, thresholdAborts, warnings: [...suite.warnings, ...plan.warnings],
+    ...(grader ? { grader } : {}), ...(knowledge ? { knowledge } : {}),
+  };
 }
 
 /**

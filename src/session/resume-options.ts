@@ -7,6 +7,8 @@ import type { RunSessionOptions } from './options.js';
 /** What decides which items exist and where they go: restored from run.json, never taken from new flags. */
 const PLAN_KEYS = [
   'models', 'repeat', 'shard', 'requestDefaults', 'board', 'chat', 'baseUrl', 'auth', 'thresholdFlags', 'dialect', 'filter', 'onlyFailedDir',
+  // One run, one grader: a resume grades the rest as the start did (the grader's key comes from the environment again).
+  'graderChat', 'graderModel', 'graderUrl',
 ] as const satisfies readonly (keyof RunSessionOptions)[];
 
 /** A flag left at its default says nothing; only a value the user chose can contradict the run. */

@@ -20,7 +20,8 @@ import { maxInFlightOf, sweepLoad } from './load-shape.js';
 import { sweepSlos } from './load-profile.js';
 import { finishReports } from './finish.js';
 import type { RunSessionOptions } from './options.js';
-import { preflight, preflightEmbeddings } from './preflight.js';
+import { preflight, preflightEmbeddings, preflightGrader } from './preflight.js';
+import { makeGrader } from '../graders/index.js';
 import { narrowPrepared, prepareRun, type PreparedRun } from './prepare.js';
 import { resumeOptions } from './resume-options.js';
 import { LOAD_KINDS } from '../load/index.js';
@@ -88,6 +89,10 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
   const client = createClient({ baseUrl: target.baseUrl, apiKey: target.apiKey, auth: options.auth, ...(options.dialect ? { dialect: options.dialect } : {}) });
   try {
     await preflight(client, target, hooks.abort, options);
+    const grader = prepared.grader
+      ? makeGrader(prepared.grader, { client, boardId: target.boardId, timeoutMs: options.timeoutMs, ...(options.graderApiKey ? { apiKey: options.graderApiKey } : {}) })
+      : undefined;
+    if (grader) await preflightGrader(grader, hooks.abort);
     await preflightEmbeddings(options, hooks.abort);
     if (options.startAt !== undefined) {
       hooks.onWaitStart?.({ startAt: options.startAt });
@@ -123,7 +128,8 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
       writeRunInfo(runDir, info);
       hooks.onSweep?.(sweep);
     };
-    const outcome = await drive(source, options, { ...hooks, onSweep }, client, target, runDir, { total, done, previousUnits: (state?.creditUnits ?? 0) + replayUnits, thresholdAborts: prepared.thresholdAborts, maxWeight: options.mix === 'weighted' ? maxWeightOf(prepared.suite) : 1 });
+    const outcome = await drive(source, options, { ...hooks, onSweep }, client, target, runDir, { total, done, previousUnits: (state?.creditUnits ?? 0) + replayUnits, thresholdAborts: prepared.thresholdAborts, maxWeight: options.mix === 'weighted' ? maxWeightOf(prepared.suite) : 1 },
+      { ...(grader ? { grader } : {}), ...(prepared.knowledge ? { knowledge: prepared.knowledge } : {}) });
     heartbeat.stop();
     const durationMs = priorMs + heartbeat.elapsedMs();
     const run: RunInfo = {

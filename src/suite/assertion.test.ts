@@ -75,3 +75,15 @@ describe('list values in YAML', () => {
     expect('issues' in parseAssertion({ 'contains-any': [] })).toBe(true);
   });
 });
+
+describe("promptfoo's model-graded checks", () => {
+  it('reads factuality and context-recall (a reference), answer-relevance and context-faithfulness (nothing, or grader keys), and votes', () => {
+    expect(parseAssertion({ factuality: 'You have 72 hours.' })).toEqual({ spec: { type: 'factuality', value: { reference: 'You have 72 hours.' } } });
+    expect(parseAssertion({ 'answer-relevance': true })).toEqual({ spec: { type: 'answer-relevance', value: {} } });
+    expect(parseAssertion({ 'context-faithfulness': { votes: 3 } })).toEqual({ spec: { type: 'context-faithfulness', value: { votes: 3 } } });
+    expect(parseAssertion({ 'llm-rubric': { rubric: 'r', votes: 3, chat_id: 'g' } })).toEqual({ spec: { type: 'judge', value: { rubric: 'r', votes: 3, chat_id: 'g' } } });
+    expect(parseAssertion({ 'llm-rubric': { rubric: 'r', votes: 2 } })).toMatchObject({ issues: [{ message: expect.stringMatching(/odd/) }] });
+    expect(parseAssertion({ 'context-recall': '' })).toMatchObject({ issues: expect.any(Array) });
+    expect(parseAssertionCell('answer-relevance:')).toEqual({ spec: { type: 'answer-relevance', value: {} } });
+  });
+});

@@ -61,9 +61,25 @@ const listValue = z.preprocess(
 );
 
 const optionalId = optional(z.string().trim().min(1, 'must not be empty'));
+/** `votes: N`: the grader is asked N times and the majority decides; odd, so there is no tie. */
+const votesValue = optional(
+  z.number({ error: 'must be an odd whole number from 1 to 9' }).int('must be an odd whole number from 1 to 9').min(1).max(9, 'must be an odd whole number from 1 to 9')
+    .refine((n) => n % 2 === 1, 'must be odd (a majority needs no tie)'),
+);
+const graderKeys = { chat_id: optionalId, board_id: optionalId, model: optionalId, votes: votesValue };
 const judgeValue = z.preprocess(
   (v) => (typeof v === 'string' ? { rubric: v } : v),
-  strictMap('a judge check', { rubric: nonEmptyText, chat_id: optionalId, board_id: optionalId, model: optionalId }),
+  strictMap('a judge check', { rubric: nonEmptyText, ...graderKeys }),
+);
+/** factuality, context-recall: the reference answer, as text or `{ reference, … }`. */
+const referenceValue = z.preprocess(
+  (v) => (typeof v === 'string' || typeof v === 'number' ? { reference: String(v) } : v),
+  strictMap('a model-graded check', { reference: nonEmptyText, ...graderKeys }),
+);
+/** answer-relevance, context-faithfulness: nothing to give (`true`, an empty cell) or the grader keys. */
+const noReferenceValue = z.preprocess(
+  (v) => (v === true || v === null || v === undefined || (typeof v === 'string' && v.trim() === '') ? {} : v),
+  strictMap('a model-graded check', graderKeys),
 );
 
 const VALUE_SCHEMAS: Record<CheckType, z.ZodType> = {
@@ -86,6 +102,10 @@ const VALUE_SCHEMAS: Record<CheckType, z.ZodType> = {
   'contains-all': listValue,
   'icontains-any': listValue,
   'icontains-all': listValue,
+  factuality: referenceValue,
+  'answer-relevance': noReferenceValue,
+  'context-faithfulness': noReferenceValue,
+  'context-recall': referenceValue,
 };
 
 function parseValue(type: CheckType, value: unknown, path: readonly PropertyKey[]): AssertionParse {
@@ -95,7 +115,13 @@ function parseValue(type: CheckType, value: unknown, path: readonly PropertyKey[
     const similar = parsed.data as { to: string; min?: number };
     return { spec: { type, value: { to: similar.to, min: similar.min ?? DEFAULT_SIMILAR_MIN } } };
   }
-  return { spec: { type, value: parsed.data } as CheckSpec };
+  return { spec: { type, value: withoutUndefined(parsed.data) } as CheckSpec };
+}
+
+/** Optional keys left out rather than present as undefined (results and plans compare values). */
+function withoutUndefined(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
 }
 
 const LONG_FORM_KEYS = ['type', 'value', 'threshold'];

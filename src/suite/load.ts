@@ -39,6 +39,8 @@ export function parseSuite(bytes: Uint8Array, file: string, format: SuiteFormat 
     sha256: createHash('sha256').update(bytes).digest('hex'),
   };
   if (workspace !== undefined) suite.workspace = resolve(dirname(path), workspace);
+  // Knowledge documents, like the workspace, are relative to the suite file's folder.
+  if (suite.knowledge) suite.knowledge = { ...suite.knowledge, patterns: suite.knowledge.patterns.map((p) => resolve(dirname(path), p)) };
   return suite;
 }
 

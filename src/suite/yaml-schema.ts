@@ -6,6 +6,16 @@ import { idSchema, modelsSchema, repeatPassSchema, tagsSchema, nonEmptyText, opt
 
 const assertList = optional(z.array(assertionSchema));
 
+const graderId = z.string().trim().min(1, 'must not be empty');
+/** `grader: { chat_id, board_id?, model? }` (a chat of the service) or `grader: { openai: { base_url, model } }`. */
+export const graderSchema = z.union(
+  [
+    strictMap('grader.openai', { openai: strictMap('grader.openai', { base_url: z.url({ error: 'must be a URL such as http://127.0.0.1:8000/v1' }), model: graderId }) }),
+    strictMap('grader', { chat_id: graderId, board_id: optional(graderId), model: optional(graderId) }),
+  ],
+  { error: 'a grader is { chat_id, board_id?, model? } (a chat assistant of the service) or { openai: { base_url, model } }' },
+);
+
 const THINK_DURATION = '\\d+(?:\\.\\d+)?(?:ms|s|m)?';
 /** `2s`, `500ms`, `1s-3s` (a range), or a number of seconds. */
 export const thinkTimeSchema = z.union([
@@ -69,6 +79,8 @@ export const suiteFileSchema = strictMap('the suite', {
   workspace: optional(nonEmptyText),
   repeat_pass: optional(repeatPassSchema),
   load: optional(loadSchema),
+  grader: optional(graderSchema),
+  knowledge: optional(z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(nonEmptyText).min(1, 'name at least one document or pattern (docs/*.md)'))),
 });
 
 export type SuiteFile = z.infer<typeof suiteFileSchema>;

@@ -113,7 +113,8 @@ function modelWarnings(file: SuiteFile, locator: SuiteLocator): string[] {
   };
   const judges = (specs: readonly CheckSpec[] | undefined, path: PropertyKey[]): void => {
     specs?.forEach((spec, index) => {
-      if (spec.type === 'judge' && spec.value.model) found.push({ path: [...path, 'assert', index], model: spec.value.model });
+      const model = typeof spec.value === 'object' && !Array.isArray(spec.value) ? (spec.value as { model?: unknown }).model : undefined;
+      if (typeof model === 'string') found.push({ path: [...path, 'assert', index], model });
     });
   };
   collect(file.models, ['models']);
@@ -167,5 +168,12 @@ function buildSuite(file: SuiteFile, locator: SuiteLocator): ParsedSuite {
   if (file.name !== undefined) suite.name = file.name;
   if (file.workspace !== undefined) suite.workspace = file.workspace;
   if (file.load) suite.load = buildLoad(file.load, locator.location(['load']));
+  if (file.grader) {
+    const location = locator.location(['grader']);
+    suite.grader = 'openai' in file.grader
+      ? { kind: 'openai', base_url: file.grader.openai.base_url, model: file.grader.openai.model, location }
+      : { kind: 'chat', ...pickDefined(file.grader), location };
+  }
+  if (file.knowledge) suite.knowledge = { patterns: file.knowledge, location: locator.location(['knowledge']) };
   return suite;
 }

@@ -10,11 +10,12 @@ import { boardsCommand, chatsCommand } from './listing.js';
 import { compareCommand } from './compare.js';
 import { estimateCommand } from './estimate.js';
 import { mergeCommand } from './merge.js';
+import { graderCheckCommand } from './grader-check.js';
 import { historyCommand } from './history.js';
 
 export type CommandFactory = (io: CliIo, setExit: (code: ExitCode) => void) => CommandModule;
 
-const FACTORIES: CommandFactory[] = [runCommand, serveCommand, validateCommand, reportCommand, compareCommand, estimateCommand, mergeCommand, historyCommand, boardsCommand, chatsCommand];
+const FACTORIES: CommandFactory[] = [runCommand, serveCommand, validateCommand, reportCommand, compareCommand, estimateCommand, mergeCommand, historyCommand, graderCheckCommand, boardsCommand, chatsCommand];
 
 export function commandModules(io: CliIo, setExit: (code: ExitCode) => void): CommandModule[] {
   return FACTORIES.map((factory) => factory(io, setExit));

@@ -7,7 +7,7 @@ import { parseStartAt, wallClockMs } from '../../session/start-at.js';
 import type { RequestOptions } from '../../domain/suite.js';
 import type { RunSessionOptions } from '../../session/options.js';
 import { parseDurationMs, parseFraction, parseList, positive } from '../parse.js';
-import { readApiKey } from '../secrets.js';
+import { readApiKey, readGraderKey } from '../secrets.js';
 import { TOOL_VERSION } from '../version.js';
 import { ARRIVAL_KINDS, parseStages, type ArrivalKind } from '../../runner/arrivals.js';
 import { MIX_KINDS, type MixKind } from '../../runner/mix.js';
@@ -69,7 +69,30 @@ export function sendFlags<T>(y: Argv<T>) {
     .option('latency-scale', { type: 'number', describe: 'embedded service: multiply model latencies (0 answers at once, no capacity limit)', group: 'Embedded service:' })
     .option('degrade-quality', { type: 'boolean', describe: 'embedded service: answers that queued for a model slot miss facts', group: 'Embedded service:' })
     .option('pause-every', { type: 'string', describe: 'embedded service: pause it whole this often (e.g. 10s, with --pause-for)', group: 'Embedded service:' })
-    .option('pause-for', { type: 'string', describe: 'embedded service: length of each pause (e.g. 1s)', group: 'Embedded service:' });
+    .option('pause-for', { type: 'string', describe: 'embedded service: length of each pause (e.g. 1s)', group: 'Embedded service:' })
+    .option('judge-fault-rate', { type: 'number', describe: 'embedded service: share of judge-chat answers that fail or babble (not-judged checks, for testing)', group: 'Embedded service:' })
+    .options(graderFlags('Grader:'));
+}
+
+/** Who grades model-graded checks: over the suite's `grader:` block (a CSV suite has no other way). */
+export function graderFlags(group: string) {
+  return {
+    'grader-chat': { type: 'string', describe: 'a chat assistant of the service grades model-graded checks (its id)', group },
+    'grader-url': { type: 'string', describe: 'an OpenAI-compatible endpoint grades them (base URL, e.g. http://127.0.0.1:8000/v1; with --grader-model)', group },
+    'grader-model': { type: 'string', describe: 'the grader\'s model', group },
+    'grader-key-file': { type: 'string', describe: 'file holding the grader endpoint\'s key (else env KBBENCH_GRADER_API_KEY)', group },
+  } as const;
+}
+
+/** The --grader-* flags as session options (the key read from its file or the environment). */
+export function graderOptions(a: Record<string, unknown>, env: NodeJS.ProcessEnv): Pick<RunSessionOptions, 'graderChat' | 'graderModel' | 'graderUrl' | 'graderApiKey'> {
+  const key = readGraderKey(env, a.graderKeyFile as string | undefined);
+  return {
+    ...opt('graderChat', a.graderChat as string | undefined),
+    ...opt('graderModel', a.graderModel as string | undefined),
+    ...opt('graderUrl', a.graderUrl as string | undefined),
+    ...opt('graderApiKey', key),
+  };
 }
 
 /** `run`'s flags: what any sending command takes, plus thresholds, a baseline and resume. */
@@ -212,11 +235,13 @@ export function toSessionOptions(a: Record<string, unknown>, env: NodeJS.Process
       ...opt('seed', seedOf(a.seed)),
       ...opt('latencyScale', positive(a.latencyScale as number | undefined, 'latency-scale', { allowZero: true })),
       ...opt('degradeQuality', a.degradeQuality as boolean | undefined),
+      ...opt('judgeFaultRate', parseFraction(a.judgeFaultRate === undefined ? undefined : String(a.judgeFaultRate), 'judge-fault-rate')),
       ...pauseFlags(a),
     },
     ...opt('dialect', a.dialect as StreamDialect | undefined),
     ...opt('failOn', parseFailOn(a.failOn as string | undefined)),
     ...(a.allowChangedSuite === true ? { allowChangedSuite: true } : {}),
+    ...graderOptions(a, env),
     toolVersion: TOOL_VERSION,
   };
 }

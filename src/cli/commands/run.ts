@@ -18,6 +18,7 @@ export const FAIL_ON_EPILOG = [
   '  checks       an answer failed its checks or its request failed, outside every pass_rate threshold',
   '               (those judge their items as a rate) and not marked expect_fail',
   '  thresholds   a threshold of the suite or --threshold failed',
+  '  judged       a model-graded check could not be judged (its grader failed): verdict incomplete, exit 3',
   '  regressions, latency, credits, changed, missing: the comparison with --baseline',
   'Exit: 0 every gate passed, 1 a gate failed, 2 invalid input (nothing sent), 3 incomplete (the run did not finish).',
 ].join('\n');
@@ -60,7 +61,7 @@ export function runCommand(io: CliIo, setExit: (code: ExitCode) => void): Comman
       if (baseline && argv.allowDifferentSuites !== true) options.baselineSuite = { name: baseline.suite.name, dir: resolve(argv.baseline as string) };
       const quiet = argv.quiet === true;
       const json = argv.json === true;
-      await withSessionConsole(io, { label: 'kbbench:', quiet, apiKey: options.apiKey, apiKeyFile: argv.apiKeyFile as string | undefined }, async (hooks, settle) => {
+      await withSessionConsole(io, { label: 'kbbench:', quiet, apiKey: options.apiKey, apiKeyFile: argv.apiKeyFile as string | undefined, graderApiKey: options.graderApiKey }, async (hooks, settle) => {
         const result = await runSession(options, hooks);
         settle();
         const baselineFailed = typeof argv.baseline === 'string' ? await runBaselineCompare(io, argv, result, quiet || json) : false;

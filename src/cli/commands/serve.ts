@@ -20,6 +20,7 @@ function serviceOptions(a: Record<string, unknown>): ServiceOptions {
     ...pick('splitWrites', 'splitWrites'),
     ...pick('maxInFlight', 'maxInFlight'),
     ...pick('faultRate', 'faultRate'),
+    ...pick('judgeFaultRate', 'judgeFaultRate'),
     ...pick('rateLimitRate', 'rateLimitRate'),
     ...pick('retryAfter', 'retryAfterS'),
     ...pick('stallMs', 'stallMs'),
@@ -86,6 +87,7 @@ export function serveCommand(io: CliIo, setExit: (code: ExitCode) => void): Comm
         .option('pause-for', { type: 'string', group: 'Faults:', describe: 'length of each pause (e.g. 1s); nothing answers meanwhile' })
         .option('usage-remaining', { type: 'boolean', describe: 'add credits_remaining to the usage chunk of streamed answers (default: the documented chunk, credits_used alone)' })
         .option('fault-rate', { type: 'number', group: 'Faults:', describe: 'share of requests answered 500' })
+        .option('judge-fault-rate', { type: 'number', group: 'Faults:', describe: 'share of judge-chat answers that fail (500) or babble (no verdict), half each' })
         .option('rate-limit-rate', { type: 'number', group: 'Faults:', describe: 'share answered 429 with Retry-After' })
         .option('retry-after', { type: 'number', group: 'Faults:', describe: 'Retry-After seconds of injected 429s' })
         .option('stall-ms', { type: 'number', group: 'Faults:', describe: 'stall before the first chunk, ms' })

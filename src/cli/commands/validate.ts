@@ -9,7 +9,46 @@ import { prepareRun } from '../../session/prepare.js';
 import { parseList } from '../parse.js';
 import { TOOL_VERSION } from '../version.js';
 import { EXIT, type ExitCode } from '../exit.js';
+import { checkGraderLabel, describeGrader } from '../../graders/index.js';
+import type { PreparedRun } from '../../session/prepare.js';
+import { graderFlags, graderOptions } from './run-flags.js';
 import type { CliIo } from '../io.js';
+
+/** At most this many model-graded checks are listed one by one (a CSV suite may have thousands). */
+const MAX_LISTED_GRADED = 50;
+
+export interface GradedCheckLine {
+  where: string;
+  type: string;
+  grader: string;
+}
+
+/** Each model-graded check and the grader it will use (the check's own chat, else the run's). */
+export function gradedChecks(prepared: Pick<PreparedRun, 'suite' | 'grader'>): { total: number; listed: GradedCheckLine[] } {
+  const listed: GradedCheckLine[] = [];
+  let total = 0;
+  const add = (where: string, specs: PreparedRun['suite']['threads'][number]['turns'][number]['assert']): void => {
+    for (const spec of specs) {
+      const grader = checkGraderLabel(spec, prepared.grader);
+      if (grader === undefined) continue;
+      total++;
+      if (listed.length < MAX_LISTED_GRADED) listed.push({ where, type: spec.type, grader });
+    }
+  };
+  for (const entry of prepared.suite.cases) add(`case ${entry.id}`, entry.assert);
+  for (const thread of prepared.suite.threads) for (const turn of thread.turns) add(`thread ${thread.id} turn ${turn.turn}`, turn.assert);
+  return { total, listed };
+}
+
+function renderGraders(prepared: Pick<PreparedRun, 'suite' | 'grader' | 'knowledge'>): string[] {
+  const { total, listed } = gradedChecks(prepared);
+  if (total === 0) return [];
+  const lines = ['', `model-graded checks: ${total}; the run's grader: ${prepared.grader ? describeGrader(prepared.grader) : 'none (each check names its own chat)'}`];
+  if (prepared.knowledge) lines.push(`knowledge: ${prepared.knowledge.files.length} document(s) for context checks`);
+  for (const line of listed) lines.push(`  ${line.where}: ${line.type} → ${line.grader}`);
+  if (total > listed.length) lines.push(`  … and ${total - listed.length} more`);
+  return lines;
+}
 
 function render(d: PlanDescription, thresholds: Record<string, string[]>): string[] {
   const lines = [`suite ${d.suite.name} (${d.suite.path}): valid`];
@@ -54,19 +93,23 @@ export function validateCommand(io: CliIo, setExit: (code: ExitCode) => void): C
         .option('threshold', { type: 'string', array: true, describe: 'extra thresholds to check' })
         .option('json', { type: 'boolean', default: false, describe: 'print the plan as JSON' })
         .option('workspace', { type: 'string', describe: 'the embedded service\'s workspace to check (default: the suite\'s `workspace:`)' })
+        .options(graderFlags('Grader:'))
         .example('$0 validate suites/demo.yaml', 'what the demo would send')
         .example('$0 validate faq.csv --models gpt-4o,o3-mini --json', 'the plan as JSON'),
     handler: async (argv) => {
       const prepared = await prepareRun({
         suitePath: argv.suite as string, auth: 'header', models: parseList(argv.models as string | undefined), repeat: argv.repeat as number,
         concurrency: 1, requestDefaults: {}, timeoutMs: 1, retries: 0, reportsRoot: '', thresholdFlags: (argv.threshold as string[] | undefined) ?? [],
-        embedded: {}, toolVersion: TOOL_VERSION, ...(argv.shard ? { shard: parseShard(argv.shard as string, io.env.JOB_COMPLETION_INDEX) } : {}),
+        embedded: {}, toolVersion: TOOL_VERSION, ...graderOptions(argv as Record<string, unknown>, io.env), ...(argv.shard ? { shard: parseShard(argv.shard as string, io.env.JOB_COMPLETION_INDEX) } : {}),
       });
       for (const w of prepared.warnings) io.err(`warning: ${w}`);
       await checkWorkspace((argv.workspace as string | undefined) ?? prepared.suite.workspace);
       const description = describePlan(prepared.plan);
-      if (argv.json) io.out(JSON.stringify({ ...description, thresholds: prepared.thresholds }, null, 2));
-      else for (const line of render(description, prepared.thresholds)) io.out(line);
+      if (argv.json) {
+        const graded = gradedChecks(prepared);
+        const grading = { grader: prepared.grader ? describeGrader(prepared.grader) : null, model_graded_checks: graded.total, checks: graded.listed };
+        io.out(JSON.stringify({ ...description, thresholds: prepared.thresholds, grading }, null, 2));
+      } else for (const line of [...render(description, prepared.thresholds), ...renderGraders(prepared)]) io.out(line);
       setExit(EXIT.ok);
     },
   };

@@ -50,8 +50,13 @@ function facts(a: AnswerEvidence): string {
 function checksList(a: AnswerEvidence): string {
   if (a.checks.length === 0) return '';
   const items = a.checks.map((c) => {
-    const mark = c.pass ? '<span class="ok" aria-hidden="true">✓</span> <span class="sr-only">passed:</span>' : '<span class="no" aria-hidden="true">✗</span> <span class="sr-only">failed:</span>';
-    return `<li>${mark} <code>${esc(c.type)}</code> ${esc(c.detail)}</li>`;
+    const mark = c.pass === true
+      ? '<span class="ok" aria-hidden="true">✓</span> <span class="sr-only">passed:</span>'
+      : c.pass === null
+        ? '<span aria-hidden="true">?</span> <span class="sr-only">not judged:</span>'
+        : '<span class="no" aria-hidden="true">✗</span> <span class="sr-only">failed:</span>';
+    const by = c.grader ? ` <span class="note">(graded by ${esc(c.grader)})</span>` : '';
+    return `<li>${mark} <code>${esc(c.type)}</code> ${esc(c.detail)}${by}</li>`;
   });
   return `<ul class="checks" aria-label="Checks">${items.join('')}</ul>`;
 }

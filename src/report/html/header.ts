@@ -39,7 +39,7 @@ export function renderHeader(run: RunInfo, summary: Summary): string {
   const errorsSub = t.skipped > 0 ? plural(t.skipped, 'turn skipped', 'turns skipped') : plural(t.retries, 'retry', 'retries');
   const kpis = [
     kpi('Requests', formatCount(t.requests), t.requests_per_s !== null ? `${t.requests_per_s} req/s${typeof t.starts_per_s === 'number' ? ` · ${t.starts_per_s} starts/s` : ''}` : ''),
-    kpi('Pass rate', formatRate(t.pass_rate), `${formatCount(t.passed)} passed · ${formatCount(t.failed)} failed`),
+    kpi('Pass rate', formatRate(t.pass_rate), `${formatCount(t.passed)} passed · ${formatCount(t.failed)} failed${(t.not_judged ?? 0) > 0 ? ` · ${formatCount(t.not_judged)} not judged` : ''}`),
     kpi('Errors', formatCount(t.errors), errorsSub),
     kpi('Credits spent', formatCreditAmount(t.credits_used), t.credits_unknown > 0 ? `${formatCount(t.credits_unknown)} unknown` : `${formatCreditAmount(t.credits_per_request)} per request`),
     kpi(
@@ -50,6 +50,11 @@ export function renderHeader(run: RunInfo, summary: Summary): string {
     ),
     kpi('Models', formatCount(Object.keys(summary.models).length), `${formatCount(summary.cases_truncated?.distinct ?? summary.cases.length)} cases and turns`),
   ];
+  const g = summary.grading;
+  if (g !== undefined) {
+    const answers = t.answer_credits_used ?? t.credits_used - t.check_credits_used;
+    kpis.push(kpi('Grading', `${formatCreditAmount(g.credits_used)} credits${g.tokens > 0 ? ` + ${formatCount(g.tokens)} tokens` : ''}`, `answers ${formatCreditAmount(answers)} credits · by ${g.graders.map((x) => x.grader).join('; ')}`));
+  }
   if (t.dropped > 0) kpis.push(kpi('Dropped', formatCount(t.dropped), 'open-loop starts never sent'));
   if (t.unreadable_lines > 0) kpis.push(kpi('Unreadable lines', formatCount(t.unreadable_lines), 'in results.ndjson'));
   return `<header class="page-header"><div class="wrap">

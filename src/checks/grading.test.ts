@@ -1,0 +1,64 @@
+// The grading protocol: JSON verdicts, the VERDICT fallback, one re-ask, votes, and not judged.
+import { describe, expect, it } from 'vitest';
+import { grade, parseGraderReply, REASK_INSTRUCTION } from './grading.js';
+import type { CheckPorts, JudgeReply, JudgeRequest } from './types.js';
+
+function scripted(replies: (string | Error)[]): { ports: CheckPorts; asked: JudgeRequest[] } {
+  const asked: JudgeRequest[] = [];
+  const ports: CheckPorts = {
+    judge: async (request): Promise<JudgeReply> => {
+      asked.push(request);
+      const next = replies.shift();
+      if (next === undefined) throw new Error('asked more often than scripted');
+      if (next instanceof Error) throw next;
+      return { text: next, credits_used: 0.001, grader: 'chat g (m)' };
+    },
+  };
+  return { ports, asked };
+}
+
+describe('parseGraderReply', () => {
+  it('reads JSON, fenced or bare, with score, reason and category', () => {
+    expect(parseGraderReply('{"pass": true, "score": 0.9, "reason": "says 72 hours"}')).toEqual({ pass: true, score: 0.9, reason: 'says 72 hours' });
+    expect(parseGraderReply('Here:\n```json\n{"pass": false, "reason": "wrong", "category": "d"}\n```')).toEqual({ pass: false, reason: 'wrong', category: 'D' });
+    expect(parseGraderReply('{"pass": "FAIL", "score": 7}')).toEqual({ pass: false, reason: '' });
+  });
+
+  it('falls back to VERDICT: PASS/FAIL, and calls anything else unparseable', () => {
+    expect(parseGraderReply('VERDICT: PASS\nReason: fine')).toEqual({ pass: true, reason: 'Reason: fine' });
+    expect(parseGraderReply('Well, it depends.')).toMatchObject({ pass: null });
+    expect(parseGraderReply('{"score": 1}')).toMatchObject({ pass: null });
+  });
+});
+
+describe('grade', () => {
+  it('passes on a JSON verdict, keeping the reply, the grader and its credits', async () => {
+    const { ports, asked } = scripted(['{"pass": true, "score": 1, "reason": "ok"}']);
+    const result = await grade('judge', ports, { prompt: 'P' });
+    expect(asked).toHaveLength(1);
+    expect(result).toEqual({ type: 'judge', pass: true, detail: 'grader says PASS: ok', score: 1, grader: 'chat g (m)', credits_used: 0.001, grader_replies: ['{"pass": true, "score": 1, "reason": "ok"}'] });
+  });
+
+  it('asks once more when the reply does not parse, and takes the second answer', async () => {
+    const { ports, asked } = scripted(['Hmm, nice answer.', 'VERDICT: FAIL wrong number']);
+    const result = await grade('judge', ports, { prompt: 'P' });
+    expect(asked.map((a) => a.prompt)).toEqual(['P', `P\n${REASK_INSTRUCTION}`]);
+    expect(result).toMatchObject({ pass: false, credits_used: 0.002, grader_replies: ['Hmm, nice answer.', 'VERDICT: FAIL wrong number'] });
+  });
+
+  it('is not judged (pass null, with the reason) after two unparseable replies or a failed request — never failed', async () => {
+    const babble = await grade('judge', scripted(['blah', 'blah again']).ports, { prompt: 'P' });
+    expect(babble).toMatchObject({ pass: null, not_judged: expect.stringMatching(/twice/) });
+    const failed = await grade('factuality', scripted([new Error('HTTP 500')]).ports, { prompt: 'P' });
+    expect(failed).toMatchObject({ type: 'factuality', pass: null, not_judged: 'the grader request failed: HTTP 500', grader_replies: [] });
+    const none = await grade('judge', {}, { prompt: 'P' });
+    expect(none).toMatchObject({ pass: null, not_judged: expect.stringMatching(/no grader/) });
+  });
+
+  it('takes the majority of votes, and is not judged without one', async () => {
+    const yes = '{"pass": true, "score": 0.8, "reason": "r"}';
+    const no = '{"pass": false, "score": 0.2, "reason": "r"}';
+    expect(await grade('judge', scripted([yes, no, yes]).ports, { prompt: 'P' }, 3)).toMatchObject({ pass: true, score: 0.8, detail: expect.stringMatching(/2 of 3 votes/) });
+    expect(await grade('judge', scripted([no, new Error('down'), yes]).ports, { prompt: 'P' }, 3)).toMatchObject({ pass: null, not_judged: expect.stringMatching(/no majority of 3 votes \(1 pass, 1 fail, 1 not judged\)/) });
+  });
+});
