@@ -1,6 +1,7 @@
 // The exclusive lock on a run directory: run, --resume, merge and report each hold it while they
 // write, so two processes never append to (and pay for) one run at once.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { kill, pid as ownPid } from 'node:process';
 import { InputError } from '../domain/errors.js';
@@ -11,6 +12,8 @@ export const LOCK_FILE = '.kbbench.lock';
 interface LockBody {
   pid: number;
   command: string;
+  /** A pid means something on its own machine only (a shared volume, another container). */
+  host?: string;
 }
 
 export interface RunLock {
@@ -33,7 +36,8 @@ function alive(pid: number): boolean {
 function readHolder(path: string): LockBody | null {
   try {
     const body = JSON.parse(readFileSync(path, 'utf8')) as Partial<LockBody>;
-    return typeof body.pid === 'number' ? { pid: body.pid, command: String(body.command ?? 'kbbench') } : null;
+    if (typeof body.pid !== 'number') return null;
+    return { pid: body.pid, command: String(body.command ?? 'kbbench'), ...(typeof body.host === 'string' ? { host: body.host } : {}) };
   } catch {
     return null; // gone in between, or half-written by a process killed while creating it: stale
   }
@@ -53,7 +57,8 @@ const held = new Set<string>();
  */
 export function acquireRunLock(dir: string, command: string, options: { readOnly?: boolean } = {}): RunLock {
   const path = join(dir, LOCK_FILE);
-  const body = `${JSON.stringify({ pid: ownPid, command } satisfies LockBody)}\n`;
+  const host = hostname();
+  const body = `${JSON.stringify({ pid: ownPid, command, host } satisfies LockBody)}\n`;
   let tookOverFrom: number | null = null;
   for (let attempt = 0; attempt < 3; attempt += 1) {
     try {
@@ -75,6 +80,14 @@ export function acquireRunLock(dir: string, command: string, options: { readOnly
       if (code !== 'EEXIST') throw new InputError(`cannot lock the run directory (${code ?? 'error'})`, { file: dir });
     }
     const holder = readHolder(path);
+    if (holder?.host !== undefined && holder.host !== host) {
+      throw new InputError(
+        `the run directory is locked by kbbench on another machine (${holder.host}, pid ${holder.pid}, ${holder.command}), whose process cannot be checked from here. ` +
+          `If it no longer runs, remove ${LOCK_FILE}`,
+        { file: dir },
+      );
+    }
+    // Our own pid in a lock we do not hold is an earlier process that had it (a restarted container's pid 1): stale.
     if (holder && holder.pid !== ownPid && alive(holder.pid)) {
       throw new InputError(
         `the run directory is in use by another kbbench process (pid ${holder.pid}, ${holder.command}); wait for it to end, or stop it. ` +
@@ -82,7 +95,7 @@ export function acquireRunLock(dir: string, command: string, options: { readOnly
         { file: dir },
       );
     }
-    if (holder?.pid === ownPid) throw new InputError('this process already holds the lock of this run directory', { file: dir });
+    if (holder?.pid === ownPid && held.has(path)) throw new InputError('this process already holds the lock of this run directory', { file: dir });
     // The holder is dead: its lock is stale. Removed, then taken by whoever creates it first.
     tookOverFrom = holder?.pid ?? tookOverFrom ?? 0;
     rmSync(path, { force: true });
