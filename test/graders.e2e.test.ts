@@ -100,6 +100,11 @@ describe('not judged is a third state', () => {
     expect(summary.totals.pass_rate).toBe(1);
     expect(summary.models['gpt-4o-mini']!.not_judged).toBe(4);
 
+    // report.html: the pass rate says how many were not judged; grading has its own figure, apart from the answers.
+    const html = readFileSync(join(head, 'report.html'), 'utf8');
+    expect(html).toContain('8 not judged');
+    expect(html).toMatch(/Grading[\s\S]*answers [\d.]+ credits · by chat chatNode-locker-grader \(gpt-4o-mini\)/);
+
     const allowed = await runCli(['report', head, '--fail-on', 'checks,thresholds']);
     expect(allowed.code).toBe(0);
 
