@@ -9,9 +9,12 @@ import { ROOT, runCli, startServe, tempDir, type ServeHandle } from './helpers.j
 const DEMO_BOARD = 'winter-frost-CJk4G';
 const DEMO_CHAT = 'chatNode-patient-star-4uIJt';
 
-/** The `npx kbbench …` lines of the README's code blocks, without their comments. */
-function readmeCommands(): string[] {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+/** Pages whose `npx kbbench …` lines run here: the README and the user guides that show commands. */
+const PAGES = ['README.md', 'docs/comparing-models.md'];
+
+/** The `npx kbbench …` lines of a page's code blocks, without their comments. */
+function readmeCommands(page = 'README.md'): string[] {
+  const readme = readFileSync(join(ROOT, page), 'utf8');
   const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
   return blocks
     .flatMap((block) => block.split('\n'))
@@ -73,15 +76,21 @@ function adapt(line: string): { args: string[]; env: Record<string, string> } | 
     return { args: [...local, '--latency-scale', '0', ...out], env: {} };
   }
   if (command === 'validate') return { args, env: {} };
+  if (command === 'compare') {
+    // `compare BASE HEAD`: the run made before all, against itself (nothing changed: a pass).
+    const flags = args.slice(3);
+    return { args: ['compare', baselineDir, baselineDir, ...flags, ...out], env: {} };
+  }
   return undefined;
 }
 
-describe('the README quick start', () => {
-  const lines = readmeCommands();
+describe('the README quick start and the guides', () => {
+  const lines = [...new Set(PAGES.flatMap((page) => readmeCommands(page)))];
 
   it('shows commands (the extraction works)', () => {
     expect(lines.length).toBeGreaterThanOrEqual(8);
     expect(lines).toContain('npx kbbench run suites/demo.csv --no-stream --method get');
+    expect(readmeCommands('docs/comparing-models.md')).toHaveLength(3);
   });
 
   it.each(lines)('%s', async (line) => {

@@ -181,6 +181,32 @@ describe.skipIf(!hasChromium)('report.html in Chromium', () => {
     expect(await page.locator('#model-table tbody tr').first().getAttribute('data-model')).toBe('mistral-large');
   });
 
+  it('stars only significant differences and draws a forest plot of each pair', async () => {
+    // Six questions (a thread of three turns is one cluster) cannot show any difference at 5%.
+    expect(await page.locator('#model-table td.best').count()).toBe(0);
+    const verdicts = await page.locator('#model-table tfoot td.verdict').allTextContents();
+    expect(verdicts).toHaveLength(4);
+    expect(new Set(verdicts)).toEqual(new Set(['no detectable difference']));
+    expect(await page.locator('#model-table tbody tr').first().locator('td .ci').textContent()).toMatch(/^\d+–\d+%$/);
+    const panel = page.locator('#forest-plot figure[data-metric="pass_rate"]');
+    await panel.scrollIntoViewIfNeeded();
+    expect(await panel.isVisible()).toBe(true);
+    const rows = panel.locator('g.forest-row');
+    expect(await rows.count()).toBe(3);
+    const zero = await panel.locator('line.zero').boundingBox();
+    for (let i = 0; i < 3; i++) {
+      const line = (await rows.nth(i).locator('line.ci').boundingBox())!;
+      const dot = (await rows.nth(i).locator('circle').boundingBox())!;
+      // The dot sits on its interval, and every interval of these six questions crosses zero.
+      expect(dot.x + dot.width / 2).toBeGreaterThanOrEqual(line.x - 1);
+      expect(dot.x + dot.width / 2).toBeLessThanOrEqual(line.x + line.width + 1);
+      expect(line.x).toBeLessThanOrEqual(zero!.x + 1);
+      expect(line.x + line.width).toBeGreaterThanOrEqual(zero!.x - 1);
+      expect(await rows.nth(i).getAttribute('aria-label')).toMatch(/ − .*: .*no detectable difference$/);
+    }
+    expect(await page.locator('#forest-plot figure').count()).toBe(4);
+  });
+
   it('writes a junit.xml a browser parses as XML', async () => {
     const xml = await readFile(join(dir, 'run', 'junit.xml'), 'utf8');
     // A string expression: this project's TypeScript has no DOM types.

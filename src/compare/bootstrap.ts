@@ -1,5 +1,6 @@
 // Paired bootstrap confidence interval of a relative change (head total / base total − 1) over matched items.
 import { createRandom } from '../domain/random.js';
+import { quantile } from '../stats/intervals.js';
 
 /**
  * Why paired, and why for credits: what a request costs depends mostly on which question it
@@ -54,13 +55,8 @@ export function pairedBootstrapChange(pairs: readonly PairedValue[], options: Bo
   return { estimate, low: quantile(changes, options.alpha / 2), high: quantile(changes, 1 - options.alpha / 2), pairs: n };
 }
 
-/** Linear interpolation between order statistics (type 7, R's default). */
-export function quantile(sorted: readonly number[], q: number): number {
-  const position = (sorted.length - 1) * q;
-  const lower = Math.floor(position);
-  const upper = Math.min(sorted.length - 1, lower + 1);
-  return sorted[lower]! + (sorted[upper]! - sorted[lower]!) * (position - lower);
-}
+/** The one quantile rule (type 7), owned by stats/intervals.ts. */
+export { quantile } from '../stats/intervals.js';
 
 /** The harness's one seeded generator (mulberry32), under the name compare's tests know. */
 export const mulberry32 = createRandom;

@@ -7,7 +7,8 @@ import { compareModels } from './models.js';
 import { assertRunDir } from './run-dir.js';
 import { headCoverage } from './head-plan.js';
 import { assertSameSuite } from './same-suite.js';
-import type { Comparison, CompareOptions, ModelChange, RunRef } from './types.js';
+import type { Comparison, CompareOptions, ModelChange, PassRateChange, RunRef } from './types.js';
+import { comparePassRate, isFlakyChange } from './pass-rate.js';
 
 export interface CompareRoles {
   /** How messages name each directory: `<base-dir>`, `--baseline`. */
@@ -27,7 +28,8 @@ export async function compareRuns(
   const notCompared = items.missing.filter((m) => coverage({ ...m, ids: m.item_ids }) === 'not-compared');
   items.missing = items.missing.filter((m) => !notCompared.includes(m));
   const models = compareModels(base, head, items.matched, options);
-  const reasons = failureReasons(items, models, options);
+  const passRate = comparePassRate(base.items, head.items, items.matched, options.alpha, options.tolerance ?? 0);
+  const reasons = failureReasons(items, models, options, passRate);
   return {
     kind: 'kbbench-compare',
     version: 1,
@@ -35,7 +37,10 @@ export async function compareRuns(
     reasons,
     base: runRef(base),
     head: runRef(head),
-    options: { latency_tolerance: options.latencyTolerance, credits_tolerance: options.creditsTolerance, alpha: options.alpha, fail_on: [...options.failOn] },
+    options: {
+      latency_tolerance: options.latencyTolerance, credits_tolerance: options.creditsTolerance, alpha: options.alpha, fail_on: [...options.failOn],
+      tolerance: options.tolerance ?? 0,
+    },
     counts: {
       matched: items.matched.length, regressions: items.regressions.length, fixes: items.fixes.length,
       changed: items.changed.length, missing: items.missing.length, added: items.added.length, not_compared: notCompared.length,
@@ -43,6 +48,8 @@ export async function compareRuns(
     regressions: items.regressions, fixes: items.fixes, changed: items.changed, missing: items.missing, added: items.added,
     not_compared: notCompared,
     models,
+    pass_rate: passRate,
+    flaky_regressions: items.regressions.filter(isFlakyChange).map((r) => r.item_id),
     warnings: warningsFor(base, head, models),
   };
 }
@@ -54,11 +61,31 @@ function runRef(d: RunDigest): RunRef {
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 const signedPct = (x: number | null): string => (x === null ? '–' : `${x >= 0 ? '+' : '−'}${formatRate(Math.abs(x))}`);
 
+const regressionReason = (n: number): string => `${plural(n, 'regression')} (pass → fail)`;
+const REGRESSION_REASON = /^\d+ regressions? \(pass → fail\)$/;
+
+/**
+ * `--confirm N`'s findings folded in: a regression whose re-asks passed is flaky (listed, not a
+ * failure); one whose re-asks all failed stays a regression and fails the `regressions` gate.
+ */
+export function withConfirmed(c: Comparison, confirm: NonNullable<Comparison['confirm']>, options: CompareOptions): Comparison {
+  const flaky = [...new Set([...c.flaky_regressions, ...confirm.items.filter((i) => i.verdict === 'flaky').map((i) => i.item_id)])];
+  const stable = c.regressions.filter((r) => !flaky.includes(r.item_id)).length;
+  const reasons = c.reasons.filter((r) => !REGRESSION_REASON.test(r));
+  if (options.failOn.includes('regressions') && stable > 0) reasons.unshift(regressionReason(stable));
+  return { ...c, flaky_regressions: flaky, confirm, reasons, verdict: reasons.length === 0 ? 'pass' : 'fail' };
+}
+
 /** One line per reason the comparison fails, in --fail-on's terms; none means pass. */
-export function failureReasons(items: ItemMatch, models: Record<string, ModelChange>, options: CompareOptions): string[] {
+export function failureReasons(items: ItemMatch, models: Record<string, ModelChange>, options: CompareOptions, passRate: PassRateChange | null = null): string[] {
   const on = new Set(options.failOn);
   const reasons: string[] = [];
-  if (on.has('regressions') && items.regressions.length > 0) reasons.push(`${plural(items.regressions.length, 'regression')} (pass → fail)`);
+  // A stable item (its repeats agree, or one answer) fails on a single flip; a flaky one only through the pass rate.
+  const stable = items.regressions.filter((r) => !isFlakyChange(r));
+  if (on.has('regressions') && stable.length > 0) reasons.push(regressionReason(stable.length));
+  if (on.has('regressions') && passRate?.verdict === 'regressed') {
+    reasons.push(`pass rate ${signedPct(passRate.difference)} (95% CI ${signedPct(passRate.ci95[0])} to ${signedPct(passRate.ci95[1])}, p=${passRate.p_value.toPrecision(2)}, tolerance ${formatRate(passRate.tolerance)})`);
+  }
   for (const [model, m] of Object.entries(models)) {
     if (on.has('latency')) {
       for (const key of ['ttfc_ms', 'latency_ms'] as const) {

@@ -1,7 +1,7 @@
 // How the compare reports name items and changes, so console, markdown and HTML say the same thing the same way.
 import { caseLabelOf } from '../metrics/case-stats.js';
 import { formatCredits, formatMs, formatRate, modelLabel } from '../report/format.js';
-import type { CheckRegression, ItemChange, ItemRef, ItemSide, ModelChange, TimingChange } from './types.js';
+import type { CheckRegression, ItemChange, ItemRef, ItemSide, ModelChange, PassRateChange, TimingChange } from './types.js';
 
 /** `refund-window × gpt-4o`, `plans-followup turn 2 × gpt-4o`, named as report.html names its rows. */
 export function itemLabel(ref: ItemRef): string {
@@ -67,4 +67,12 @@ export function modelVerdict(m: ModelChange): string {
   if (m.latency_ms.improvement || m.ttfc_ms.improvement) words.push('faster');
   if (m.credits_per_request.improvement) words.push('cheaper');
   return words.length > 0 ? `▼ ${words.join(', ')}` : '= within noise';
+}
+
+/** `pass rate 84.0% → 80.5% (−3.5 pts, 95% CI −7.1 to +0.2, p=0.06): no significant change`. */
+export function passRateLine(p: PassRateChange | null): string | null {
+  if (!p) return null;
+  const pts = (x: number): string => `${x > 0 ? '+' : x < 0 ? '−' : '±'}${Math.abs(x * 100).toFixed(1)}`;
+  const verdict = p.verdict === 'no_difference' ? 'no significant change' : p.verdict;
+  return `pass rate ${formatRate(p.base)} → ${formatRate(p.head)} (${pts(p.difference)} pts, 95% CI ${pts(p.ci95[0])} to ${pts(p.ci95[1])}, p=${p.p_value.toPrecision(2)}, ${p.items} items): ${verdict}`;
 }

@@ -68,22 +68,5 @@ export function erfc(x: number): number {
   return x >= 0 ? r : 2 - r;
 }
 
-/**
- * Holm's step-down adjustment: the chance that ANY of the m tests of a comparison (models × TTFC
- * and latency) raises a false alarm stays at most alpha, so adding models does not add flakiness;
- * it is uniformly more powerful than Bonferroni and needs no independence. Nulls are skipped.
- */
-export function holmAdjust(pValues: readonly (number | null)[]): (number | null)[] {
-  const order = pValues
-    .map((p, index) => ({ p, index }))
-    .filter((e): e is { p: number; index: number } => e.p !== null)
-    .sort((x, y) => x.p - y.p);
-  const adjusted: (number | null)[] = pValues.map(() => null);
-  const m = order.length;
-  let running = 0;
-  order.forEach(({ p, index }, rank) => {
-    running = Math.max(running, Math.min(1, (m - rank) * p));
-    adjusted[index] = running;
-  });
-  return adjusted;
-}
+/** Holm's adjustment lives with the other statistics (stats/holm.ts); compare's callers know it here. */
+export { holmAdjust } from '../stats/holm.js';

@@ -1,7 +1,7 @@
 // The `--markdown FILE` summary: short enough for a pull-request comment, escaped so answers cannot break it.
 import { escapeControls } from '../domain/controls.js';
 import { modelLabel } from '../report/format.js';
-import { creditsCell, itemLabel, modelVerdict, passRateCell, regressionReason, timingCell } from './labels.js';
+import { creditsCell, itemLabel, modelVerdict, passRateCell, passRateLine, regressionReason, timingCell } from './labels.js';
 import type { Comparison, ItemChange } from './types.js';
 
 export const MARKDOWN_ITEM_LIMIT = 20;
@@ -57,6 +57,8 @@ export function renderCompareMarkdown(c: Comparison): string {
     '|---:|---:|---:|---:|---:|---:|',
     `| ${n.matched} | ${n.regressions} | ${n.fixes} | ${n.changed} | ${n.missing} | ${n.added} |`,
   ];
+  const passRate = passRateLine(c.pass_rate ?? null);
+  if (passRate) lines.push('', escapeMarkdown(passRate));
   if (c.reasons.length > 0) lines.push('', `**Failed on:** ${c.reasons.map(escapeMarkdown).join('; ')}`);
   lines.push(...list('Regressions (pass → fail)', c.regressions, (r) => `**${escapeMarkdown(itemLabel(r))}**: ${escapeMarkdown(regressionReason(r))}`));
   lines.push(...list('Fixes (fail → pass)', c.fixes, (r) => escapeMarkdown(itemLabel(r))));

@@ -49,6 +49,11 @@ describe('compareOptionsFrom', () => {
     expect(DEFAULT_COMPARE_OPTIONS.failOn).toEqual(['checks', 'thresholds', 'judged', 'regressions', 'latency', 'credits', 'missing']);
   });
 
+  it('reads --tolerance as a percentage or a fraction', () => {
+    expect(compareOptionsFrom({ tolerance: '2%' }).tolerance).toBeCloseTo(0.02, 12);
+    expect(() => compareOptionsFrom({ tolerance: '2' })).toThrow(/ambiguous/);
+  });
+
   it('refuses an alpha outside (0, 0.5)', () => {
     expect(() => compareOptionsFrom({ alpha: 0 })).toThrow(/--alpha|significance/);
     expect(() => compareOptionsFrom({ alpha: 0.7 })).toThrow(InputError);

@@ -6,6 +6,7 @@ import type { CompareOptions } from './types.js';
 export const DEFAULT_COMPARE_OPTIONS: CompareOptions = {
   latencyTolerance: 0.1,
   creditsTolerance: 0.05,
+  tolerance: 0,
   alpha: 0.01,
   // The one default of every command (checks/gates.ts); compare judges its own gates of it.
   failOn: [...DEFAULT_GATES],
@@ -44,6 +45,7 @@ export interface CompareFlagValues {
   creditsTolerance?: string | number;
   failOn?: string | string[];
   alpha?: number;
+  tolerance?: string | number;
   allowDifferentSuites?: boolean;
 }
 
@@ -53,6 +55,7 @@ export function compareOptionsFrom(flags: CompareFlagValues): CompareOptions {
     latencyTolerance: parseTolerance(flags.latencyTolerance, 'latency-tolerance') ?? DEFAULT_COMPARE_OPTIONS.latencyTolerance,
     creditsTolerance: parseTolerance(flags.creditsTolerance, 'credits-tolerance') ?? DEFAULT_COMPARE_OPTIONS.creditsTolerance,
     alpha: parseAlpha(flags.alpha) ?? DEFAULT_COMPARE_OPTIONS.alpha,
+    tolerance: parseTolerance(flags.tolerance, 'tolerance') ?? DEFAULT_COMPARE_OPTIONS.tolerance,
     failOn: parseFailOn(flags.failOn) ?? [...DEFAULT_COMPARE_OPTIONS.failOn],
     ...(flags.allowDifferentSuites === true ? { allowDifferentSuites: true } : {}),
   };

@@ -7,7 +7,34 @@ import type { Gate } from '../checks/gates.js';
 export { GATES as FAIL_ON_KINDS } from '../checks/gates.js';
 export type FailOnKind = Gate;
 
+/** compare.json's pass_rate: base → head over the matched items (each item's repeats averaged). */
+export interface PassRateChange {
+  items: number;
+  base: number;
+  head: number;
+  /** head − base. */
+  difference: number;
+  ci95: [number, number];
+  p_value: number;
+  method: 'mcnemar-exact' | 'permutation';
+  alpha: number;
+  tolerance: number;
+  /** Significant at alpha and beyond the tolerance; `regressed` fails the `regressions` gate. */
+  verdict: 'regressed' | 'improved' | 'no_difference';
+}
+
+/** What `--confirm N` found for one stable pass → fail item: its re-asks and their verdict. */
+export interface ConfirmFinding {
+  item_id: string;
+  reasks: number;
+  passed: number;
+  /** `confirmed`: every re-ask failed too (the regression fails the run); `flaky`: some passed (reported, not a failure). */
+  verdict: 'confirmed' | 'flaky';
+}
+
 export interface CompareOptions {
+  /** A pass-rate drop fails only when significant and larger than this (0.02 = 2 points). */
+  tolerance?: number;
   /** A latency rise counts only when the median rose by more than this fraction (0.1 = 10%). */
   latencyTolerance: number;
   /** A credits rise counts only when credits per request rose by more than this fraction. */
@@ -158,7 +185,7 @@ export interface Comparison {
   reasons: string[];
   base: RunRef;
   head: RunRef;
-  options: { latency_tolerance: number; credits_tolerance: number; alpha: number; fail_on: FailOnKind[] };
+  options: { latency_tolerance: number; credits_tolerance: number; alpha: number; fail_on: FailOnKind[]; tolerance?: number };
   counts: { matched: number; regressions: number; fixes: number; changed: number; missing: number; added: number; not_compared: number };
   /** Items that passed and now fail, and items with a check that passed and now fails (see newly_failed_checks). */
   regressions: ItemChange[];
@@ -171,6 +198,12 @@ export interface Comparison {
   /** Base items outside what the head planned (a --models subset, another shard): listed, never a failure. */
   not_compared: ItemOnly[];
   models: Record<string, ModelChange>;
+  /** The pass rate over matched items, base → head, paired; null with fewer than 3 matched items. */
+  pass_rate: PassRateChange | null;
+  /** Regressions whose repeats disagreed on either side (flaky): listed, not a failure by themselves. */
+  flaky_regressions: string[];
+  /** `run --baseline --confirm N`: the re-asks of each stable regression (absent without --confirm). */
+  confirm?: { repeats: number; dir: string; items: ConfirmFinding[] };
   /** Notes on what the numbers can and cannot say (partial runs, models on one side only). */
   warnings: string[];
 }

@@ -75,7 +75,70 @@ export interface RequestStats {
   corrected_latency_ms: TimingPercentiles | null;
 }
 
-export type ModelSummary = RequestStats;
+/** A model's pass rate over questions (each question's repeats averaged first, Miller 2024), beside the per-answer one. */
+export interface ModelQuestionStats {
+  /** Distinct cases and thread turns asked of the model. */
+  questions: number;
+  /** Judged answers behind the interval (questions × repeats, less the not judged). */
+  answers: number;
+  /** Mean over questions of each question's pass fraction. */
+  pass_at_1: number;
+  /** 95% interval of pass_at_1: Wilson at the clustered effective number of questions (threads are clusters). */
+  pass_rate_ci95: [number, number];
+  /** With repeats: the chance that k tries of a question all pass (k = the fewest repeats a question got). */
+  pass_hat_k: { k: number; value: number } | null;
+  /** Past 20,000 questions: how many (a random sample of whole threads) the interval is computed on. */
+  questions_sampled?: number;
+}
+
+export type ModelSummary = RequestStats & Partial<ModelQuestionStats>;
+
+export type PairMetricName = 'pass_rate' | 'ttfc_ms_p50' | 'latency_ms_p50' | 'credits_per_answer';
+
+/** One metric of a pair: b − a over the questions both answered, paired per question. */
+export interface PairMetric {
+  difference: number;
+  ci95: [number, number];
+  /** Two-sided, before adjustment. */
+  p_value: number;
+  /** Holm-adjusted across the run's pairs (one family per metric). */
+  p_adjusted: number | null;
+  /** At 5% after adjustment; for latency and credits lower is better. */
+  verdict: 'a_better' | 'b_better' | 'no_difference';
+  method: 'mcnemar-exact' | 'permutation';
+}
+
+export interface ModelPair {
+  a: string;
+  b: string;
+  /** Questions both models answered with a judged answer. */
+  questions: number;
+  pass_rate: PairMetric | null;
+  ttfc_ms_p50: PairMetric | null;
+  latency_ms_p50: PairMetric | null;
+  credits_per_answer: PairMetric | null;
+  /** The smallest pass-rate difference this suite detects with 80% power at 5%. */
+  detectable_difference: number | null;
+  /** For a given difference: questions needed in all (and more than now), and repeats per question (null: repeats cannot). */
+  to_detect: Array<{ difference: number; questions: number; more_questions: number; repeats: number | null }>;
+  /** Computed on a random sample of whole threads (a run past 20,000 questions). */
+  sampled?: true;
+}
+
+/** One tag × model's spend (summary.json `tag_credits`). */
+export interface TagModelCredits {
+  requests: number;
+  passed: number;
+  credits_used: number;
+  credits_per_request: number | null;
+  credits_per_passed: number | null;
+}
+
+/** Case × model cells whose repeats disagreed: the first 50 in run order, and how many in all. */
+export interface FlakyList {
+  total: number;
+  shown: Array<{ key: string; label: string; model: string; passed: number; judged: number }>;
+}
 
 /** Who graded the model-graded checks and what grading cost, apart from the answers. */
 export interface GraderSummary {
@@ -112,6 +175,10 @@ export interface CaseCell {
   latency_ms_sum: number;
   /** `repeat_pass: k/n`: k, the passed repeats the cell needs (absent: every request must pass). */
   repeat_pass?: number;
+  /** Requests no check judged (`pass: null`): outside the pass rate. Absent when none. */
+  not_judged?: number;
+  /** With two or more judged answers (repeats): all passed, some, or none. */
+  stability?: 'stable_pass' | 'flaky' | 'stable_fail';
 }
 
 /** A one-time case, or one turn of a thread, with its cells per model. */
@@ -205,6 +272,12 @@ export interface Summary {
   tags?: Record<string, RequestStats>;
   /** The first failed items and their count; absent in summaries written before it existed. */
   failures?: FailedItems;
+  /** Per tag, per model: what the tag's questions cost each model (the `tags` figures mix models). */
+  tag_credits?: Record<string, Record<string, TagModelCredits>>;
+  /** Each pair of models (in report order, a before b), compared per question; absent with one model. */
+  model_pairs?: ModelPair[];
+  /** With repeats: flaky case × model cells. */
+  flaky?: FlakyList;
   /** Model-graded checks: who graded, and what it cost apart from the answers (absent when none ran). */
   grading?: GraderSummary;
 }

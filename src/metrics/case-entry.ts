@@ -4,6 +4,7 @@ import type { CaseCell, CaseSummary } from '../domain/summary.js';
 import { fromUnits, sampleCreditUnits } from '../credits/units.js';
 import { setOwn } from './own-record.js';
 import { isRequestError } from './request-stats.js';
+import { stabilityOf } from '../stats/stability.js';
 
 type Placed = Pick<Sample, 'case_id' | 'thread_id' | 'turn' | 'item_id'>;
 
@@ -38,6 +39,13 @@ export interface CellTotals {
   latencyMsSum: number;
   /** `repeat_pass: k/n`: the cell passes when at least k requests passed; 0 = every one must. */
   required: number;
+  /** Requests whose `pass` is null (no check judged them): outside pass rates. */
+  notJudged: number;
+  /** Successful answers (outcome ok) and their timings, for the paired per-question medians. */
+  okCount: number;
+  okLatencyMsSum: number;
+  ttfcCount: number;
+  ttfcMsSum: number;
 }
 
 export interface CaseEntry {
@@ -53,7 +61,10 @@ export interface CaseEntry {
 }
 
 export function emptyTotals(): CellTotals {
-  return { requests: 0, passed: 0, failed: 0, errors: 0, skipped: 0, creditUnits: 0, latencyMsSum: 0, required: 0 };
+  return {
+    requests: 0, passed: 0, failed: 0, errors: 0, skipped: 0, creditUnits: 0, latencyMsSum: 0, required: 0,
+    notJudged: 0, okCount: 0, okLatencyMsSum: 0, ttfcCount: 0, ttfcMsSum: 0,
+  };
 }
 
 export type CasePlacement = Omit<CaseEntry, 'cells'>;
@@ -83,11 +94,26 @@ export function totalsOfSample(sample: Sample): CellTotals {
   }
   t.requests = 1;
   if (sample.pass) t.passed = 1;
-  // Not judged (a grader failed) is no failure of the answer: the cell shows it as an error, as JUnit does.
-  else if (isRequestError(sample) || sample.not_judged !== undefined) t.errors = 1;
+  else if (isRequestError(sample)) t.errors = 1;
+  // Not judged (a grader failed, `pass: null`) is no failure of the answer: the cell shows it as an
+  // error, as JUnit does, and the per-question pass rates leave it out (neither passed nor failed).
+  else if (sample.not_judged !== undefined || sample.pass === null) {
+    t.errors = 1;
+    t.notJudged = 1;
+  }
   else t.failed = 1;
   t.creditUnits = sampleCreditUnits(sample);
   t.latencyMsSum = sample.latency_ms ?? 0;
+  if (sample.outcome === 'ok') {
+    if (typeof sample.latency_ms === 'number') {
+      t.okCount = 1;
+      t.okLatencyMsSum = sample.latency_ms;
+    }
+    if (typeof sample.ttfc_ms === 'number') {
+      t.ttfcCount = 1;
+      t.ttfcMsSum = sample.ttfc_ms;
+    }
+  }
   return t;
 }
 
@@ -106,13 +132,21 @@ export function addTotals(entry: CaseEntry, model: string, add: CellTotals, offs
   cell.skipped += add.skipped;
   cell.creditUnits += add.creditUnits;
   cell.latencyMsSum += add.latencyMsSum;
+  cell.notJudged += add.notJudged;
+  cell.okCount += add.okCount;
+  cell.okLatencyMsSum += add.okLatencyMsSum;
+  cell.ttfcCount += add.ttfcCount;
+  cell.ttfcMsSum += add.ttfcMsSum;
 }
 
 export function toCaseCell(t: CellTotals): CaseCell {
+  const stability = stabilityOf(t.passed, t.requests - t.notJudged);
   return {
     requests: t.requests, passed: t.passed, failed: t.failed, errors: t.errors, skipped: t.skipped,
     credits_used: fromUnits(t.creditUnits), latency_ms_sum: t.latencyMsSum,
     ...(t.required > 0 ? { repeat_pass: t.required } : {}),
+    ...(t.notJudged > 0 ? { not_judged: t.notJudged } : {}),
+    ...(stability !== null ? { stability } : {}),
   };
 }
 

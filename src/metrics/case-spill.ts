@@ -16,6 +16,7 @@ type SpillRow = [
   key: string, label: string, caseId: string | null, threadId: string | null, turn: number | null, model: string,
   firstOffsetMs: number, requests: number, passed: number, failed: number, errors: number, skipped: number,
   creditUnits: number, latencyMsSum: number, required: number,
+  notJudged: number, okCount: number, okLatencyMsSum: number, ttfcCount: number, ttfcMsSum: number,
 ];
 
 export interface CaseSpill {
@@ -49,6 +50,7 @@ export function createCaseSpill(parentDir: string | undefined, partitions: numbe
     const row: SpillRow = [
       entry.key, entry.label, entry.case_id, entry.thread_id, entry.turn, model, entry.firstOffsetMs,
       t.requests, t.passed, t.failed, t.errors, t.skipped, t.creditUnits, t.latencyMsSum, t.required,
+      t.notJudged, t.okCount, t.okLatencyMsSum, t.ttfcCount, t.ttfcMsSum,
     ];
     writer.write(JSON.stringify(row));
   };
@@ -73,11 +75,12 @@ export function createCaseSpill(parentDir: string | undefined, partitions: numbe
 }
 
 function mergeRow(entries: Map<string, CaseEntry>, row: SpillRow): void {
-  const [key, label, caseId, threadId, turn, model, firstOffsetMs, requests, passed, failed, errors, skipped, creditUnits, latencyMsSum, required = 0] = row;
+  const [key, label, caseId, threadId, turn, model, firstOffsetMs, requests, passed, failed, errors, skipped, creditUnits, latencyMsSum, required = 0,
+    notJudged = 0, okCount = 0, okLatencyMsSum = 0, ttfcCount = 0, ttfcMsSum = 0] = row;
   let entry = entries.get(key);
   if (!entry) {
     entry = { key, label, case_id: caseId, thread_id: threadId, turn, firstOffsetMs, cells: new Map() };
     entries.set(key, entry);
   }
-  addTotals(entry, model, { requests, passed, failed, errors, skipped, creditUnits, latencyMsSum, required }, firstOffsetMs);
+  addTotals(entry, model, { requests, passed, failed, errors, skipped, creditUnits, latencyMsSum, required, notJudged, okCount, okLatencyMsSum, ttfcCount, ttfcMsSum }, firstOffsetMs);
 }

@@ -5,6 +5,7 @@ import type { CasesTruncated, CaseSummary } from '../domain/summary.js';
 import { addTotals, caseKeyOf, compareWorst, newEntry, orderEntries, placementOf, toCaseSummary, totalsOfSample, type CaseEntry } from './case-entry.js';
 import { createCaseSpill, CASE_SPILL_PARTITIONS, type CaseSpill } from './case-spill.js';
 import { createFileCaseTable, memoryCaseTable, type CaseTable } from './case-table.js';
+import { createQuestionStats, type QuestionStatsResult } from './question-stats.js';
 
 export { caseKeyOf, caseLabelOf, isCreateLine } from './case-entry.js';
 
@@ -31,6 +32,8 @@ export interface CaseStatsResult {
   truncated: CasesTruncated | null;
   /** Every row, for cases.csv and junit.xml; dispose() it when written. */
   table: CaseTable;
+  /** Per-question statistics per model and per pair of models. */
+  questions: QuestionStatsResult;
 }
 
 export interface CaseStatsAccumulator {
@@ -74,9 +77,14 @@ export function createCaseStats(options: CaseStatsOptions = {}): CaseStatsAccumu
   };
 
   const finish = (modelOrder: readonly string[]): CaseStatsResult => {
+    const questions = createQuestionStats();
     if (!spill) {
       const ordered = orderEntries([...entries.values()]);
-      return { cases: ordered.map((e) => toCaseSummary(e, modelOrder)), truncated: null, table: memoryCaseTable(ordered, modelOrder) };
+      for (const entry of ordered) questions.add(entry);
+      return {
+        cases: ordered.map((e) => toCaseSummary(e, modelOrder)), truncated: null, table: memoryCaseTable(ordered, modelOrder),
+        questions: questions.finish(modelOrder),
+      };
     }
     const spilled = spill;
     try {
@@ -86,11 +94,15 @@ export function createCaseStats(options: CaseStatsOptions = {}): CaseStatsAccumu
         for (const entry of partition.values()) {
           table.add(entry);
           worst.offer(entry);
+          questions.add(entry);
         }
       }
       const finished = table.finish(() => spilled.dispose());
       const cases = orderEntries(worst.result()).map((e) => toCaseSummary(e, modelOrder));
-      return { cases, truncated: { distinct: finished.distinct, kept: cases.length, file: CASES_CSV_FILE }, table: finished };
+      return {
+        cases, truncated: { distinct: finished.distinct, kept: cases.length, file: CASES_CSV_FILE }, table: finished,
+        questions: questions.finish(modelOrder),
+      };
     } catch (error) {
       spilled.dispose();
       throw error;

@@ -14,6 +14,7 @@ import { setOwn } from './own-record.js';
 import { createRequestStats, type RequestStatsAccumulator } from './request-stats.js';
 import { createFailedItems } from './failed-items.js';
 import { createTimeline } from './timeline.js';
+import { createTagCredits } from './tag-credits.js';
 import { createGraderStats } from './grader-stats.js';
 
 export interface SummarizerOptions {
@@ -72,6 +73,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
   const graders = createGraderStats();
   // One accumulator per tag: tags are a suite's small vocabulary, bounded all the same.
   const tags = new Map<string, RequestStatsAccumulator>();
+  const tagCredits = createTagCredits(MAX_TAGS);
   // Unscoped and model-only thresholds read `total` and `models` themselves (k6: one set of aggregates).
   const sinks: ThresholdSinks = createThresholdSinks(options.thresholds ?? {}, { total, model: (name) => models.get(name) });
   const checksGate = createChecksGate(sinks.coveredByPassRate);
@@ -100,15 +102,20 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
     credits.add(sample);
     failures.add(sample);
     graders.add(sample);
-    if (Array.isArray(sample.tags)) addTags(tags, sample);
+    if (Array.isArray(sample.tags)) {
+      addTags(tags, sample);
+      tagCredits.add(sample);
+    }
     lastEndMs = Math.max(lastEndMs, sample.offset_ms + (sample.latency_ms ?? 0));
   };
 
   const finish = (context: SummaryContext): SummarizerResult => {
     const order = orderModels([...models.keys()], context.model_order ?? []);
     const thresholds = sinks.evaluate();
+    const caseResult = cases.finish(order);
+    const perQuestion = caseResult.questions;
     const modelSummaries: Record<string, ModelSummary> = {};
-    for (const name of order) setOwn(modelSummaries, name, models.get(name)!.toStats());
+    for (const name of order) setOwn(modelSummaries, name, { ...models.get(name)!.toStats(), ...perQuestion.models.get(name) });
     const durationMs = context.duration_ms ?? (lastEndMs > 0 ? lastEndMs : null);
     const stats = total.toStats();
     const totals: TotalsSummary = {
@@ -121,7 +128,6 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       starts,
       starts_per_s: durationMs ? Math.round((starts / durationMs) * 1000 * 1000) / 1000 : null,
     };
-    const caseResult = cases.finish(order);
     const gates = judgeGates(context.fail_on ?? DEFAULT_GATES, checksGate.counts(), thresholds, totals.not_judged);
     const summary: Summary = {
       run_id: context.run_id,
@@ -135,12 +141,16 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       thresholds,
       credits: credits.finish(order, context.credit_price),
       failures: failures.result(),
+      ...(perQuestion.pairs.length > 0 ? { model_pairs: perQuestion.pairs } : {}),
+      ...(perQuestion.flaky.total > 0 ? { flaky: perQuestion.flaky } : {}),
     };
     const grading = graders.result();
     if (grading) summary.grading = grading;
     if (tags.size > 0) {
       summary.tags = Object.create(null) as Record<string, ModelSummary>;
       for (const name of [...tags.keys()].sort()) setOwn(summary.tags, name, tags.get(name)!.toStats());
+      const byModel = tagCredits.result(order);
+      if (byModel) summary.tag_credits = byModel;
     }
     const set: HistogramSet = new Map(order.map((name) => [name, models.get(name)!.histograms]));
     return { summary, histograms: encodeHistogramSet(set), details: buildDetails(order, set, timeline.toTimeline(order)), cases: caseResult.table };

@@ -1,6 +1,7 @@
 // The plain-text summary the CLI prints after a run: totals, a table per model, thresholds.
 import type { Summary } from '../domain/summary.js';
 import { renderConsoleLoad } from './console-load.js';
+import { flakyLines, pairLines } from './console-models.js';
 import { formatCount, formatCredits, formatDurationMs, formatMs, formatRate, formatThresholdValue, modelLabel } from './format.js';
 
 export interface ConsoleSummaryOptions {
@@ -10,7 +11,9 @@ export interface ConsoleSummaryOptions {
   runDir?: string;
 }
 
-const HEADERS = ['model', 'requests', 'errors', 'pass rate', 'TTFC p50', 'TTFC p95', 'latency p50', 'latency p95', 'credits'];
+const HEADERS = ['model', 'requests', 'errors', 'pass rate', '95% CI', 'TTFC p50', 'TTFC p95', 'latency p50', 'latency p95', 'credits'];
+
+const pct = (x: number): string => `${(x * 100).toFixed(0)}%`;
 
 function modelRows(summary: Summary): string[][] {
   return Object.entries(summary.models).map(([model, m]) => [
@@ -18,6 +21,7 @@ function modelRows(summary: Summary): string[][] {
     formatCount(m.requests),
     formatCount(m.errors),
     formatRate(m.pass_rate),
+    m.pass_rate_ci95 ? `${pct(m.pass_rate_ci95[0])}–${pct(m.pass_rate_ci95[1])}` : '–',
     formatMs(m.ttfc_ms?.p50),
     formatMs(m.ttfc_ms?.p95),
     formatMs(m.latency_ms?.p50),
@@ -140,6 +144,10 @@ export function renderConsoleSummary(summary: Summary, options: ConsoleSummaryOp
   const parts = [headline(summary, options).join('\n')];
   const rows = modelRows(summary);
   if (rows.length > 0) parts.push(renderTable(HEADERS, rows));
+  const pairs = pairLines(summary);
+  if (pairs.length > 0) parts.push(pairs.join('\n'));
+  const flaky = flakyLines(summary);
+  if (flaky.length > 0) parts.push(flaky.join('\n'));
   const load = renderConsoleLoad(summary, renderTable);
   if (load) parts.push(load);
   const failed = failureLines(summary, options);

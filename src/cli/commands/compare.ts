@@ -8,8 +8,9 @@ import { EXIT, type ExitCode } from '../exit.js';
 import type { CliIo } from '../io.js';
 
 /** The judging flags `compare` and `run --baseline` share (defaults applied in compareOptionsFrom, so run can tell "not given"). */
-export function compareTuningOptions(group: string): Record<'latency-tolerance' | 'credits-tolerance' | 'fail-on' | 'markdown' | 'allow-different-suites', Options> {
+export function compareTuningOptions(group: string): Record<'tolerance' | 'latency-tolerance' | 'credits-tolerance' | 'fail-on' | 'markdown' | 'allow-different-suites', Options> {
   return {
+    tolerance: { type: 'string', describe: 'a pass-rate drop fails only when significant and larger than this, e.g. 2% (default 0)', group },
     'latency-tolerance': { type: 'string', describe: 'a latency rise counts only above this change of the median (default 10%)', group },
     'credits-tolerance': { type: 'string', describe: 'a credits rise counts only above this change per request (default 5%)', group },
     'fail-on': { type: 'string', describe: `what fails the verdict (exit 1): ${GATES.join(',')} or none (default ${DEFAULT_GATES.join(',')})`, group },
@@ -25,6 +26,7 @@ export function compareOptionsOf(argv: Record<string, unknown>): CompareOptions 
     creditsTolerance: argv.creditsTolerance as string | undefined,
     failOn: argv.failOn as string | undefined,
     alpha: argv.alpha as number | undefined,
+    tolerance: argv.tolerance as string | undefined,
     allowDifferentSuites: argv.allowDifferentSuites === true,
   });
 }
@@ -55,6 +57,8 @@ export function compareCommand(io: CliIo, setExit: (code: ExitCode) => void): Co
         .epilogue(
           [
             'Items are matched by item_id, repeats pooled: an item passes when most of its repeats pass.',
+            'A pass → fail of a stable item fails; of a flaky one (repeats disagree) only through the pass rate,',
+            'which fails when a paired test over the items finds a drop beyond --tolerance (docs/comparing-models.md).',
             'A latency rise fails only when a Mann-Whitney U test finds it significant AND the median rose',
             'by more than the tolerance; credits per request likewise, with a paired bootstrap.',
             'Runs of differently named suites are refused (exit 2) unless --allow-different-suites.',

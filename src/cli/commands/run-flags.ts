@@ -105,6 +105,7 @@ export function runFlags<T>(y: Argv<T>) {
     .option('baseline', { type: 'string', describe: 'compare with an earlier run directory; exit 1 on regression', group: 'Checks:' })
     .option('label', { type: 'string', describe: 'a label for this run (a release, a document change), recorded in run.json; kbbench history shows it', group: 'Output:' })
     .options(compareTuningOptions('Checks:'))
+    .option('confirm', { type: 'number', describe: 'with --baseline: re-ask each pass → fail item N more times; it fails only if every re-ask fails', group: 'Checks:' })
     .option('resume', { type: 'string', describe: 'continue an interrupted run in its directory; nothing finished is sent again', group: 'Output:' })
     .option('allow-changed-suite', { type: 'boolean', describe: 'with --resume: continue although the suite file changed (same suite name); see README', group: 'Output:' })
     .option('filter', {

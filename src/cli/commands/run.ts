@@ -10,7 +10,8 @@ import { EXIT, exitForVerdict, type ExitCode } from '../exit.js';
 import type { CliIo } from '../io.js';
 import { withSessionConsole } from '../session-console.js';
 import { runFlags, toSessionOptions } from './run-flags.js';
-import { checkBaseline, runBaselineCompare } from './baseline.js';
+import { checkBaseline, confirmRepeatsOf, runBaselineCompare, type ConfirmStep } from './baseline.js';
+import { confirmFlips } from '../../session/confirm-flips.js';
 
 /** What --help says about the verdict (README "Exit codes" says the same). */
 export const FAIL_ON_EPILOG = [
@@ -51,6 +52,7 @@ export function runCommand(io: CliIo, setExit: (code: ExitCode) => void): Comman
         .example('$0 run suites/demo.yaml --max-credits 5', 'stop before spending more than 5 credits')
         .example('$0 run suites/demo.yaml --resume reports/demo-20261122T101500Z', 'finish an interrupted run without paying twice')
         .example('$0 run suites/demo.yaml --baseline baselines/demo --markdown comment.md', 'fail (exit 1) on a regression against a kept run')
+        .example('$0 run suites/demo.yaml --baseline baselines/demo --confirm 3', 're-ask each pass → fail item 3 more times: fail only if they fail too')
         .example('$0 run suites/demo.yaml --fail-on thresholds', 'only the thresholds gate: failed checks alone do not fail the run')
         .example("$0 run suites/demo.yaml --filter 'refund-*' --filter tag:billing", 'only the refund cases and those tagged billing')
         .example('$0 run suites/demo.yaml --only-failed reports/demo-20261122T101500Z', 'run again what failed there')
@@ -59,12 +61,14 @@ export function runCommand(io: CliIo, setExit: (code: ExitCode) => void): Comman
       const options = toSessionOptions(argv as Record<string, unknown>, io.env, process.cwd());
       const baseline = checkBaseline(argv as Record<string, unknown>);
       if (baseline && argv.allowDifferentSuites !== true) options.baselineSuite = { name: baseline.suite.name, dir: resolve(argv.baseline as string) };
+      confirmRepeatsOf(argv as Record<string, unknown>);
       const quiet = argv.quiet === true;
       const json = argv.json === true;
       await withSessionConsole(io, { label: 'kbbench:', quiet, apiKey: options.apiKey, apiKeyFile: argv.apiKeyFile as string | undefined, graderApiKey: options.graderApiKey }, async (hooks, settle) => {
         const result = await runSession(options, hooks);
         settle();
-        const baselineFailed = typeof argv.baseline === 'string' ? await runBaselineCompare(io, argv, result, quiet || json) : false;
+        const confirm: ConfirmStep = (comparison, repeats) => confirmFlips(options, result.runDir, comparison, repeats, hooks);
+        const baselineFailed = typeof argv.baseline === 'string' ? await runBaselineCompare(io, argv, result, quiet || json, confirm) : false;
         if (json) io.out(JSON.stringify(result.summary, null, 2));
         else if (quiet) {
           // --quiet: the verdict and where the reports are, nothing else.

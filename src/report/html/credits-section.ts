@@ -2,7 +2,7 @@
 // balance over the run (and where its last value came from), and the ledger's reconciliation findings.
 import type { CreditsSummary } from '../../credits/run-credits.js';
 import type { Summary } from '../../domain/summary.js';
-import { formatCount, formatCredits } from '../format.js';
+import { formatCount, formatCredits, modelLabel } from '../format.js';
 import { esc } from './escape.js';
 
 /** The case table of the section lists the dearest cases only: the matrix and cases.csv have them all. */
@@ -14,17 +14,12 @@ function table(head: string[], rows: string[][], caption: string): string {
   return `<table class="credits"><caption>${esc(caption)}</caption><thead><tr>${th}</tr></thead><tbody>${body}</tbody></table>`;
 }
 
+/** Case × model rows, dearest first: a case's spend is per model (models differ tenfold in price). */
 function dearestCases(summary: Summary): string[][] {
-  const rows = summary.cases.map((c) => {
-    const cells = Object.values(c.models);
-    const sum = cells.reduce((a, x) => a + x.credits_used, 0);
-    const requests = cells.reduce((a, x) => a + x.requests, 0);
-    const passed = cells.reduce((a, x) => a + x.passed, 0);
-    return { label: c.label, sum, requests, passed };
-  });
+  const rows = summary.cases.flatMap((c) => Object.entries(c.models).map(([model, x]) => ({ label: c.label, model, sum: x.credits_used, requests: x.requests, passed: x.passed })));
   rows.sort((a, b) => b.sum - a.sum);
   return rows.slice(0, MAX_CREDIT_CASES).map((r) => [
-    r.label, formatCredits(r.sum), formatCount(r.requests), formatCredits(r.requests > 0 ? r.sum / r.requests : null), formatCredits(r.passed > 0 ? r.sum / r.passed : null),
+    r.label, modelLabel(r.model), formatCredits(r.sum), formatCount(r.requests), formatCredits(r.requests > 0 ? r.sum / r.requests : null), formatCredits(r.passed > 0 ? r.sum / r.passed : null),
   ]);
 }
 
@@ -70,7 +65,7 @@ export function renderCreditsSection(summary: Summary): string {
     money,
     table(['model', 'credits', 'requests', 'mean', 'sd', 'per passed'], models, 'Spend by model'),
     table(['position', 'credits', 'requests', 'mean', 'sd'], turns, 'Spend by turn position (history grows with the turn)'),
-    table(['case', 'credits', 'requests', 'mean', 'per passed'], dearestCases(summary), `Spend by case (the ${MAX_CREDIT_CASES} dearest)`),
+    table(['case', 'model', 'credits', 'requests', 'mean', 'per passed'], dearestCases(summary), `Spend by case and model (the ${MAX_CREDIT_CASES} dearest)`),
     balanceLine(c.remaining_over_run),
     reconciliation(c),
   ].join('\n');

@@ -72,7 +72,7 @@ export function renderHtmlReport({ run, summary, details, evidence, load }: Html
   const nav = sections.map(([id, title]) => `<li><a href="#${id}">${esc(title)}</a></li>`).join('');
   const main = [
     section('models', 'Models', renderModelTable(summary)),
-    section('tags', 'Tags', renderTagTable(summary.tags)),
+    section('tags', 'Tags', renderTagTable(summary.tags, summary.tag_credits)),
     section('charts', 'Charts', charts(details, summary)),
     ...(loadBody ? [section('load', 'Load', loadBody)] : []),
     section('matrix-section', 'Cases × models', renderMatrix(summary, evidence)),

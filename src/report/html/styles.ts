@@ -73,6 +73,12 @@ th.text, td.text { text-align: left; }
 th[aria-sort="ascending"] .sort .arrow::after { content: "▲"; opacity: 1; }
 th[aria-sort="descending"] .sort .arrow::after { content: "▼"; opacity: 1; }
 td.best { background: var(--best-bg); color: var(--best-fg); font-weight: 700; }
+td .ci { display: block; font-size: 0.8em; color: var(--muted); font-weight: 400; }
+tfoot td.verdict { font-size: 0.8em; } tfoot td.no-diff { color: var(--muted); }
+.forest svg { max-width: 100%; height: auto; } .forest text { font-size: 12px; fill: currentColor; }
+.forest line.ci { stroke: var(--accent); stroke-width: 2; } .forest line.zero { stroke: currentColor; stroke-dasharray: 3 3; }
+.forest line.axis { stroke: currentColor; opacity: 0.4; } .forest .no-diff circle { fill: var(--card); stroke: var(--accent); stroke-width: 2; }
+.forest .significant circle { fill: var(--accent); }
 .kinds { display: block; color: var(--muted); font-size: .78rem; }
 .swatch { display: inline-block; vertical-align: middle; margin-right: .4rem; }
 .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(460px, 1fr)); gap: 1rem; align-items: start; }

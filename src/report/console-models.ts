@@ -1,0 +1,34 @@
+// The console's model comparison: each pair's differences with intervals and verdicts, then the flaky list.
+import type { Summary } from '../domain/summary.js';
+import { modelLabel } from './format.js';
+import { metricLine, PAIR_METRICS, powerWords } from './model-pairs-text.js';
+
+/** Pairs shown on the console; report.html and summary.json have them all. */
+const PAIRS_SHOWN = 6;
+const FLAKY_SHOWN = 10;
+
+export function pairLines(summary: Summary): string[] {
+  const pairs = summary.model_pairs ?? [];
+  if (pairs.length === 0) return [];
+  const lines = ['models compared (b − a on the questions both answered; 95% interval; p Holm-adjusted):'];
+  for (const pair of pairs.slice(0, PAIRS_SHOWN)) {
+    lines.push(`  ${modelLabel(pair.b)} vs ${modelLabel(pair.a)} (${pair.questions} questions)`);
+    for (const { key, name, unit } of PAIR_METRICS) {
+      const metric = pair[key];
+      if (metric) lines.push(`    ${name.padEnd(14)} ${metricLine(pair, metric, unit)}`);
+    }
+    const power = powerWords(pair);
+    if (power) lines.push(`    ${''.padEnd(14)} ${power}`);
+  }
+  if (pairs.length > PAIRS_SHOWN) lines.push(`  … ${pairs.length - PAIRS_SHOWN} more pairs in summary.json and report.html`);
+  return lines;
+}
+
+export function flakyLines(summary: Summary): string[] {
+  const flaky = summary.flaky;
+  if (!flaky || flaky.total === 0) return [];
+  const lines = [`flaky (repeats disagreed): ${flaky.total} case × model`];
+  for (const f of flaky.shown.slice(0, FLAKY_SHOWN)) lines.push(`  ${f.label}  ${modelLabel(f.model)}  ${f.passed}/${f.judged} passed`);
+  if (flaky.total > FLAKY_SHOWN) lines.push(`  … ${flaky.total - FLAKY_SHOWN} more in summary.json`);
+  return lines;
+}

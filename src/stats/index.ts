@@ -1,0 +1,7 @@
+// kbbench's statistics: intervals, paired tests, power and multiple-testing correction. metrics/, compare/ and history read these.
+export { normalQuantile, wilsonInterval } from './wilson.js';
+export { clusterIndex, clusteredMean, medianInPlace, passRateInterval, quantile, type ClusteredValues, type MeanEstimate } from './intervals.js';
+export { mcnemarExact, pairedTest, pairVerdict, MIN_PAIRED_QUESTIONS, type PairedInput, type PairedOptions, type PairedResult, type PairedStatistic, type PairVerdict } from './paired.js';
+export { detectableDifference, questionsNeeded, repeatsNeeded, type VarianceSplit } from './power.js';
+export { holmAdjust } from './holm.js';
+export { passHatK, stabilityOf, type Stability } from './stability.js';
