@@ -77,8 +77,14 @@ describe('credit reconciliation against kbbench serve', () => {
     const results = await Promise.all(shards.map((out, i) =>
       runCli(['run', DEMO, '--base-url', serve.url, '--no-stream', '--concurrency', '1', '--models', 'gpt-4o,gpt-4o-mini', '--shard', `${i + 1}/2`, '--quiet', '--out', out], { env: { KBBENCH_API_KEY: serve.key } })));
     for (const r of results) expect(r.code).toBe(0);
+    // Each shard alone sees the other's spend only where their answers interleaved on the account
+    // (on a loaded machine one shard can finish before the other starts): judge by the balances.
+    const balances = shards.map((dir) => readNdjson<Sample>(join(dir, 'results.ndjson'))
+      .map((s) => s.credits_remaining).filter((c): c is number => typeof c === 'number'));
+    const [lo1, hi1] = [Math.min(...balances[0]!), Math.max(...balances[0]!)];
+    const interleaved = balances[1]!.some((c) => c > lo1 && c < hi1);
     const alone = shards.map((dir) => creditsOf(dir).reconciliation.unexplained);
-    expect(Math.max(...alone)).toBeGreaterThan(0);
+    if (interleaved) expect(Math.max(...alone)).toBeGreaterThan(0);
     const merged = join(root, 'merged');
     expect((await runCli(['merge', ...shards, '--out', merged, '--quiet'])).code).toBe(0);
     expect(creditsOf(merged).reconciliation).toMatchObject({ answers: 30, unexplained: 0, gaps: [] });

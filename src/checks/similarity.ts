@@ -148,8 +148,14 @@ export const similarCheck: CheckHandler<'similar'> = async (spec, subject, ports
       textScore = vectorCosine(a!, b!);
       via = ' (embeddings)';
     } catch (error) {
-      // Not judged is not wrong: the check says so rather than scoring a text it could not read.
-      return { type: 'similar', pass: false, detail: `not judged: the embeddings endpoint failed: ${(error as Error).message}` };
+      const reason = `the embeddings endpoint failed: ${(error as Error).message}`;
+      // A missing or contradicted fact fails the check whatever the text score: that needs no embeddings.
+      const facts = scoreAgainstReference(subject.text, to, min, 0);
+      if (facts.facts.some((f) => f.status !== 'found')) {
+        return { type: 'similar', pass: false, detail: `${factProblems(facts.facts)} (${reason}; the facts alone fail it)` };
+      }
+      // Not judged is not wrong (pass: null, the run incomplete): never a lexical guess in its place.
+      return { type: 'similar', pass: null, not_judged: reason, detail: `not judged: ${reason}` };
     }
   }
   const result = scoreAgainstReference(subject.text, to, min, textScore);
