@@ -17,7 +17,8 @@ describe('open loop against a stalling service', () => {
       ['run', 'test/fixtures/e2e/small.yaml', '--base-url', serve.url, '--out', out, '--models', 'gpt-4o-mini', '--rate', '20', '--duration', '1s', '--max-in-flight', '2', '--quiet'],
       { env: { KBBENCH_API_KEY: serve.key } },
     );
-    expect(r.code, r.stderr).toBe(0);
+    // Starts the cap held back were not delivered as planned: the `dropped` gate fails the run.
+    expect(r.code, r.stderr).toBe(1);
     const samples = readNdjson<Sample>(join(out, 'results.ndjson'));
     expect(samples.length).toBeGreaterThan(0);
     expect(new Set(samples.map((s) => s.item_id)).size).toBe(samples.length);
@@ -28,9 +29,11 @@ describe('open loop against a stalling service', () => {
       expect(s.corrected_latency_ms!).toBeGreaterThanOrEqual(s.latency_ms!);
       expect(s.latency_ms!).toBeGreaterThanOrEqual(400); // the stall is measured, not hidden
     }
-    const summary = readJson<{ totals: { dropped: number; corrected_latency_ms: { p50: number } | null; latency_ms: { p50: number } } }>(join(out, 'summary.json'));
+    const summary = readJson<{ gates: { failed: string[] }; totals: { dropped: number; dropped_late: number; corrected_latency_ms: { p50: number } | null; latency_ms: { p50: number } } }>(join(out, 'summary.json'));
     expect(summary.totals.dropped).toBeGreaterThan(0);
+    expect(summary.gates.failed).toContain('dropped');
     expect(summary.totals.corrected_latency_ms!.p50).toBeGreaterThan(summary.totals.latency_ms.p50);
-    expect(readJson<{ dropped: number }>(join(out, 'run.json')).dropped).toBe(summary.totals.dropped);
+    // Never sent (run.json, the runner's count) plus sent over 1 s late.
+    expect(readJson<{ dropped: number }>(join(out, 'run.json')).dropped + summary.totals.dropped_late).toBe(summary.totals.dropped);
   });
 });

@@ -51,6 +51,12 @@ describe('kbbench run --sweep', () => {
     const run = readJson<RunInfo>(join(out, 'run.json'));
     expect(run.load!.sweep!.rates).toEqual(targets);
     expect(r.stdout).toMatch(/slo_max_rate ★ /);
+    // Every rate met every SLO: the answer is a lower bound, said in summary.json and the console; the probes are rows of the table.
+    expect(sweep.slo_max_rate_is_lower_bound).toBe(true);
+    expect(r.stdout).toMatch(/a lower bound: every rate met every SLO/);
+    expect(r.stdout).toMatch(/probe 1 \(1 worker\)/);
+    expect(r.stdout).toMatch(/probe 2 \(8 workers\)/);
+    expect(readFileSync(join(out, 'report.html'), 'utf8')).toMatch(/probe 2 \(8 workers\)/);
   }, 60_000);
 
   it('an SLO no rate meets: every rate misses it and slo_max_rate is null; `kbbench report` judges it again', async () => {

@@ -47,7 +47,9 @@ describe('the timeline of an open-loop run', () => {
     expect(summary.stages![0]!.corrected_latency_ms!.p95).toBeGreaterThan(0);
     expect(summary.knee).toBeNull();
     expect(summary.harness).toMatchObject({ loop_delay_limit_ms: 100 });
-    expect(stderr).toMatch(/live: \d+s · target [\d.]+\/s · achieved [\d.]+\/s · in flight \d+ · corrected p95/);
+    // The target is the schedule's own now; the rest is labelled as the trailing seconds' mean.
+    expect(stderr).toMatch(/live: \d+s · target now [\d.]+\/s · last \d+s: achieved [\d.]+\/s, corrected p95 [^,]+, TTFC p95 [^,]+, \d+ errors · in flight \d+\/64/);
+    expect(stderr).toMatch(/load: 30 planned starts over 3s, at most 64 in flight \(--max-in-flight, default/);
     expect(stdout).toMatch(/stage +target\/s +starts +achieved\/s +dropped/);
   });
 

@@ -32,7 +32,7 @@ describe('parseFailOn', () => {
     expect(parseFailOn(undefined)).toBeUndefined();
     expect(parseFailOn('checks, thresholds,checks')).toEqual(['checks', 'thresholds']);
     expect(parseFailOn('none')).toEqual([]);
-    expect(() => parseFailOn('chekcs')).toThrow(/unknown "chekcs".*checks, thresholds, judged, regressions/);
+    expect(() => parseFailOn('chekcs')).toThrow(/unknown "chekcs".*checks, thresholds, judged, dropped, regressions/);
     expect(DEFAULT_GATES).not.toContain('changed');
   });
 });

@@ -6,14 +6,16 @@ import type { Verdict } from '../domain/summary.js';
 /**
  * Every gate: `checks` (an answer failed its checks, or its request failed, outside any pass_rate
  * threshold and not expected to fail), `judged` (a check could not be judged: its grader failed;
- * the verdict is then `incomplete`, not `fail`), `thresholds`, and the comparison's (`--baseline`, `compare`):
+ * the verdict is then `incomplete`, not `fail`), `thresholds`, `dropped` (an open loop did not
+ * deliver its planned starts: some never sent, or sent over 1 s late, and no `dropped` threshold of
+ * the suite allows it), and the comparison's (`--baseline`, `compare`):
  * `regressions`, `latency`, `credits`, `changed`, `missing`.
  */
-export const GATES = ['checks', 'thresholds', 'judged', 'regressions', 'latency', 'credits', 'changed', 'missing'] as const;
+export const GATES = ['checks', 'thresholds', 'judged', 'dropped', 'regressions', 'latency', 'credits', 'changed', 'missing'] as const;
 export type Gate = (typeof GATES)[number];
 
 /** `changed` is opt-in: a live model rewords its answers from run to run, so "changed" alone is noise. */
-export const DEFAULT_GATES: readonly Gate[] = ['checks', 'thresholds', 'judged', 'regressions', 'latency', 'credits', 'missing'];
+export const DEFAULT_GATES: readonly Gate[] = ['checks', 'thresholds', 'judged', 'dropped', 'regressions', 'latency', 'credits', 'missing'];
 
 /** `checks,thresholds`; `none` turns every gate off (everything is still reported). */
 export function parseFailOn(value: string | string[] | undefined): Gate[] | undefined {

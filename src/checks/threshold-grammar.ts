@@ -19,6 +19,8 @@ export const METRIC_AGGREGATIONS = {
   credits_used: ['sum', 'avg', 'min', 'max', 'med', 'p', 'count'],
   // One number per run: the mean credits of a request. `value` reads as k6's gauge form.
   credits_per_request: ['avg', 'value'],
+  // Open loop: planned starts never sent, or sent over 1 s late (count, and rate of the planned starts).
+  dropped: ['count', 'rate'],
 } as const satisfies Record<string, readonly AggregationName[]>;
 export type ThresholdMetric = keyof typeof METRIC_AGGREGATIONS;
 export const THRESHOLD_METRICS = Object.keys(METRIC_AGGREGATIONS) as ThresholdMetric[];

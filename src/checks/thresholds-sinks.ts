@@ -12,8 +12,8 @@ export interface ThresholdSinks {
   readonly parsed: readonly ParsedThreshold[];
   /** Feeds one result line to every sink whose scope it matches (shared accumulators are fed by their owner). */
   add(sample: Sample): void;
-  /** Judges every threshold on what has been added so far; cheap enough to call every second. */
-  evaluate(): ThresholdResult[];
+  /** Judges every threshold on what has been added so far; cheap enough to call every second. `run`: what only the finished run knows. */
+  evaluate(run?: { dropped: { count: number; planned: number } }): ThresholdResult[];
   /**
    * Whether a `pass_rate` threshold's scope holds this sample: its failed checks are then judged
    * through that threshold (k6), not one by one by the `checks` gate.
@@ -99,7 +99,7 @@ export function createThresholdSinks(definitions: Record<string, readonly string
     for (const sink of owned) if (matchesTags(sample, sink.scope)) sink.own.add(sample);
   };
 
-  const evaluate = (): ThresholdResult[] => {
+  const evaluate = (run?: { dropped: { count: number; planned: number } }): ThresholdResult[] => {
     const aggregates = new Map<string, ThresholdAggregates>();
     return parsed.map((t) => {
       const key = scopeKeyOf(t.scope);
@@ -107,6 +107,7 @@ export function createThresholdSinks(definitions: Record<string, readonly string
       if (scoped === undefined) {
         const sink = sinks.get(key)!;
         scoped = aggregatesOf(sink.read(), sink.scope);
+        if (run) scoped.dropped = run.dropped;
         aggregates.set(key, scoped);
       }
       return judgeThreshold(t, scoped);

@@ -25,6 +25,8 @@ export interface ThresholdAggregates {
   credits(): MetricReadout | null;
   /** summary.json's credits_per_request: everything spent over the requests whose credits are known. */
   creditsPerRequest: number | null;
+  /** The run's dropped starts and its planned starts (known once the run is over; absent while it runs). */
+  dropped?: { count: number; planned: number };
 }
 
 function readValue(parsed: ParsedThreshold, readout: MetricReadout | null): number | null {
@@ -69,6 +71,11 @@ export function aggregateThreshold(parsed: ParsedThreshold, aggregates: Threshol
       return aggregates.errors;
     case 'credits_per_request':
       return aggregates.creditsPerRequest;
+    case 'dropped':
+      // Known only once the run is over: a live judge (abortOnFail) sees nothing to judge yet.
+      if (aggregates.dropped === undefined) return null;
+      if (aggregation.name === 'rate') return aggregates.dropped.planned > 0 ? aggregates.dropped.count / aggregates.dropped.planned : 0;
+      return aggregates.dropped.count;
     case 'credits_used':
       return readValue(parsed, aggregates.credits());
     default:

@@ -1,13 +1,28 @@
-// The live line of an open-loop run on stderr, once per second: target and achieved rate, in flight,
-// p95 of the last 10 s, errors. On a terminal it rewrites itself in place; in a log it is a line a second.
+// The live line of a time-bound run on stderr, once per second: the schedule's target now, then the
+// last 10 s (achieved rate, p95, TTFC p95, errors), in flight against the cap, starts held back. On a terminal it rewrites itself in place; in a log it is a line a second.
 import type { LiveInterval } from '../metrics/interval-recorder.js';
 
+/**
+ * `12s · target now 50.0/s · last 10s: achieved 41.6/s, corrected p95 1,234 ms, TTFC p95 310 ms, 0 errors · in flight 64/64 · held back 12 · dropped 3`:
+ * the target is the schedule's own at this second; the rest is a trailing mean over the last seconds
+ * (in-flight requests count in the p95 with their wait so far).
+ */
 export function formatLiveLine(live: LiveInterval, elapsedS: number): string {
   const rate = (r: number | null): string => (r === null ? '–' : r.toFixed(1));
-  const p95 = live.p95_ms === null ? '–' : `${Math.round(live.p95_ms).toLocaleString('en-US')} ms`;
+  const ms = (v: number | null): string => (v === null ? '–' : `${Math.round(v).toLocaleString('en-US')} ms`);
   const which = live.p95_metric === 'corrected_latency_ms' ? 'corrected p95' : 'p95';
-  const dropped = live.dropped > 0 ? ` · ${live.dropped} dropped` : '';
-  return `${Math.round(elapsedS)}s · target ${rate(live.target_rate)}/s · achieved ${rate(live.achieved_rate)}/s · in flight ${live.in_flight} · ${which} (${live.seconds}s) ${p95} · ${live.errors} errors${dropped}`;
+  const target = live.workers_target !== undefined && live.workers_target !== null
+    ? `workers now ${live.workers_target}`
+    : live.target_rate !== null ? `target now ${rate(live.target_rate)}/s` : '';
+  const head = [`${Math.round(elapsedS)}s`, live.phase ? `sweep ${live.phase}` : '', target].filter(Boolean).join(' · ');
+  const recent = `last ${live.seconds}s: achieved ${rate(live.achieved_rate)}/s, ${which} ${ms(live.p95_ms)}, TTFC p95 ${ms(live.ttfc_p95_ms)}, ${live.errors} errors`;
+  const cap = live.max_in_flight !== undefined && live.max_in_flight !== null ? `/${live.max_in_flight}` : '';
+  const tail = [
+    `in flight ${live.in_flight}${cap}`,
+    live.held !== null && live.held > 0 ? `held back ${live.held}` : '',
+    live.dropped > 0 ? `${live.dropped} dropped` : '',
+  ].filter(Boolean).join(' · ');
+  return `${head} · ${recent} · ${tail}`;
 }
 
 export interface LiveView {
@@ -26,7 +41,8 @@ export function createLiveView(stream: NodeJS.WriteStream, enabled: boolean, onA
       return active;
     },
     update(live) {
-      if (!enabled || (live.line.target_rate === null && !active)) return;
+      // A time-bound loop's progress is its rate, not a count to a total: the live line replaces the bar.
+      if (!enabled || (live.line.target_rate === null && live.time_bound !== true && !active)) return;
       if (!active) {
         active = true;
         onActivate();

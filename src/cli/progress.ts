@@ -52,10 +52,14 @@ export function createProgress(stream: NodeJS.WriteStream, enabled: boolean): Pr
     };
   }
   let lastPrintMs = startMs;
+  let printedEnd = false;
   return {
     update(state) {
       const now = performance.now();
-      if (now - lastPrintMs < PLAIN_INTERVAL_MS && state.done < state.total) return;
+      // Every few seconds, and once on reaching the total (never a line per request past it).
+      const atEnd = state.done >= state.total && !printedEnd;
+      if (now - lastPrintMs < PLAIN_INTERVAL_MS && !atEnd) return;
+      if (atEnd) printedEnd = true;
       lastPrintMs = now;
       const { rps, etaS } = rateAndEta(state, startMs);
       stream.write(`progress: ${formatProgressLine(state, rps, etaS)}\n`);

@@ -9,9 +9,6 @@ import { createRedactor } from '../client/redact.js';
 import { keyFileModeWarning, shortKeyWarning } from './secrets.js';
 import { installStopSignals } from './signals.js';
 
-/** Requests in flight get this long after the first Ctrl-C before they are cancelled. */
-const GRACE_MS = 10_000;
-
 export interface SessionConsole {
   /** Label of the start line, e.g. `kbbench` or `kbbench estimate: sampling`. */
   label: string;
@@ -27,7 +24,7 @@ export interface SessionConsole {
 export async function withSessionConsole<T>(io: CliIo, view: SessionConsole, body: (hooks: SessionHooks, settle: () => void) => Promise<T>): Promise<T> {
   io.setRedact(createRedactor([view.apiKey, view.graderApiKey]));
   for (const warning of [shortKeyWarning([view.apiKey]), keyFileModeWarning(view.apiKeyFile)]) if (warning) io.err(warning);
-  const signals = installStopSignals(GRACE_MS, (t) => io.err(t));
+  const signals = installStopSignals((t) => io.err(t));
   const progress = createProgress(io.stderr, !view.quiet);
   // An open loop's progress is its rate, not a count to a total: the live line takes the bar's place.
   const live = createLiveView(io.stderr, !view.quiet, () => progress.stop());
@@ -46,7 +43,9 @@ export async function withSessionConsole<T>(io: CliIo, view: SessionConsole, bod
     onStart: (info) => {
       for (const w of info.warnings) io.err(`warning: ${w}`);
       const target = info.embedded ? `the embedded reference service (${info.baseUrl})` : info.baseUrl;
-      if (!view.quiet) io.err(`${view.label} ${info.total} requests against ${target} → ${info.runDir}`);
+      if (view.quiet) return;
+      if (info.load) io.err(`${view.label} against ${target} → ${info.runDir}\n  load: ${info.load}`);
+      else io.err(`${view.label} ${info.total} requests against ${target} → ${info.runDir}`);
     },
     onProgress: (p) => {
       if (!live.active) progress.update(p);

@@ -46,7 +46,7 @@ describe('parseFailOn', () => {
 describe('compareOptionsFrom', () => {
   it('fills the defaults: 10%, 5%, alpha 0.01, the default gates (changed is opt-in)', () => {
     expect(compareOptionsFrom({})).toEqual(DEFAULT_COMPARE_OPTIONS);
-    expect(DEFAULT_COMPARE_OPTIONS.failOn).toEqual(['checks', 'thresholds', 'judged', 'regressions', 'latency', 'credits', 'missing']);
+    expect(DEFAULT_COMPARE_OPTIONS.failOn).toEqual(['checks', 'thresholds', 'judged', 'dropped', 'regressions', 'latency', 'credits', 'missing']);
   });
 
   it('reads --tolerance as a percentage or a fraction', () => {

@@ -26,6 +26,8 @@ export interface StageSummary {
   ttfc_ms: StagePercentiles | null;
   latency_ms: StagePercentiles | null;
   corrected_latency_ms: StagePercentiles | null;
+  /** Inter-chunk latency (each streamed answer's mean gap between chunks, GuideLLM's ITL) by stage; absent in older summaries. */
+  inter_chunk_ms?: StagePercentiles | null;
   credits_used: number;
   credits_per_min: number | null;
 }

@@ -38,7 +38,7 @@ export interface RunInfo {
   load: RecordedLoad;
   /** Why the run stopped early, in words (never containing the key). */
   stop_reason?: string;
-  abort?: { by: 'threshold' | 'max-errors' | 'max-error-rate' | 'setup'; detail: string };
+  abort?: { by: 'threshold' | 'max-errors' | 'max-error-rate' | 'unreachable' | 'setup'; detail: string };
   /** `run --label TEXT`: what kbbench history names this run by. */
   label?: string;
   /** The commit the run belongs to (GITHUB_SHA when present). */

@@ -3,7 +3,8 @@ import type { KbErrorCode } from './errors.js';
 
 export type Endpoint = 'ask' | 'continue' | 'create';
 export type HttpMethod = 'post' | 'get';
-export type Outcome = 'ok' | 'http_error' | 'timeout' | 'network_error' | 'stream_error' | 'skipped';
+/** `interrupted`: still in flight when the graceful stop ended, cut by the harness (the service may have charged it). */
+export type Outcome = 'ok' | 'http_error' | 'timeout' | 'network_error' | 'stream_error' | 'skipped' | 'interrupted';
 
 /**
  * One check's result. `pass` is three-state: true, false, or null when the check could not be
@@ -29,7 +30,7 @@ export interface CheckResult {
 }
 
 export interface SampleError {
-  code: KbErrorCode | 'E_SKIPPED';
+  code: KbErrorCode | 'E_SKIPPED' | 'E_INTERRUPTED';
   message: string;
 }
 

@@ -149,8 +149,17 @@ export interface GraderSummary {
 }
 
 export interface TotalsSummary extends RequestStats {
-  /** Open-loop starts that never got sent before the duration ended. */
+  /**
+   * Open-loop starts not delivered as planned: never sent (held by the in-flight cap until the
+   * schedule ended) plus sent over 1 s after their intended time (`dropped_late`).
+   */
   dropped: number;
+  /** Of `dropped`, those sent over 1 s late (absent in summaries of older versions). */
+  dropped_late?: number;
+  /** dropped / the starts the schedule planned; null when nothing was planned (a closed loop). */
+  dropped_rate?: number | null;
+  /** Requests still in flight when the graceful stop ended, cut and recorded `interrupted` (the service may have charged them). */
+  interrupted?: number;
   /** Lines of results.ndjson that could not be read (a torn last line of an interrupted run). */
   unreadable_lines: number;
   /** The run's duration: run.json's, else from the samples' monotonic offsets. */
@@ -209,6 +218,8 @@ export interface GatesSummary {
   fail_on: string[];
   /** Gates that failed, in fail_on's terms. */
   failed: string[];
+  /** The `dropped` gate: the run's dropped starts, and whether a `dropped` threshold judged them instead. */
+  dropped?: { count: number; rate: number | null; judged_by_threshold: boolean };
   checks: {
     /** Failed answers (or requests) outside any pass_rate threshold and not expected to fail. */
     failed: number;
@@ -316,4 +327,6 @@ export interface SweepSummary {
   slo_max_rate: number | null;
   /** That rate's target. */
   slo_max_target_rate: number | null;
+  /** True when every rate met every SLO: slo_max_rate is a lower bound, the service's limit lies higher. */
+  slo_max_rate_is_lower_bound?: boolean;
 }

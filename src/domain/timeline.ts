@@ -52,6 +52,15 @@ export interface TimelineLine {
   loop_delay_p99_ms: number | null;
   /** The interval histograms (hdr-histogram-js compressed base64, µs), so lines add exactly. */
   hdr: Partial<Record<IntervalTiming, string>>;
+  /**
+   * Open loop: starts the schedule itself planned in this second (sent, or dropped): a Poisson
+   * schedule's own count, against which a shortfall is judged (absent in older files).
+   */
+  planned?: number;
+  /** Starts due and held back by the in-flight cap at the end of the second (absent in older files). */
+  held?: number;
+  /** How long the oldest unit in flight at the end of the second had waited, from its intended start (ms). */
+  in_flight_oldest_ms?: number | null;
   /** Present when the line was rebuilt from results.ndjson (no starts, in-flight or target known). */
   rebuilt?: true;
 }

@@ -31,6 +31,12 @@ function timingsOf(sample: Sample): Array<[IntervalTiming, number | null | undef
 /** Counters and histograms of a set of intervals; also the state of the interval being recorded. */
 export class IntervalSum {
   starts = 0;
+  /** Starts the schedule planned (open loop); null when none had a schedule. */
+  planned: number | null = null;
+  /** Starts held back by the cap (the latest line's, or the sum over shards). */
+  held: number | null = null;
+  /** The oldest in-flight unit's wait, ms (the largest over lines). */
+  inFlightOldestMs: number | null = null;
   dropped = 0;
   completed = 0;
   ok = 0;
@@ -78,6 +84,9 @@ export class IntervalSum {
   addLine(line: TimelineLine): void {
     this.seconds += 1;
     this.starts += line.starts;
+    if (line.planned !== undefined) this.planned = (this.planned ?? 0) + line.planned;
+    if (line.held !== undefined) this.held = (this.held ?? 0) + line.held;
+    if (line.in_flight_oldest_ms !== undefined && line.in_flight_oldest_ms !== null) this.inFlightOldestMs = Math.max(this.inFlightOldestMs ?? 0, line.in_flight_oldest_ms);
     this.dropped += line.dropped;
     this.completed += line.completed;
     this.ok += line.ok;
@@ -100,12 +109,13 @@ export class IntervalSum {
   }
 
   /** The value (ms) at a percentile of one timing over several sums, their histograms added as they are (no decoding). */
-  static percentileOverMs(sums: readonly IntervalSum[], metric: IntervalTiming, percentile: number): number | null {
+  static percentileOverMs(sums: readonly IntervalSum[], metric: IntervalTiming, percentile: number, extraMs: Iterable<number> = []): number | null {
     const total = createIntervalHistogram();
     for (const sum of sums) {
       const h = sum.histograms.get(metric);
       if (h) total.add(h);
     }
+    for (const ms of extraMs) if (Number.isFinite(ms) && ms >= 0) total.recordValue(msToUs(ms));
     return total.totalCount > 0 ? valueAtPercentileMs(total, percentile) : null;
   }
 
@@ -139,7 +149,7 @@ export class IntervalSum {
 
   /** This sum as the line of second `t`. */
   toLine(t: number, offsetMs: number, targetRate: number | null): TimelineLine {
-    return {
+    const line: TimelineLine = {
       t, offset_ms: Math.round(offsetMs * 1000) / 1000, target_rate: targetRate,
       starts: this.starts, dropped: this.dropped, completed: this.completed, ok: this.ok,
       in_flight: this.inFlight, in_flight_max: this.inFlightMax, errors: { ...this.errors }, status_429: this.status429,
@@ -148,6 +158,10 @@ export class IntervalSum {
       corrected_latency_ms: this.percentiles('corrected_latency_ms'), inter_chunk_ms: this.percentiles('inter_chunk_ms'),
       loop_delay_p99_ms: this.loopDelayP99Ms, hdr: this.encoded(),
     };
+    if (this.planned !== null) line.planned = this.planned;
+    if (this.held !== null) line.held = this.held;
+    if (this.inFlightOldestMs !== null) line.in_flight_oldest_ms = this.inFlightOldestMs;
+    return line;
   }
 
   private histogram(metric: IntervalTiming): Histogram {

@@ -21,14 +21,29 @@ export interface LiveInterval {
   /** The latest line. */
   line: TimelineLine;
   seconds: number;
+  /** The schedule's target now (starts/s), not a trailing mean; null in a closed loop or once the schedule ended. */
   target_rate: number | null;
   achieved_rate: number;
   in_flight: number;
   /** p95 over the last seconds: corrected latency when the run has it (open loop), else latency. */
   p95_ms: number | null;
   p95_metric: 'corrected_latency_ms' | 'latency_ms';
+  /** TTFC p95 over the last seconds' answers. */
+  ttfc_p95_ms: number | null;
   errors: number;
   dropped: number;
+  /** Starts due and held back by the in-flight cap now (open loop), null in a closed loop. */
+  held: number | null;
+  /** How long the oldest unit in flight has waited (from its intended start), ms. */
+  in_flight_oldest_ms: number | null;
+  /** Said by the session, not the recorder: the load's shape around these figures. */
+  time_bound?: boolean;
+  /** The in-flight cap that holds starts back (open loop). */
+  max_in_flight?: number | null;
+  /** --concurrency-stages: the workers the stages ask for now. */
+  workers_target?: number | null;
+  /** A sweep's phase: its probes, or which rate. */
+  phase?: string | null;
 }
 
 /** The harness's event-loop delay p99 (ms) since it was last read, null when not measured. */
@@ -44,6 +59,9 @@ export class IntervalRecorder {
   private readonly recentSums: IntervalSum[] = [];
   private readonly recentSeconds: number;
   private scheduleEnded = false;
+  /** Units in flight: since when each waits (its intended start, else its start), by start id; as many as are in flight. */
+  private readonly waiting = new Map<number, number>();
+  private heldNow: number | null = null;
 
   constructor(private readonly options: IntervalRecorderOptions) {
     this.recentSeconds = options.recentSeconds ?? 10;
@@ -51,21 +69,39 @@ export class IntervalRecorder {
     this.current = new IntervalSum();
   }
 
-  start(atMs: number): void {
+  start(atMs: number, id?: number, intendedAtMs?: number | null): void {
     this.roll(atMs);
     this.current.starts += 1;
+    if (id !== undefined) this.waiting.set(id, intendedAtMs ?? atMs);
+    if (intendedAtMs !== null && intendedAtMs !== undefined) this.current.planned = (this.current.planned ?? 0) + 1;
     this.inFlight += 1;
     this.current.inFlightMax = Math.max(this.current.inFlightMax, this.inFlight);
   }
 
-  settled(atMs: number): void {
+  settled(atMs: number, id?: number): void {
     this.roll(atMs);
     this.inFlight = Math.max(0, this.inFlight - 1);
+    if (id !== undefined) this.waiting.delete(id);
   }
 
+  /** Starts given up: planned, never sent. */
   dropped(count: number, atMs: number): void {
     this.roll(atMs);
     this.current.dropped += count;
+    this.current.planned = (this.current.planned ?? 0) + count;
+  }
+
+  /** Starts held back by the in-flight cap, now. */
+  held(count: number, atMs: number): void {
+    this.roll(atMs);
+    this.heldNow = count;
+  }
+
+  /** How long each unit in flight has waited at `nowMs` (corrected: from its intended start). */
+  private waitsAt(nowMs: number): number[] {
+    const waits: number[] = [];
+    for (const fromMs of this.waiting.values()) waits.push(Math.max(0, nowMs - fromMs));
+    return waits;
   }
 
   sample(sample: Sample, atMs: number): void {
@@ -102,15 +138,21 @@ export class IntervalRecorder {
     const lines = this.recentLines;
     const total = (f: (l: TimelineLine) => number): number => lines.reduce((a, l) => a + f(l), 0);
     const targets = lines.filter((l) => l.target_rate !== null);
-    const corrected = IntervalSum.percentileOverMs(this.recentSums, 'corrected_latency_ms', 95);
+    // Units still in flight count with their wait so far: a request outstanding 20 s shows as ≥ 20 s (wrk2, k6).
+    const endMs = this.currentT * 1000 - this.options.wallOriginMs;
+    const waits = this.waitsAt(endMs);
+    const corrected = IntervalSum.percentileOverMs(this.recentSums, 'corrected_latency_ms', 95, this.options.targetRateAt ? waits : []);
+    const oldest = waits.length > 0 ? round3(Math.max(...waits)) : null;
     return {
       line, seconds: lines.length,
-      target_rate: targets.length > 0 ? round3(targets.reduce((a, l) => a + l.target_rate!, 0) / targets.length) : null,
+      target_rate: this.options.targetRateAt && !this.scheduleEnded && targets.length > 0 ? round3(this.options.targetRateAt(endMs - this.options.runStartMs)) : null,
       achieved_rate: round3(total((l) => l.starts) / lines.length),
       in_flight: line.in_flight,
-      p95_ms: corrected ?? IntervalSum.percentileOverMs(this.recentSums, 'latency_ms', 95),
+      p95_ms: corrected ?? IntervalSum.percentileOverMs(this.recentSums, 'latency_ms', 95, waits),
       p95_metric: corrected !== null ? 'corrected_latency_ms' : 'latency_ms',
+      ttfc_p95_ms: IntervalSum.percentileOverMs(this.recentSums, 'ttfc_ms', 95),
       errors: total((l) => Object.values(l.errors).reduce((a, n) => a + n, 0)), dropped: total((l) => l.dropped),
+      held: this.heldNow, in_flight_oldest_ms: oldest,
     };
   }
 
@@ -139,6 +181,13 @@ export class IntervalRecorder {
     const { runStartMs, wallOriginMs, targetRateAt } = this.options;
     const offsetMs = this.currentT * 1000 - wallOriginMs - runStartMs;
     this.current.inFlight = this.inFlight;
+    if (this.heldNow !== null) this.current.held = this.heldNow;
+    if (this.waiting.size > 0) {
+      const endMs = (this.currentT + 1) * 1000 - wallOriginMs;
+      let oldest = 0;
+      for (const fromMs of this.waiting.values()) oldest = Math.max(oldest, endMs - fromMs);
+      this.current.inFlightOldestMs = round3(oldest);
+    }
     if (loopDelayP99Ms !== null) this.current.loopDelayP99Ms = round3(loopDelayP99Ms);
     const target = targetRateAt && !this.scheduleEnded ? round3(intendedStarts(targetRateAt, offsetMs)) : null;
     const line = this.current.toLine(this.currentT, offsetMs, target);

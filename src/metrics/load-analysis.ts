@@ -1,6 +1,7 @@
 // One pass over a run's timeline lines: summary.json's stages, knee and harness saturation, and
 // the series report.html's Load section draws (bounded: past a limit, neighbouring points merge).
 import type { HarnessSaturation, KneeSummary, StageSummary } from '../domain/load.js';
+import type { Sample } from '../domain/sample.js';
 import type { TimelineLine } from '../domain/timeline.js';
 import { createHarnessSaturation } from './harness-saturation.js';
 import { createLoadStages } from './load-stages.js';
@@ -23,6 +24,13 @@ export interface LoadPoint {
   corrected_p50_ms: number | null;
   corrected_p95_ms: number | null;
   corrected_p99_ms: number | null;
+  /** TTFC and inter-chunk latency (ITL) of the answers finished in the span: the largest per-second value when points merged. */
+  ttfc_p50_ms: number | null;
+  ttfc_p95_ms: number | null;
+  itl_p50_ms: number | null;
+  itl_p95_ms: number | null;
+  /** The oldest unit in flight: how long it had waited from its intended start (ms). */
+  in_flight_oldest_ms: number | null;
 }
 
 export interface LoadAnalysis {
@@ -49,6 +57,10 @@ export function createLoadAnalysis(options: LoadAnalysisOptions) {
   let lines = 0;
   let rebuilt = false;
   return {
+    /** A result of the run (stages put it where it started). */
+    addSample(sample: Sample): void {
+      stages?.addSample(sample);
+    },
     add(line: TimelineLine): void {
       lines += 1;
       if (line.rebuilt) rebuilt = true;
@@ -72,6 +84,9 @@ function pointOf(l: TimelineLine): LoadPoint {
     latency_p50_ms: l.latency_ms?.p50 ?? null, latency_p95_ms: l.latency_ms?.p95 ?? null, latency_p99_ms: l.latency_ms?.p99 ?? null,
     corrected_p50_ms: l.corrected_latency_ms?.p50 ?? null, corrected_p95_ms: l.corrected_latency_ms?.p95 ?? null,
     corrected_p99_ms: l.corrected_latency_ms?.p99 ?? null,
+    ttfc_p50_ms: l.ttfc_ms?.p50 ?? null, ttfc_p95_ms: l.ttfc_ms?.p95 ?? null,
+    itl_p50_ms: l.inter_chunk_ms?.p50 ?? null, itl_p95_ms: l.inter_chunk_ms?.p95 ?? null,
+    in_flight_oldest_ms: l.in_flight_oldest_ms ?? null,
   };
 }
 
@@ -98,6 +113,9 @@ function halve(points: LoadPoint[]): LoadPoint[] {
       latency_p50_ms: max(a.latency_p50_ms, b.latency_p50_ms), latency_p95_ms: max(a.latency_p95_ms, b.latency_p95_ms),
       latency_p99_ms: max(a.latency_p99_ms, b.latency_p99_ms), corrected_p50_ms: max(a.corrected_p50_ms, b.corrected_p50_ms),
       corrected_p95_ms: max(a.corrected_p95_ms, b.corrected_p95_ms), corrected_p99_ms: max(a.corrected_p99_ms, b.corrected_p99_ms),
+      ttfc_p50_ms: max(a.ttfc_p50_ms, b.ttfc_p50_ms), ttfc_p95_ms: max(a.ttfc_p95_ms, b.ttfc_p95_ms),
+      itl_p50_ms: max(a.itl_p50_ms, b.itl_p50_ms), itl_p95_ms: max(a.itl_p95_ms, b.itl_p95_ms),
+      in_flight_oldest_ms: max(a.in_flight_oldest_ms, b.in_flight_oldest_ms),
     });
   }
   return out;

@@ -63,6 +63,37 @@ describe('load stages', () => {
     expect(run(ramp, (_i, rate) => ({ starts: rate, latencyMs: 100 })).knee).toBeNull();
   });
 
+  it('after an early stop, a window is divided by the seconds it covered, and a partial window never names the knee alone', () => {
+    // 40/s throughout, p95 fine until the run stops 1 s into a window where it doubles.
+    const stages: StageWindow[] = [{ index: 0, from_rate: 0, to_rate: 60, start_ms: 0, end_ms: 40_000 }];
+    const acc = createLoadStages(stages);
+    for (let i = 0; i < 31; i++) acc.add(line(i, { starts: 40, latencyMs: i >= 30 ? 500 : 100 }));
+    expect(acc.finish().knee).toBeNull(); // today: a knee at 8/s (40 starts over 5 s)
+    // The same slowdown over a full window and then a partial one: the knee reads the true 40/s.
+    const full = createLoadStages(stages);
+    for (let i = 0; i < 36; i++) full.add(line(i, { starts: 40, latencyMs: i >= 30 ? 500 : 100 }));
+    const knee = full.finish().knee!;
+    expect(knee.at_ms).toBe(30_000);
+    expect(knee.rate_per_s).toBe(40);
+  });
+
+  it('puts a result in the stage it started in, whenever it finished (even after the last stage)', () => {
+    const stages: StageWindow[] = [
+      { index: 0, from_rate: 10, to_rate: 10, start_ms: 0, end_ms: 2000 },
+      { index: 1, from_rate: 10, to_rate: 10, start_ms: 2000, end_ms: 4000 },
+    ];
+    const acc = createLoadStages(stages);
+    for (let i = 0; i < 4; i++) acc.add(line(i, { starts: 10, latencyMs: 100 }));
+    // Slow answers of the last stage that finish 5 s after the run's schedule ended: their lines lie past every stage.
+    for (let i = 4; i < 10; i++) acc.add(line(i, { starts: 0, latencyMs: 100 }));
+    for (let k = 0; k < 10; k++) acc.addSample({ ...sample({ latencyMs: 100, outcome: 'ok', pass: true }), offset_ms: 500 + k * 100 });
+    for (let k = 0; k < 10; k++) acc.addSample({ ...sample({ latencyMs: 6000, outcome: 'ok', pass: true }), offset_ms: 2500 + k * 100, corrected_latency_ms: 6000 });
+    const [first, last] = acc.finish().stages;
+    expect(first!.requests).toBe(10);
+    expect(last!.requests).toBe(10);
+    expect(last!.corrected_latency_ms!.p95).toBeGreaterThanOrEqual(5990);
+  });
+
   it('a constant rate has no rising part, so no knee', () => {
     expect(risingEndMs([{ index: 0, from_rate: 5, to_rate: 5, start_ms: 0, end_ms: 10_000 }])).toBeNull();
     expect(risingEndMs(ramp)).toBe(60_000);
@@ -77,6 +108,17 @@ describe('harness saturation', () => {
     const full = createHarnessSaturation({ maxInFlight: 3 });
     for (let i = 0; i < 10; i++) full.add({ ...line(i, { starts: 5, latencyMs: 10, target: 10 }), in_flight_max: 3 });
     expect(full.finish()).toMatchObject({ saturated: false, shortfall_windows: 0 });
+  });
+
+  it('judges a Poisson schedule against its own planned starts, not the mean rate', () => {
+    // A mean of 30/s whose Poisson draw planned 24 or 25 starts a second in one window: all sent.
+    const h = createHarnessSaturation({ maxInFlight: 64 });
+    for (let i = 0; i < 10; i++) h.add({ ...line(i, { starts: i < 5 ? 24 : 30, latencyMs: 10, target: 30 }), planned: i < 5 ? 24 : 30, in_flight_max: 3 });
+    expect(h.finish()).toMatchObject({ saturated: false, shortfall_windows: 0 });
+    // Planned starts the harness did not send are a shortfall still.
+    const short = createHarnessSaturation({ maxInFlight: 64 });
+    for (let i = 0; i < 10; i++) short.add({ ...line(i, { starts: 10, latencyMs: 10, target: 30 }), planned: 30, in_flight_max: 3 });
+    expect(short.finish()).toMatchObject({ saturated: true });
   });
 
   it('says so when the event loop lagged past the limit for more than one second', () => {

@@ -1,5 +1,6 @@
 // summary.json `stages` and `knee`, read from the timeline's lines in order (streaming: one running
 // sum per stage and one per 5-second window, whatever the run's length).
+import type { Sample } from '../domain/sample.js';
 import type { TimelineLine } from '../domain/timeline.js';
 import type { KneeSummary, StagePercentiles, StageSummary } from '../domain/load.js';
 import { IntervalSum } from './interval-bucket.js';
@@ -12,11 +13,19 @@ const BASELINE_WINDOWS = 2;
 
 export interface LoadStagesAccumulator {
   add(line: TimelineLine): void;
+  /**
+   * A result, put in the stage in which its unit was intended to start, whenever it finished: its
+   * requests, errors, pass rate, credits and percentiles are that stage's (the lines give starts,
+   * drops and rates). Without results (none fed) the lines' completions are used.
+   */
+  addSample(sample: Sample): void;
   finish(): { stages: StageSummary[]; knee: KneeSummary | null };
 }
 
 export function createLoadStages(stages: readonly StageWindow[]): LoadStagesAccumulator {
   const sums = stages.map(() => new IntervalSum());
+  const byStart = stages.map(() => new IntervalSum());
+  let samples = 0;
   let lastEndMs = Number.NEGATIVE_INFINITY;
   const knee = createKneeFinder(risingEndMs(stages));
 
@@ -40,31 +49,42 @@ export function createLoadStages(stages: readonly StageWindow[]): LoadStagesAccu
       if (i >= 0) sums[i]!.addLine(line);
       knee.add(line);
     },
+    addSample(sample) {
+      // Its intended start (open loop), else when it was sent.
+      const startMs = sample.offset_ms - (sample.scheduled_delay_ms ?? 0);
+      const i = stages.findIndex((s) => startMs >= s.start_ms && startMs < s.end_ms);
+      if (i < 0) return;
+      samples += 1;
+      byStart[i]!.addSample(sample);
+    },
     finish() {
-      return { stages: stages.map((s, i) => stageSummary(s, sums[i]!, lastEndMs)), knee: knee.finish() };
+      return { stages: stages.map((s, i) => stageSummary(s, sums[i]!, lastEndMs, samples > 0 ? byStart[i]! : null)), knee: knee.finish() };
     },
   };
 }
 
-function stageSummary(stage: StageWindow, sum: IntervalSum, lastEndMs: number): StageSummary {
+function stageSummary(stage: StageWindow, lines: IntervalSum, lastEndMs: number, started: IntervalSum | null): StageSummary {
   // A run stopped inside a stage is judged on the part it ran.
   const coveredMs = Math.max(0, Math.min(stage.end_ms, lastEndMs) - stage.start_ms);
   const ratio = (a: number, b: number): number | null => (b > 0 ? round4(a / b) : null);
+  // Results by the stage they started in when known; else by the second they finished in.
+  const sum = started ?? lines;
   return {
     index: stage.index, from_rate: stage.from_rate, to_rate: stage.to_rate, start_ms: stage.start_ms, end_ms: stage.end_ms,
-    starts: sum.starts, dropped: sum.dropped, requests: sum.completed, errors: sum.errorCount, errors_by_kind: { ...sum.errors },
-    achieved_rate: coveredMs > 0 ? round4(sum.starts / (coveredMs / 1000)) : null,
+    starts: lines.starts, dropped: lines.dropped, requests: sum.completed, errors: sum.errorCount, errors_by_kind: { ...sum.errors },
+    achieved_rate: coveredMs > 0 ? round4(lines.starts / (coveredMs / 1000)) : null,
     error_rate: ratio(sum.errorCount, sum.completed),
     pass_rate: ratio(sum.passed, sum.completed),
     ttfc_ms: percentiles(sum, 'ttfc_ms'),
     latency_ms: percentiles(sum, 'latency_ms'),
     corrected_latency_ms: percentiles(sum, 'corrected_latency_ms'),
+    inter_chunk_ms: percentiles(sum, 'inter_chunk_ms'),
     credits_used: round5(sum.creditUnits / 100_000),
     credits_per_min: coveredMs > 0 ? round5(sum.creditUnits / 100_000 / (coveredMs / 60_000)) : null,
   };
 }
 
-function percentiles(sum: IntervalSum, metric: 'ttfc_ms' | 'latency_ms' | 'corrected_latency_ms'): StagePercentiles | null {
+function percentiles(sum: IntervalSum, metric: 'ttfc_ms' | 'latency_ms' | 'corrected_latency_ms' | 'inter_chunk_ms'): StagePercentiles | null {
   const p = sum.percentiles(metric);
   return p ? { p50: p.p50, p95: p.p95, p99: p.p99 } : null;
 }
@@ -93,6 +113,7 @@ function createKneeFinder(endMs: number | null) {
   const baseline: Window[] = [];
   let current: Window | null = null;
   let best: KneeSummary | null = null;
+  let lastCrossed = false;
   let base: { metric: 'corrected_latency_ms' | 'latency_ms'; p95: number; passRate: number } | null = null;
 
   const judge = (w: Window): void => {
@@ -106,8 +127,10 @@ function createKneeFinder(endMs: number | null) {
       base = { metric, p95: sum.percentileMs(metric, 95) ?? 0, passRate: sum.completed > 0 ? sum.passed / sum.completed : 1 };
       return;
     }
-    const rate = round4(w.sum.starts / (KNEE_WINDOW_MS / 1000));
-    if (best !== null && best.rate_per_s <= rate) return;
+    // A window is divided by the seconds it covered: a run stopped 1 s into a window ran 1 s of it, not 5.
+    const coveredS = Math.max(1, Math.min(w.sum.seconds, KNEE_WINDOW_MS / 1000));
+    const partial = coveredS < KNEE_WINDOW_MS / 1000;
+    const rate = round4(w.sum.starts / coveredS);
     const p95 = w.sum.percentileMs(base.metric, 95);
     const errorRate = w.sum.completed > 0 ? w.sum.errorCount / w.sum.completed : 0;
     const passRate = w.sum.completed > 0 ? w.sum.passed / w.sum.completed : base.passRate;
@@ -115,7 +138,12 @@ function createKneeFinder(endMs: number | null) {
     if (p95 !== null && base.p95 > 0 && p95 >= 2 * base.p95) by.push('latency');
     if (errorRate > 0.01) by.push('errors');
     if (passRate < base.passRate - 0.05) by.push('pass_rate');
+    const crossedBefore = lastCrossed;
+    lastCrossed = by.length > 0;
     if (by.length === 0) return;
+    // A partial window (the run stopped, or the rise ended, inside it) never names the knee alone.
+    if (partial && !crossedBefore) return;
+    if (best !== null && best.rate_per_s <= rate) return;
     best = {
       rate_per_s: rate, by: by[0]!, reasons: by, at_ms: w.startMs, window_ms: KNEE_WINDOW_MS,
       latency_metric: base.metric, baseline_p95_ms: base.p95, p95_ms: p95,

@@ -75,8 +75,9 @@ export function errorKindOf(sample: Sample): string {
  * answer (429, 4xx, 5xx) or a connection that never got a response is not charged.
  */
 export function mayHaveBeenCharged(sample: Pick<Sample, 'outcome' | 'status' | 'chunks'> & { error?: Sample['error'] }): boolean {
-  // An answer whose headers were too large to read still arrived.
-  if (sample.outcome === 'timeout' || sample.error?.code === 'E_HEADERS_OVERFLOW') return true;
+  // An answer whose headers were too large to read still arrived; one cut at the graceful stop
+  // was with the service, which may be answering (and charging) still.
+  if (sample.outcome === 'timeout' || sample.outcome === 'interrupted' || sample.error?.code === 'E_HEADERS_OVERFLOW') return true;
   return sample.chunks > 0 || (sample.status !== null && sample.status >= 200 && sample.status < 300);
 }
 

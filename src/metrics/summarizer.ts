@@ -79,6 +79,8 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
   const checksGate = createChecksGate(sinks.coveredByPassRate);
   let lastEndMs = 0;
   let starts = 0;
+  let scheduledStarts = 0;
+  let lateStarts = 0;
   let warmup = 0;
 
   const add = (sample: Sample): void => {
@@ -87,7 +89,11 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       if (sample.endpoint !== 'create') warmup += 1;
       return;
     }
-    if (isStart(sample)) starts += 1;
+    if (isStart(sample)) {
+      starts += 1;
+      if (sample.scheduled_delay_ms !== undefined) scheduledStarts += 1;
+      if ((sample.scheduled_delay_ms ?? 0) > LATE_START_MS) lateStarts += 1;
+    }
     let model = models.get(sample.model);
     if (!model) {
       model = createRequestStats();
@@ -111,7 +117,12 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
 
   const finish = (context: SummaryContext): SummarizerResult => {
     const order = orderModels([...models.keys()], context.model_order ?? []);
-    const thresholds = sinks.evaluate();
+    // Dropped starts: never sent, or sent over 1 s late; their rate is over the starts the schedule planned.
+    const unsent = context.dropped ?? 0;
+    const dropped = unsent + lateStarts;
+    const planned = starts + unsent;
+    const droppedRate = planned > 0 && (unsent > 0 || scheduledStarts > 0) ? Math.round((dropped / planned) * 10_000) / 10_000 : null;
+    const thresholds = sinks.evaluate({ dropped: { count: dropped, planned } });
     const caseResult = cases.finish(order);
     const perQuestion = caseResult.questions;
     const modelSummaries: Record<string, ModelSummary> = {};
@@ -120,7 +131,8 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
     const stats = total.toStats();
     const totals: TotalsSummary = {
       ...stats,
-      dropped: context.dropped ?? 0,
+      dropped, dropped_late: lateStarts, dropped_rate: droppedRate,
+      interrupted: stats.errors_by_kind.E_INTERRUPTED ?? 0,
       unreadable_lines: context.unreadable_lines ?? 0,
       duration_ms: durationMs,
       requests_per_s: durationMs ? Math.round((stats.requests / durationMs) * 1000 * 1000) / 1000 : null,
@@ -128,7 +140,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       starts,
       starts_per_s: durationMs ? Math.round((starts / durationMs) * 1000 * 1000) / 1000 : null,
     };
-    const gates = judgeGates(context.fail_on ?? DEFAULT_GATES, checksGate.counts(), thresholds, totals.not_judged);
+    const gates = judgeGates(context.fail_on ?? DEFAULT_GATES, checksGate.counts(), thresholds, totals.not_judged, { count: dropped, rate: droppedRate });
     const summary: Summary = {
       run_id: context.run_id,
       status: context.status,
@@ -186,15 +198,24 @@ function addTags(tags: Map<string, RequestStatsAccumulator>, sample: Sample): vo
  * pass_rate threshold (and was not expected to fail), `thresholds` when one failed. A skipped turn
  * is not judged: the turn that stopped its conversation has already failed.
  */
-export function judgeGates(failOn: readonly Gate[], checks: ChecksGateCounts, thresholds: readonly ThresholdResult[], notJudged = 0): GatesSummary {
+export function judgeGates(failOn: readonly Gate[], checks: ChecksGateCounts, thresholds: readonly ThresholdResult[], notJudged = 0, dropped?: { count: number; rate: number | null }): GatesSummary {
   const thresholdsFailed = thresholds.filter((t) => !t.pass).length;
   const failed: Gate[] = [];
   if (failOn.includes('checks') && checks.failed > 0) failed.push('checks');
   if (failOn.includes('thresholds') && thresholdsFailed > 0) failed.push('thresholds');
+  // A run that did not deliver its planned arrivals is not a pass, unless a `dropped` threshold of
+  // the suite says how many it allows (that threshold then judges them, under `thresholds`).
+  const judgedByThreshold = thresholds.some((t) => t.metric === 'dropped' || t.metric.startsWith('dropped{'));
+  if (failOn.includes('dropped') && dropped !== undefined && dropped.count > 0 && !judgedByThreshold) failed.push('dropped');
   // Not judged is not failed: the `judged` gate leaves the verdict incomplete instead.
   const incomplete: Gate[] = failOn.includes('judged') && notJudged > 0 ? ['judged'] : [];
-  return { fail_on: [...failOn], failed, checks, thresholds_failed: thresholdsFailed, ...(incomplete.length > 0 ? { incomplete } : {}) };
+  const gates: GatesSummary = { fail_on: [...failOn], failed, checks, thresholds_failed: thresholdsFailed, ...(incomplete.length > 0 ? { incomplete } : {}) };
+  if (dropped !== undefined && dropped.rate !== null) gates.dropped = { count: dropped.count, rate: dropped.rate, judged_by_threshold: judgedByThreshold };
+  return gates;
 }
+
+/** A start sent later than this after its intended time did not arrive as planned: it counts as dropped. */
+export const LATE_START_MS = 1000;
 
 /** The run's status and its gates, by the one rule (checks/gates.ts). */
 export function verdictOf(run: Pick<SummaryContext, 'status' | 'abort'>, gates: Pick<GatesSummary, 'failed' | 'incomplete'>): Verdict {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sample } from '../compare/test-support/fixtures.js';
 import type { StageSummary, SweepPlan } from '../domain/load.js';
-import { sweepProfile, sweepRates } from '../runner/sweep.js';
+import { sweepProfile, sweepRates } from '../runner/loop/sweep.js';
 import { stageWindows } from '../runner/arrivals.js';
 import type { Sample } from '../domain/sample.js';
 import { createSweepJudge, rateIndexOf } from './sweep.js';
@@ -27,9 +27,10 @@ describe('a sweep, judged per rate', () => {
     expect(stageWindows(sweepProfile([3, 5], 1000)).map((w) => [w.from_rate, w.to_rate])).toEqual([[3, 3], [5, 5]]);
   });
 
-  it('a result belongs to the rate in which it finished; after the last rate, to the last; probes to none', () => {
+  it('a result belongs to the rate in which it was intended to start, whenever it finished; probes to none', () => {
     expect(rateIndexOf(windows, at({ offsetMs: 1000, latencyMs: 100 }))).toBe(-1);
-    expect(rateIndexOf(windows, at({ offsetMs: 11_900, latencyMs: 200 }))).toBe(1);
+    expect(rateIndexOf(windows, at({ offsetMs: 11_900, latencyMs: 5000 }))).toBe(0);
+    expect(rateIndexOf(windows, { ...at({ offsetMs: 12_900, latencyMs: 200 }), scheduled_delay_ms: 1000 })).toBe(0);
     expect(rateIndexOf(windows, at({ offsetMs: 30_000 }))).toBe(1);
   });
 
@@ -47,6 +48,16 @@ describe('a sweep, judged per rate', () => {
     expect(sweep.slo_max_target_rate).toBe(2);
     expect(sweep.probes).toMatchObject({ sequential_rate: 1, saturation_rate: 5 });
     expect(sweep.slo).toEqual(['ttfc_ms=p(95)<500', 'pass_rate=rate>0.9']);
+    expect(sweep.slo_max_rate_is_lower_bound).toBe(false);
+  });
+
+  it('every rate met every SLO: slo_max_rate is a lower bound', () => {
+    const judge = createSweepJudge(plan, windows);
+    for (let i = 0; i < 10; i++) judge.add(at({ caseId: `a${i}`, offsetMs: 3000, ttfcMs: 100, latencyMs: 200 }));
+    for (let i = 0; i < 10; i++) judge.add(at({ caseId: `b${i}`, offsetMs: 13_000, ttfcMs: 100, latencyMs: 200 }));
+    const sweep = judge.finish([stage(0, 2), stage(1, 3.9)]);
+    expect(sweep.slo_max_rate).toBe(3.9);
+    expect(sweep.slo_max_rate_is_lower_bound).toBe(true);
   });
 
   it('no SLO given: nothing judged, no slo_max_rate; a rate with no answer misses its SLOs', () => {

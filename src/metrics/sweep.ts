@@ -17,15 +17,15 @@ export interface SweepJudge {
 }
 
 /**
- * The rate a result belongs to: the stage in which it finished, as the stage table counts it
- * (completions per second); one finishing after the last rate ended is the last rate's (the
- * slowest answers of an overloaded rate must not escape its SLO).
+ * The rate a result belongs to: the stage in which it was intended to start, as the stage table
+ * counts it, whenever it finished (the slowest answers of an overloaded rate must not escape its
+ * SLO, nor land on the next rate's).
  */
 export function rateIndexOf(stages: readonly StageWindow[], sample: Sample): number {
-  const doneMs = sample.offset_ms + (sample.latency_ms ?? 0);
+  const startMs = sample.offset_ms - (sample.scheduled_delay_ms ?? 0);
   const first = stages[0];
-  if (!first || doneMs < first.start_ms) return -1;
-  const i = stages.findIndex((s) => doneMs < s.end_ms);
+  if (!first || startMs < first.start_ms) return -1;
+  const i = stages.findIndex((s) => startMs < s.end_ms);
   return i === -1 ? stages.length - 1 : i;
 }
 
@@ -56,6 +56,8 @@ export function createSweepJudge(plan: SweepPlan, stages: readonly StageWindow[]
         slo_results: results,
         slo_max_rate: max?.achieved_rate ?? null,
         slo_max_target_rate: max?.target_rate ?? null,
+        // Every rate met every SLO: the highest is only a lower bound, the limit lies above it.
+        slo_max_rate_is_lower_bound: max !== null && rates.every((r) => r.slo_pass === true),
       };
     },
   };

@@ -29,6 +29,11 @@ function sweepRow(r: SweepRateSummary, max: SweepRateSummary | null): string[] {
   ];
 }
 
+/** A probe's row: a closed loop (no target), its achieved rate and starts; its answers are warmup, out of the figures. */
+function probeRow(label: string, probe: SweepSummary['probes']['sequential']): string[] {
+  return [`${label} (${probe.concurrency} worker${probe.concurrency === 1 ? '' : 's'})`, '–', formatTick(probe.rate_per_s), formatCount(probe.starts), ...SWEEP_HEADERS.slice(4).map(() => '–')];
+}
+
 /** The sweep's table and its answer: the probes, each rate, and the highest rate meeting every SLO. */
 function sweepLines(sweep: SweepSummary, table: (headers: readonly string[], rows: readonly string[][]) => string): string[] {
   const max = sweep.slo_max_rate === null ? null : (sweep.rates.find((r) => r.slo_pass === true && r.achieved_rate === sweep.slo_max_rate) ?? null);
@@ -37,8 +42,12 @@ function sweepLines(sweep: SweepSummary, table: (headers: readonly string[], row
     ? 'slo_max_rate: – (no --slo given)'
     : sweep.slo_max_rate === null
       ? `slo_max_rate: none — no rate met every SLO (${sweep.slo.join(', ')})`
-      : `slo_max_rate ★ ${formatTick(sweep.slo_max_rate)} starts/s (target ${formatTick(sweep.slo_max_target_rate ?? 0)}/s) met every SLO (${sweep.slo.join(', ')})`;
-  return [probes, table(SWEEP_HEADERS, sweep.rates.map((r) => sweepRow(r, max))), answer];
+      : `slo_max_rate ★ ${formatTick(sweep.slo_max_rate)} starts/s (target ${formatTick(sweep.slo_max_target_rate ?? 0)}/s) met every SLO (${sweep.slo.join(', ')})` +
+        (sweep.slo_max_rate_is_lower_bound === true
+          ? ` — a lower bound: every rate met every SLO, so the limit lies higher (the saturation probe reached ${formatTick(sweep.probes.saturation_rate)}/s); sweep higher to find it`
+          : '');
+  const rows = [probeRow('probe 1', sweep.probes.sequential), probeRow(`probe 2`, sweep.probes.saturation), ...sweep.rates.map((r) => sweepRow(r, max))];
+  return [probes, table(SWEEP_HEADERS, rows), answer];
 }
 
 /** Lines for the end of the run (none for a closed loop with a quiet harness); `table` renders rows. */

@@ -39,11 +39,21 @@ export function renderTable(headers: readonly string[], rows: readonly string[][
   return [line(headers), rule, ...rows.map(line)].join('\n');
 }
 
+/** How many of the dropped starts were sent late, and their share of the planned starts. */
+function droppedDetail(t: Summary['totals']): string {
+  const parts = [
+    (t.dropped_late ?? 0) > 0 ? `${formatCount(t.dropped_late ?? 0)} sent over 1 s late` : '',
+    t.dropped_rate !== undefined && t.dropped_rate !== null ? `${formatRate(t.dropped_rate)} of planned starts` : '',
+  ].filter(Boolean);
+  return parts.length > 0 ? ` (${parts.join(', ')})` : '';
+}
+
 function headline(summary: Summary, options: ConsoleSummaryOptions): string[] {
   const t = summary.totals;
   const extras = [
     t.skipped > 0 ? `skipped ${formatCount(t.skipped)}` : '',
-    t.dropped > 0 ? `dropped ${formatCount(t.dropped)}` : '',
+    t.dropped > 0 ? `dropped ${formatCount(t.dropped)}${droppedDetail(t)}` : '',
+    (t.interrupted ?? 0) > 0 ? `interrupted ${formatCount(t.interrupted ?? 0)} (cut at the graceful stop; may have been charged)` : '',
     (t.warmup ?? 0) > 0 ? `warmup ${formatCount(t.warmup)} (sent, left out of these figures)` : '',
     t.credits_unknown > 0 ? `credits unknown for ${formatCount(t.credits_unknown)} answers (no usage report)` : '',
     failedCredits(t),

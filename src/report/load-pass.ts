@@ -9,7 +9,7 @@ import { createTimelineRebuilder } from '../metrics/timeline-rebuild.js';
 import { hasTimeline, readTimeline } from '../store/timeline-file.js';
 
 export interface LoadPass {
-  /** Each result, in the summarising pass (used only when the timeline is rebuilt). */
+  /** Each result, in the summarising pass: the stage table's (by start), and the rebuilt timeline's when the file is missing. */
   add(sample: Sample): void;
   finish(): Promise<LoadAnalysis | null>;
 }
@@ -23,6 +23,7 @@ export function createLoadPass(runDir: string, run: RunInfo): LoadPass {
     : createTimelineRebuilder(startWallMs, load ? (t) => rateInStages(load.stages, t) : undefined);
   return {
     add(sample) {
+      analysis.addSample(sample);
       if (!rebuild) return;
       rebuild.add(sample);
       for (const line of rebuild.take()) analysis.add(line);

@@ -3,10 +3,11 @@ import type { BudgetGuard } from '../credits/budget.js';
 import type { PlanRequest } from '../plan/types.js';
 
 /**
- * Why a run stops early; the last four are its stop conditions (--max-errors, --max-error-rate, an
- * abortOnFail threshold, and a setup mistake: the same refusal of every request from the start).
+ * Why a run stops early: its stop conditions (an abortOnFail threshold, --max-errors,
+ * --max-error-rate), a setup mistake (the same refusal of every request from the start) and an
+ * unreachable target (every result of a window failed to connect).
  */
-export type AbortBy = 'threshold' | 'max-errors' | 'max-error-rate' | 'setup';
+export type AbortBy = 'threshold' | 'max-errors' | 'max-error-rate' | 'setup' | 'unreachable';
 export type StopReason = 'budget-exhausted' | 'interrupted' | AbortBy;
 
 export class StartGate {

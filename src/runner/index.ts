@@ -1,9 +1,9 @@
 // The runner's public face: start a run over a plan's units and iterate what happens; it never prints.
-export { startRun, type RunHandle, type RunnerOptions } from './run.js';
+export { startRun, type RunHandle, type RunnerOptions, type OpenLoopOptions, type SweepOptions } from './run.js';
+export { DEFAULT_GRACEFUL_STOP_MS } from './loop/skeleton.js';
+export { EXECUTORS, type LoopSpec, type LoopKind } from './loop/executors.js';
 export type { RunEvent, SweepProbe, UnitSource } from './unit.js';
-export type { SweepOptions } from './sweep.js';
 export type { AbortBy, StopReason } from './gate.js';
 export type { CheckFn, CheckSubject } from './send.js';
-export type { OpenLoopOptions } from './open-loop.js';
 export { DEFAULT_BACKOFF, withRetries, isRetryable, type BackoffPolicy } from './backoff.js';
 export { monotonicMs, isoNow, sleep } from './clock.js';

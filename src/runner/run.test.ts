@@ -274,5 +274,28 @@ describe('startRun', () => {
       expect(gap).toBeGreaterThanOrEqual(55); // at least the shortest think time (timers never fire early by more than a ms)
     }
   });
-});
 
+  it('a hung service: starts held past the cap stay within a second of the schedule, the rest dropped; the one in flight is cut and recorded interrupted', async () => {
+    const client = scriptedClient((req) => new Promise((_resolve, reject) => {
+      req.signal?.addEventListener('abort', () => reject(new (class extends Error {})('aborted')), { once: true });
+    }));
+    const units = [{ kind: 'case', index: 0, request: spec('q') } as RunUnit];
+    const handle = startRun(source(units), {
+      client, target: { boardId: 'b', chatId: 'c' }, concurrency: 1, open: constantOpen(200, 1500, 1), gracefulStopMs: 50,
+      timeoutMs: 0, retries: 0, check: async () => [], stop: new AbortController().signal, abort: new AbortController().signal,
+    });
+    let dropped = 0;
+    let heldMax = 0;
+    const samples: Sample[] = [];
+    for await (const e of handle.events) {
+      if (e.type === 'dropped') dropped += e.count;
+      if (e.type === 'held') heldMax = Math.max(heldMax, e.count);
+      if (e.type === 'sample') samples.push(e.sample);
+    }
+    expect(samples.map((s) => s.outcome)).toEqual(['interrupted']);
+    expect(samples[0]!.error?.code).toBe('E_INTERRUPTED');
+    expect(samples.length + dropped).toBe(300);
+    // Memory follows a second of the schedule (200 starts), not the 299 the service never took.
+    expect(heldMax).toBeLessThanOrEqual(210);
+  });
+});

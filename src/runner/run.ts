@@ -1,4 +1,4 @@
-// The runner's entry: run units in a closed or open loop and yield what happens, never printing.
+// The runner's entry: run units under one load shape (loop/) and yield what happens, never printing.
 import { setMaxListeners } from 'node:events';
 import { BudgetGuard, type BudgetLimits } from '../credits/budget.js';
 import { CreditLedger } from '../credits/ledger.js';
@@ -6,38 +6,45 @@ import type { ChatClient } from '../domain/client.js';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
 import { Channel } from './channel.js';
 import { monotonicMs } from './clock.js';
-import { runClosedLoop } from './closed-loop.js';
 import { StartGate, type AbortBy } from './gate.js';
 import type { LoadProfile } from './arrivals.js';
-import { runRampingWorkers } from './ramping-workers.js';
-import { runSweep, type SweepOptions } from './sweep.js';
 import type { MixOptions } from './mix.js';
-import { runOpenLoop, type OpenLoopOptions } from './open-loop.js';
+import type { ArrivalsSpec } from './loop/arrivals.js';
+import type { LoopSpec } from './loop/executors.js';
+import { DEFAULT_GRACEFUL_STOP_MS, runLoop } from './loop/skeleton.js';
+import type { SweepSpec } from './loop/sweep.js';
 import { ModelRefusals, type CheckFn, type SendDeps } from './send.js';
 import type { RunEvent, UnitSource } from './unit.js';
+
+export type OpenLoopOptions = Omit<ArrivalsSpec, 'kind'>;
+export type SweepOptions = Omit<SweepSpec, 'kind'>;
 
 export interface RunnerOptions {
   client: ChatClient;
   target: { boardId: string; chatId: string };
   /** Closed loop: units in flight at once. */
   concurrency: number;
-  /** Open loop instead, when set. */
+  /** The load shape, when not a closed loop of `concurrency` (loop/executors.ts). */
+  load?: LoopSpec;
+  /** Open loop instead, when set (the same as `load: { kind: 'arrivals', … }`). */
   open?: OpenLoopOptions;
-  /** A sweep instead (two closed-loop probes, then N constant rates as one open loop), when set. */
+  /** A sweep instead, when set. */
   sweep?: SweepOptions;
-  /** Closed loop whose worker count follows these stages (k6 ramping-vus), cycling through the plan until they end. */
+  /** Closed loop whose worker count follows these stages (k6 ramping-vus). */
   concurrencyStages?: LoadProfile;
-  /** The traffic mix of a time-bound loop (open loop, concurrency stages). */
+  /** The traffic mix of a time-bound loop (open loop, concurrency stages, sweep). */
   mix?: MixOptions;
   timeoutMs: number;
   retries: number;
   backoff?: Partial<BackoffPolicy>;
   budget?: BudgetLimits;
   check: CheckFn;
-  /** Soft stop: no new request starts; requests in flight finish. */
+  /** Soft stop: no new request starts; requests in flight get the graceful stop. */
   stop: AbortSignal;
   /** Hard stop: requests in flight are cancelled down to the socket and not recorded. */
   abort: AbortSignal;
+  /** k6's --graceful-stop: how long in-flight requests get once the schedule ends or a stop comes, before they are cut (recorded `interrupted`). */
+  gracefulStopMs?: number;
   /** The ledger to add to (a resumed run starts from what it had spent). */
   ledger?: CreditLedger;
 }
@@ -48,8 +55,17 @@ export interface RunHandle {
   runStartMs: number;
   /** Stops the run at once: no new requests, those in flight cancelled. */
   cancel(): void;
-  /** A clean stop (a stop condition met): no new request starts, those in flight finish. */
+  /** A clean stop (a stop condition met): no new request starts, those in flight get the graceful stop. */
   halt(by: AbortBy, detail: string): void;
+}
+
+/** The load shape of the runner's options, by kind. */
+export function loopSpecOf(options: RunnerOptions): LoopSpec {
+  if (options.load) return options.load;
+  if (options.open) return { kind: 'arrivals', ...options.open };
+  if (options.sweep) return { kind: 'sweep', ...options.sweep };
+  if (options.concurrencyStages) return { kind: 'ramping-workers', profile: options.concurrencyStages };
+  return { kind: 'closed', concurrency: options.concurrency };
 }
 
 /** Runs the units of `source` (a Plan, or what a resume left of one), drawing each when it can start. */
@@ -58,11 +74,13 @@ export function startRun(source: UnitSource, options: RunnerOptions): RunHandle 
   // consumer walks away: nothing may go on sending requests whose results nobody records.
   const cancel = new AbortController();
   const haltSignal = new AbortController();
+  const cut = new AbortController();
   const stop = AbortSignal.any([options.stop, cancel.signal, haltSignal.signal]);
-  const abort = AbortSignal.any([options.abort, cancel.signal]);
+  const hardAbort = AbortSignal.any([options.abort, cancel.signal]);
+  const abort = AbortSignal.any([hardAbort, cut.signal]);
   // Waits (budget, backoff, judges) listen to the run's signals; hundreds at once is the design, not a leak.
   // (The client's requests share one listener per signal: see client/request-guard.ts.)
-  setMaxListeners(0, options.stop, options.abort, stop, abort);
+  setMaxListeners(0, options.stop, options.abort, stop, abort, hardAbort, cut.signal);
   const ledger = options.ledger ?? new CreditLedger();
   const runStartMs = monotonicMs();
   const channel = new Channel<RunEvent>(() => cancel.abort());
@@ -71,24 +89,25 @@ export function startRun(source: UnitSource, options: RunnerOptions): RunHandle 
     client: options.client,
     target: options.target,
     timeoutMs: options.timeoutMs,
-    backoff: {
-      ...DEFAULT_BACKOFF, ...options.backoff, retries: options.retries,
-      // An open loop ends at its duration: no retry waits past it.
-      ...(options.open ? { deadlineMs: runStartMs + options.open.durationMs } : {}),
-    },
+    backoff: { ...DEFAULT_BACKOFF, ...options.backoff, retries: options.retries },
     check: options.check,
     ledger,
     runStartMs,
     abort,
+    hardAbort,
+    cut: cut.signal,
+    gracefulStopMs: options.gracefulStopMs ?? DEFAULT_GRACEFUL_STOP_MS,
     refusedModels: new ModelRefusals(),
   };
   const guard = new BudgetGuard(options.budget ?? {}, ledger);
   const gate = new StartGate(guard, stop, (reason, detail) => channel.push({ type: 'stopped', reason, detail }));
-  if (options.open) runOpenLoop(source, options.mix ? { mix: options.mix, ...options.open } : options.open, deps, gate, channel, stop);
-  else if (options.sweep) runSweep(source, options.sweep, deps, gate, channel, stop, options.mix);
-  else if (options.concurrencyStages) runRampingWorkers(source, options.concurrencyStages, deps, gate, channel, options.mix);
-  else runClosedLoop(source, options.concurrency, deps, gate, channel);
-  // The open loop ends its schedule when it next looks at the gate; this wakes it now.
+  const spec = loopSpecOf(options);
+  runLoop({
+    source, spec, deps, gate, channel, stop, cut,
+    ...(options.mix && spec.kind !== 'closed' ? { mix: options.mix } : {}),
+    gracefulStopMs: options.gracefulStopMs ?? DEFAULT_GRACEFUL_STOP_MS,
+  });
+  // The loop ends its schedule when it next looks at the gate; this wakes it now.
   const halt = (by: AbortBy, detail: string): void => {
     gate.halt(by, detail);
     haltSignal.abort();

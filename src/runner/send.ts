@@ -10,7 +10,7 @@ import { itemOutcome } from '../checks/outcome.js';
 import type { PlanRequest } from '../plan/types.js';
 import { withRetries, type BackoffPolicy } from './backoff.js';
 import { isoNow, monotonicMs, roundMs } from './clock.js';
-import { sampleFromAnswer, sampleFromError, skippedSample, type SampleContext } from './sample-builder.js';
+import { interruptedSample, sampleFromAnswer, sampleFromError, skippedSample, type SampleContext } from './sample-builder.js';
 
 export interface CheckSubject {
   text: string;
@@ -30,8 +30,14 @@ export interface SendDeps {
   ledger: CreditLedger;
   /** Monotonic ms at which the run started: sample offsets are measured from it. */
   runStartMs: number;
-  /** Hard abort: cancels requests in flight down to the socket. */
+  /** Cancels requests in flight down to the socket: the hard abort, or the end of the graceful stop (`cut`). */
   abort: AbortSignal;
+  /** The hard abort alone: what it cancels is not recorded (a resume sends it again). */
+  hardAbort?: AbortSignal;
+  /** The end of the graceful stop: what it cancels is recorded as `interrupted`. */
+  cut?: AbortSignal;
+  /** The graceful stop's length, for the interrupted line's message. */
+  gracefulStopMs?: number;
   /** Models the service refused by name (model label → why); their remaining requests are skipped, not sent. */
   refusedModels?: ModelRefusals;
 }
@@ -112,7 +118,17 @@ export async function sendRequest(spec: PlanRequest, deps: SendDeps, conversatio
     deps.refusedModels?.observe(spec, sample, null);
     return await withChecks(sample, spec, deps);
   } catch (error) {
-    if (deps.abort.aborted || error instanceof AbortedError) throw new RequestCancelled('cancelled');
+    if (deps.abort.aborted || error instanceof AbortedError) {
+      if (deps.cut?.aborted !== true || deps.hardAbort?.aborted === true) throw new RequestCancelled('cancelled');
+      // Cut at the end of the graceful stop: recorded, with how long it was outstanding.
+      const now = monotonicMs();
+      const sample = interruptedSample(spec, ctx(attempts), now - firstSentAt, deps.gracefulStopMs ?? null);
+      sample.scheduled_delay_ms = spec.intended_at_ms == null ? 0 : roundMs(Math.max(0, firstSentAt - spec.intended_at_ms));
+      sample.corrected_latency_ms = roundMs(now - (spec.intended_at_ms ?? firstSentAt));
+      // It may have been charged: the budget counts it at its model's worst case.
+      deps.ledger.record(sample.model, { creditsUsed: null, creditsRemaining: null, paidUnknown: true });
+      return sample;
+    }
     if (!(error instanceof KbError)) throw error;
     const sample = scheduled(sampleFromError(spec, ctx(attempts), error), error.partial?.marks.sentAt);
     deps.refusedModels?.observe(spec, sample, error);

@@ -6,7 +6,7 @@ import { isoNow, monotonicMs, sleep } from './clock.js';
 import { createIdOf } from '../plan/item-id.js';
 import { createRandom } from '../domain/random.js';
 import type { PlanRequest, PlanThread } from '../plan/types.js';
-import { sampleFromError, skippedSample, type SampleContext } from './sample-builder.js';
+import { interruptedSample, sampleFromError, skippedSample, type SampleContext } from './sample-builder.js';
 import { RequestCancelled, sendRequest, type SendDeps } from './send.js';
 
 export interface ThreadHooks {
@@ -37,7 +37,13 @@ async function createWithRetries(thread: PlanThread, deps: SendDeps): Promise<Cr
     const conversation = await withRetries(create, deps.backoff, deps.abort);
     return { conversationId: conversation.conversationId };
   } catch (error) {
-    if (deps.abort.aborted || error instanceof AbortedError) throw new RequestCancelled('cancelled');
+    if (deps.abort.aborted || error instanceof AbortedError) {
+      if (deps.cut?.aborted !== true || deps.hardAbort?.aborted === true) throw new RequestCancelled('cancelled');
+      // Cut at the end of the graceful stop while the conversation was being created: recorded, so the start is not lost.
+      const spec: PlanRequest = { ...thread.turns[0]!, id: createIdOf(thread.key), turn: null, prompt: '', checks: [] };
+      const ctx: SampleContext = { endpoint: 'create', method: 'post', streaming: false, conversationId: null, attempts, startedAt, offsetMs };
+      return { failure: interruptedSample(spec, ctx, monotonicMs() - deps.runStartMs - offsetMs, deps.gracefulStopMs ?? null) };
+    }
     if (!(error instanceof KbError)) throw error;
     // A conversation that could not be created is recorded once, as a `create` line with its error.
     // No message is sent to create a conversation: the line carries no prompt.
@@ -119,6 +125,8 @@ export async function runThread(thread: PlanThread, deps: SendDeps, hooks: Threa
       release();
     }
     hooks.emit(sample);
+    // Cut at the graceful stop: the rest stays unsent (not skipped), as after any stop.
+    if (sample.outcome === 'interrupted') return;
     if (sample.outcome !== 'ok') {
       skipRest(thread.turns.slice(i + 1), conversationId, `turn ${turn.turn} failed (${sample.error?.code ?? sample.outcome})`, hooks, deps);
       return;

@@ -13,9 +13,11 @@ export type RunEvent =
   | { type: 'stopped'; reason: StopReason; detail: string }
   | { type: 'dropped'; count: number }
   /** A unit handed to runUnit: at_ms monotonic, intended_at_ms its open-loop schedule (null in a closed loop). */
-  | { type: 'start'; at_ms: number; intended_at_ms: number | null }
+  | { type: 'start'; id: number; at_ms: number; intended_at_ms: number | null }
   /** That unit finished (its samples, if any, were pushed before). */
-  | { type: 'settled' }
+  | { type: 'settled'; id: number }
+  /** Starts due and held back by the in-flight cap (sent late, or dropped at the end): how many now. */
+  | { type: 'held'; count: number }
   /** A sweep's probes are done and its rates begin (start_ms since the run's start); runner/sweep.ts. */
   | { type: 'sweep'; probes: { sequential: SweepProbe; saturation: SweepProbe }; start_ms: number; rate_ms: number; rates: number[] };
 

@@ -8,10 +8,10 @@ import { fromUnits, sampleCreditUnits, toUnits } from '../credits/units.js';
 import type { RunStatus } from '../domain/run.js';
 import type { Sample } from '../domain/sample.js';
 import { IntervalRecorder, type LiveInterval } from '../metrics/interval-recorder.js';
-import { monotonicMs, startRun, type RunEvent, type StopReason, type UnitSource } from '../runner/index.js';
+import { monotonicMs, startRun, type LoopSpec, type RunEvent, type StopReason, type UnitSource } from '../runner/index.js';
 import { ResultsFile } from '../store/results-file.js';
 import { RUN_FILES } from '../store/run-dir.js';
-import { arrivalSchedule, profileDurationMs, targetRateAt, type LoadProfile } from '../runner/arrivals.js';
+import { arrivalSchedule, plannedStarts, profileDurationMs, targetRateAt, type LoadProfile } from '../runner/arrivals.js';
 import { TimelineFile, timelinePath } from '../store/timeline-file.js';
 import { loadShapeOf, maxInFlightOf, sweepRunProfile } from './load-shape.js';
 import { startLoopDelayProbe } from './loop-delay.js';
@@ -19,7 +19,8 @@ import { judgePort, type GradingDeps } from './judge-port.js';
 import { createSetupCheck } from './setup-check.js';
 import { createStopConditions, type StopDecision } from './stop-conditions.js';
 import type { ThresholdAbort } from '../checks/index.js';
-import { concurrencyProfileOf, loadProfileOf } from './load-profile.js';
+import { arrivalProfileOf, workersProfileOf } from '../load/index.js';
+import { concurrencyProfileOf, loadProfileOf, specOf } from './load-profile.js';
 import { redactSample } from './redact-sample.js';
 import type { RunSessionOptions } from './options.js';
 import type { ResolvedTarget } from './target.js';
@@ -86,27 +87,48 @@ function mixOf(options: RunSessionOptions, maxWeight: number) {
   return options.mix === undefined || options.mix === 'sequential' ? {} : { mix: { kind: options.mix, seed: options.seed ?? 1, maxWeight } };
 }
 
-/** A sweep's probes run this long at most (each rate runs the whole --duration). */
-export const SWEEP_PROBE_MAX_MS = 10_000;
-/** The saturation probe's workers when --max-in-flight does not say. */
-export const SWEEP_SATURATION_WORKERS = 32;
-
-function openLoopOf(options: RunSessionOptions) {
+/**
+ * The console header's words for a time-bound run's load (null for a closed loop, whose header is
+ * its request count): what is planned, and the in-flight cap that may hold starts back.
+ */
+export function describeLoad(options: RunSessionOptions): string | null {
+  const cap = `at most ${maxInFlightOf(options)} in flight (--max-in-flight${options.maxInFlight === undefined ? ', default the larger of --concurrency and 64' : ''}); starts held past it are sent late, and over 1 s late or never sent they count as dropped`;
+  const seconds = (ms: number): string => `${Math.round(ms / 100) / 10}s`;
   if (options.sweep !== undefined && options.durationMs !== undefined) {
-    return {
-      sweep: {
-        rates: options.sweep, rateMs: options.durationMs, probeMs: Math.min(options.durationMs, SWEEP_PROBE_MAX_MS),
-        saturationConcurrency: options.maxInFlight ?? SWEEP_SATURATION_WORKERS, maxInFlight: maxInFlightOf(options),
-        arrival: options.arrival ?? 'constant', ...(options.seed !== undefined ? { seed: options.seed } : {}),
-      },
-    };
+    return `sweep: two probes, then ${options.sweep} rates of ${seconds(options.durationMs)} each, ${cap}`;
   }
   const workers = concurrencyProfileOf(options);
-  if (workers !== null) return { concurrencyStages: workers };
+  if (workers !== null) {
+    const peak = workers.kind === 'constant' ? workers.ratePerS : Math.max(...workers.stages.map((s) => s.targetPerS));
+    return `--concurrency-stages: up to ${peak} workers over ${seconds(profileDurationMs(workers))}, cycling through the plan`;
+  }
   const profile = loadProfileOf(options);
-  if (profile === null) return {};
-  const schedule = arrivalSchedule(profile, { arrival: options.arrival ?? 'constant', ...(options.seed !== undefined ? { seed: options.seed } : {}) });
-  return { open: { schedule, durationMs: profileDurationMs(profile), maxInFlight: maxInFlightOf(options), segment: options.shard ?? null } };
+  if (profile === null) return null;
+  const share = options.shard ? ` (shard ${options.shard.index}/${options.shard.count})` : '';
+  return `${plannedStarts(profile)} planned starts over ${seconds(profileDurationMs(profile))}${share}, ${cap}`;
+}
+
+/**
+ * The runner's loop for the run's LoadSpec (src/load/), kind by kind: the spec's kinds are the
+ * runner's executor kinds (runner/loop/executors.ts); this adds what only a run has (the schedule
+ * drawn with its seed, the shard's segment).
+ */
+function loopOf(options: RunSessionOptions): { load: LoopSpec } {
+  const spec = specOf(options);
+  const seed = options.seed !== undefined ? { seed: options.seed } : {};
+  switch (spec.kind) {
+    case 'closed':
+      return { load: { kind: 'closed', concurrency: spec.concurrency } };
+    case 'ramping-workers':
+      return { load: { kind: 'ramping-workers', profile: workersProfileOf(spec)! } };
+    case 'sweep':
+      return { load: { kind: 'sweep', rates: spec.rates, rateMs: spec.rateMs, probeMs: spec.probeMs, saturationConcurrency: spec.saturationWorkers, maxInFlight: spec.maxInFlight, arrival: spec.arrival, ...seed } };
+    case 'arrivals': {
+      const profile = arrivalProfileOf(spec)!;
+      const schedule = arrivalSchedule(profile, { arrival: spec.arrival, ...seed });
+      return { load: { kind: 'arrivals', schedule, durationMs: profileDurationMs(profile), maxInFlight: spec.maxInFlight, segment: options.shard ?? null } };
+    }
+  }
 }
 
 export async function drive(
@@ -121,8 +143,9 @@ export async function drive(
   let cancelRun = (): void => undefined;
   results.onFailure = () => cancelRun();
   const handle = startRun(source, {
-    client, target: { boardId: target.boardId, chatId: target.chatId }, concurrency: options.concurrency, ...openLoopOf(options), ...mixOf(options, counts.maxWeight),
+    client, target: { boardId: target.boardId, chatId: target.chatId }, concurrency: options.concurrency, ...loopOf(options), ...mixOf(options, counts.maxWeight),
     timeoutMs: options.timeoutMs, retries: options.retries,
+    ...(options.gracefulStopMs !== undefined ? { gracefulStopMs: options.gracefulStopMs } : {}),
     ...(options.maxRetryWaitMs !== undefined ? { backoff: { maxWaitMs: options.maxRetryWaitMs } } : {}),
     budget: {
       ...(options.maxCredits !== undefined ? { maxCredits: Math.max(0, options.maxCredits - fromUnits(counts.previousUnits)) } : {}),
@@ -201,12 +224,31 @@ export async function drive(
   return { status: 'completed', dropped, unrecordedUnits: unrecordedUnits() };
 }
 
+/** Where a sweep is at `tMs`: probing, or its k-th rate of N (its stages follow a first one of target 0). */
+function sweepPhase(profile: LoadProfile | null, tMs: number): string {
+  if (profile === null || profile.kind !== 'stages') return 'probing (closed loops: one at a time, then at saturation)';
+  const rates = profile.stages.slice(1);
+  let endMs = profile.stages[0]!.durationMs;
+  for (const [i, stage] of rates.entries()) {
+    endMs += stage.durationMs;
+    if (tMs < endMs) return `rate ${i + 1}/${rates.length}`;
+  }
+  return 'rates done';
+}
+
 /**
  * The per-second recorder fed from this loop, its lines appended to timeline.ndjson as each second
  * closes (a timer looks for closed seconds, so quiet seconds get their line too).
  */
 function startTimeline(runDir: string, runStartMs: number, options: RunSessionOptions, hooks: DriveHooks) {
   const shape = loadShapeOf(options);
+  const workers = concurrencyProfileOf(options);
+  const context = (tMs: number): Pick<LiveInterval, 'time_bound' | 'max_in_flight' | 'workers_target' | 'phase'> => ({
+    time_bound: shape !== null || workers !== null || options.sweep !== undefined,
+    max_in_flight: shape !== null || sweepShape !== null ? maxInFlightOf(options) : null,
+    workers_target: workers !== null ? Math.round(targetRateAt(workers, tMs)) : null,
+    phase: options.sweep === undefined ? null : sweepPhase(sweepShape, tMs),
+  });
   // A sweep's target is 0 during its probes (closed loops), then its rates' stages.
   let sweepShape: LoadProfile | null = null;
   const sweepTarget = (tMs: number): number => (sweepShape ? targetRateAt(sweepShape, tMs) : 0);
@@ -220,7 +262,7 @@ function startTimeline(runDir: string, runStartMs: number, options: RunSessionOp
   const write = (lines: ReturnType<IntervalRecorder['flush']>): void => {
     file.append(lines);
     const live = lines.length > 0 ? recorder.live() : null;
-    if (live) hooks.onInterval?.(live);
+    if (live) hooks.onInterval?.({ ...live, ...context(live.line.offset_ms + 1000) });
   };
   const timer = setInterval(() => write(recorder.flush(monotonicMs(), loopDelay)), TIMELINE_TICK_MS);
   timer.unref();
@@ -236,8 +278,9 @@ function startTimeline(runDir: string, runStartMs: number, options: RunSessionOp
     record(event: RunEvent): void {
       const now = monotonicMs();
       if (event.type === 'sample') recorder.sample(event.sample, now);
-      else if (event.type === 'start') recorder.start(event.at_ms);
-      else if (event.type === 'settled') recorder.settled(now);
+      else if (event.type === 'start') recorder.start(event.at_ms, event.id, event.intended_at_ms);
+      else if (event.type === 'settled') recorder.settled(now, event.id);
+      else if (event.type === 'held') recorder.held(event.count, now);
       else if (event.type === 'dropped') recorder.dropped(event.count, now);
       else recorder.endSchedule();
     },

@@ -2,7 +2,7 @@
 // per-stage summary: the load profile's stages (runner/arrivals.ts), a shard's share of them.
 import type { StageWindow } from '../metrics/stage-window.js';
 import { stageWindows, targetRateAt, type LoadProfile } from '../runner/arrivals.js';
-import { sweepProfile } from '../runner/sweep.js';
+import { sweepProfile } from '../runner/loop/sweep.js';
 import type { SweepPlan } from '../domain/load.js';
 import type { LoadSpec } from '../domain/load.js';
 import { defaultMaxInFlight, scheduleOf } from '../load/index.js';

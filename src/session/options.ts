@@ -42,6 +42,8 @@ export interface RunSessionOptions {
   rate?: number;
   durationMs?: number;
   maxInFlight?: number;
+  /** --graceful-stop: in-flight requests get this long once the schedule ends or a stop comes, then are cut (recorded interrupted). */
+  gracefulStopMs?: number;
   /** Open loop, ramping (--stages): each stage ramps linearly from the previous target (or startRate). */
   stages?: { durationMs: number; targetPerS: number }[];
   startRate?: number;

@@ -15,7 +15,7 @@ import { assertNoLinkedRunFiles, assertOutDirIsOurs, claimRunDir, defaultRunDir,
 import { acquireRunLock, takeOverNotice, type RunLock } from '../store/run-lock.js';
 import { removeLeftovers } from '../store/leftovers.js';
 import type { LiveInterval } from '../metrics/interval-recorder.js';
-import { drive, type ProgressInfo, type SweepEvent } from './drive.js';
+import { describeLoad, drive, type ProgressInfo, type SweepEvent } from './drive.js';
 import { maxInFlightOf, sweepLoad } from './load-shape.js';
 import { sweepSlos } from './load-profile.js';
 import { finishReports } from './finish.js';
@@ -40,7 +40,8 @@ export interface SessionHooks {
   abort: AbortSignal;
   /** `--start-at`: the run is ready and waits for the instant (nothing sent yet). */
   onWaitStart?(info: { startAt: string }): void;
-  onStart?(info: { runDir: string; total: number; done: number; baseUrl: string; embedded: boolean; warnings: string[] }): void;
+  /** `load`: a time-bound run's planned load and in-flight cap, in words (null for a closed loop). */
+  onStart?(info: { runDir: string; total: number; done: number; baseUrl: string; embedded: boolean; warnings: string[]; load?: string | null }): void;
   onProgress?(progress: ProgressInfo, sample: Sample): void;
   onStopping?(reason: StopReason, detail: string): void;
   /** Once per second of the run: the last seconds' rates, in flight, p95 and errors (a live line). */
@@ -119,7 +120,7 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
     const done = state ? state.lines - state.foreign : 0;
     const tookOver = lock ? takeOverNotice(lock) : null;
     const warnings = [...(tookOver ? [tookOver] : []), ...(target.notice ? [target.notice] : []), ...prepared.warnings, ...resumed.warnings, ...resumeWarnings(previous, prepared, state)];
-    hooks.onStart?.({ runDir, total, done, baseUrl: target.baseUrl, embedded: target.embedded, warnings });
+    hooks.onStart?.({ runDir, total, done, baseUrl: target.baseUrl, embedded: target.embedded, warnings, load: describeLoad(options) });
     const replayUnits = toUnits(previous?.replay_credits ?? 0);
     // A sweep's rates are known once its probes are done: run.json records them as its load.
     const onSweep = (sweep: SweepEvent): void => {

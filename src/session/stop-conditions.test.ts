@@ -6,8 +6,15 @@ import { createStopConditions } from './stop-conditions.js';
 const sample = (outcome: Sample['outcome'], latencyMs = 100): Sample => fixture({ outcome, latencyMs, pass: outcome === 'ok' });
 
 describe('stop conditions', () => {
-  it('none asked: nothing to watch', () => {
-    expect(createStopConditions({ thresholdAborts: [] }, 0)).toBeNull();
+  it('none asked: only an unreachable target stops the run (a window whose every result failed to connect)', () => {
+    const c = createStopConditions({ thresholdAborts: [] }, 0)!;
+    const refused = (): Sample => ({ ...sample('network_error'), status: null, chunks: 0, error: { code: 'E_CONNECTION', message: 'ECONNREFUSED' } });
+    for (let i = 0; i < 50; i += 1) expect(c.observe(sample('http_error'), i * 100)).toBeNull(); // errors, but answered
+    expect(c.observe(sample('ok'), 5000)).toBeNull();
+    // Nine refusals within the window: not yet; then a window with no connection at all.
+    for (let i = 1; i <= 9; i += 1) expect(c.observe(refused(), 5000 + i * 100)).toBeNull();
+    expect(c.observe(refused(), 14_000)).toBeNull(); // ten, but the last connection is within 10 s
+    expect(c.observe(refused(), 15_100)).toMatchObject({ by: 'unreachable' });
   });
 
   it('--max-errors stops at the N-th failed request, once', () => {

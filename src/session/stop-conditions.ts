@@ -1,5 +1,6 @@
 // A run's stop conditions, judged as results arrive: --max-errors, --max-error-rate over a sliding
-// window, and thresholds with abortOnFail (k6), evaluated live on running aggregates of their own.
+// window, thresholds with abortOnFail (k6), evaluated live on running aggregates of their own, and
+// always an unreachable target: a window whose every result failed to connect (nothing more to learn).
 import { createThresholdSinks, type ThresholdAbort, type ThresholdSinks } from '../checks/index.js';
 import type { Sample } from '../domain/sample.js';
 import type { AbortBy } from '../runner/index.js';
@@ -28,12 +29,36 @@ export interface StopConditions {
 }
 
 const isError = (s: Sample): boolean => s.outcome !== 'ok' && s.outcome !== 'skipped';
+/** No connection, no answer: the target is not there (a cut stream, after an answer began, is not this). */
+const failedToConnect = (s: Sample): boolean => s.error?.code === 'E_CONNECTION' && s.status === null && s.chunks === 0;
+
+/**
+ * The target is unreachable once every result of a window (at least MIN_WINDOW_RESULTS of them)
+ * failed to connect: hammering a dead target with retries to the end tells nothing more.
+ */
+function createUnreachable(windowMs: number) {
+  // O(1): the results since the last one that connected, and when that was (a window holds only
+  // failures once the last connection is older than the window).
+  let streak = 0;
+  let lastConnectedMs = -Infinity;
+  return (sample: Sample, nowMs: number): StopDecision | null => {
+    if (sample.outcome === 'skipped') return null;
+    if (!failedToConnect(sample)) {
+      streak = 0;
+      lastConnectedMs = nowMs;
+      return null;
+    }
+    streak += 1;
+    if (streak < MIN_WINDOW_RESULTS || lastConnectedMs >= nowMs - windowMs) return null;
+    return { by: 'unreachable', detail: `the target is unreachable: the last ${streak} results failed to connect (E_CONNECTION), none connected in the last ${windowMs / 1000}s` };
+  };
+}
 
 /** `runStartMs`: the run's t0 on the monotonic clock (delayAbortEval counts from it). */
 export function createStopConditions(options: StopConditionOptions, runStartMs: number): StopConditions | null {
   const { maxErrors, maxErrorRate, thresholdAborts } = options;
-  if (maxErrors === undefined && maxErrorRate === undefined && thresholdAborts.length === 0) return null;
   const windowMs = options.errorWindowMs ?? DEFAULT_ERROR_WINDOW_MS;
+  const unreachable = createUnreachable(windowMs);
   let errors = 0;
   // The window's results as (time, error) pairs, oldest first; a ring would do, the window is short.
   const window: { atMs: number; error: boolean }[] = [];
@@ -77,7 +102,7 @@ export function createStopConditions(options: StopConditionOptions, runStartMs: 
   return {
     observe(sample, nowMs) {
       if (decided) return null;
-      const decision = errorLimits(sample, nowMs) ?? thresholds(sample, nowMs);
+      const decision = unreachable(sample, nowMs) ?? errorLimits(sample, nowMs) ?? thresholds(sample, nowMs);
       if (decision) decided = true;
       return decision;
     },

@@ -43,7 +43,8 @@ export function sendFlags<T>(y: Argv<T>) {
     .option('arrival', { choices: ARRIVAL_KINDS, describe: 'open loop: evenly spaced starts (constant, the default) or Poisson arrivals at the same mean rate (seeded by --seed)', group: 'Load:' })
     .option('warmup', { type: 'string', describe: 'requests started in this first stretch (e.g. 30s) are sent and recorded (warmup: true) but left out of statistics and thresholds', group: 'Load:' })
     .option('mix', { choices: MIX_KINDS, describe: 'time-bound runs: which case or thread each start draws: the plan in order (sequential, the default), shuffled each pass, or weighted by a case\'s or thread\'s `weight` (seeded by --seed)', group: 'Load:' })
-    .option('max-in-flight', { type: 'number', describe: 'open loop: outstanding requests at most; later starts wait and are recorded late', group: 'Load:' })
+    .option('max-in-flight', { type: 'number', describe: 'open loop: outstanding requests at most (default: the larger of --concurrency and 64); later starts are held, sent late, and past 1 s late or never sent they count as dropped (a failing gate)', group: 'Load:' })
+    .option('graceful-stop', { type: 'string', default: '30s', describe: 'time-bound runs and stops: how long requests in flight get once the schedule ends (or a stop comes) before they are cut, recorded as interrupted (k6)', group: 'Load:' })
     .option('timeout', { type: 'string', default: '120s', describe: 'per-request time limit (0: none)', group: 'Load:' })
     .option('retries', { type: 'number', default: 2, describe: 'retries on 429 (honouring Retry-After), 5xx and connection errors', group: 'Load:' })
     .option('max-retry-wait', { type: 'string', default: '60s', describe: 'longest wait before a retry; a longer Retry-After ends that request\'s retries (recorded as rate limited)', group: 'Load:' })
@@ -212,6 +213,7 @@ export function toSessionOptions(a: Record<string, unknown>, env: NodeJS.Process
     ...opt('maxErrorRate', parseFraction(a.maxErrorRate as string | undefined, 'max-error-rate')),
     ...opt('errorWindowMs', a.errorWindow === undefined ? undefined : parseDurationMs(a.errorWindow as string, 'error-window')),
     ...opt('maxInFlight', positive(a.maxInFlight as number | undefined, 'max-in-flight', { integer: true })),
+    ...opt('gracefulStopMs', a.gracefulStop === undefined ? undefined : parseDurationMs(a.gracefulStop as string, 'graceful-stop')),
     requestDefaults: requestDefaults(a),
     timeoutMs: parseDurationMs(a.timeout as string, 'timeout'),
     retries: positive(a.retries as number, 'retries', { integer: true, allowZero: true }) ?? 2,

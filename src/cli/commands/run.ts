@@ -20,6 +20,8 @@ export const FAIL_ON_EPILOG = [
   '               (those judge their items as a rate) and not marked expect_fail',
   '  thresholds   a threshold of the suite or --threshold failed',
   '  judged       a model-graded check could not be judged (its grader failed): verdict incomplete, exit 3',
+  '  dropped      an open loop did not deliver its planned starts (never sent, or sent over 1 s late: the',
+  "               in-flight cap held them); a `dropped` threshold (e.g. 'dropped: rate<0.01') judges it instead",
   '  regressions, latency, credits, changed, missing: the comparison with --baseline',
   'Exit: 0 every gate passed, 1 a gate failed, 2 invalid input (nothing sent), 3 incomplete (the run did not finish).',
 ].join('\n');

@@ -37,14 +37,14 @@ function stageRow(s: StageSummary, knee: KneeSummary | null): string {
   const mark = hasKnee ? ` <span class="badge fail" title="${esc(kneeWords(knee))}">◆ knee</span>` : '';
   return `<tr${hasKnee ? ' class="knee"' : ''}><th scope="row">${s.index + 1}${mark}</th><td>${target}</td><td>${formatCount(s.starts)}</td><td>${s.achieved_rate === null ? '–' : formatTick(s.achieved_rate)}</td>`
     + `<td>${formatCount(s.dropped)}</td><td>${formatRate(s.error_rate)}</td><td>${formatRate(s.pass_rate)}</td>`
-    + `<td>${pct(s.ttfc_ms, 'p95')}</td><td>${pct(s.latency_ms, 'p50')}</td><td>${pct(s.latency_ms, 'p95')}</td><td>${pct(s.latency_ms, 'p99')}</td>`
+    + `<td>${pct(s.ttfc_ms, 'p95')}</td><td>${pct(s.inter_chunk_ms ?? null, 'p50')}</td><td>${pct(s.inter_chunk_ms ?? null, 'p95')}</td><td>${pct(s.latency_ms, 'p50')}</td><td>${pct(s.latency_ms, 'p95')}</td><td>${pct(s.latency_ms, 'p99')}</td>`
     + `<td>${pct(s.corrected_latency_ms, 'p50')}</td><td>${pct(s.corrected_latency_ms, 'p95')}</td><td>${pct(s.corrected_latency_ms, 'p99')}</td>`
     + `<td>${formatCredits(s.credits_per_min)}</td></tr>`;
 }
 
 function stageTable(stages: readonly StageSummary[], knee: KneeSummary | null): string {
   const head = '<tr><th scope="col" rowspan="2">Stage</th><th scope="col" rowspan="2">Target, starts/s</th><th scope="col" rowspan="2">Starts</th><th scope="col" rowspan="2">Achieved, starts/s</th>'
-    + '<th scope="col" rowspan="2">Dropped</th><th scope="col" rowspan="2">Error rate</th><th scope="col" rowspan="2">Pass rate</th><th scope="col" rowspan="2">TTFC p95, ms</th>'
+    + '<th scope="col" rowspan="2">Dropped</th><th scope="col" rowspan="2">Error rate</th><th scope="col" rowspan="2">Pass rate</th><th scope="col" rowspan="2">TTFC p95, ms</th><th scope="col" rowspan="2">Inter-chunk p50, ms</th><th scope="col" rowspan="2">Inter-chunk p95, ms</th>'
     + '<th scope="colgroup" colspan="3">Latency, ms</th><th scope="colgroup" colspan="3">Corrected latency, ms</th><th scope="col" rowspan="2">Credits/min</th></tr>'
     + '<tr><th scope="col">p50</th><th scope="col">p95</th><th scope="col">p99</th><th scope="col">p50</th><th scope="col">p95</th><th scope="col">p99</th></tr>';
   return `<div class="table-scroll"><table id="stage-table"><caption>Per stage: answer quality (pass rate) beside speed and errors</caption><thead>${head}</thead><tbody>${stages.map((s) => stageRow(s, knee)).join('')}</tbody></table></div>`;
@@ -82,12 +82,19 @@ export function renderLoadSection(summary: Summary, load: LoadAnalysis | null | 
       series('p50 corrected', 0, points, (p) => p.corrected_p50_ms, true), series('p95 corrected', 1, points, (p) => p.corrected_p95_ms, true),
       series('p99 corrected', 3, points, (p) => p.corrected_p99_ms, true),
     ] : []),
-  ], 'Answers finished in each second. Corrected latency (dashed) runs from the intended start: a stall the uncorrected line hides shows in it.', marks);
+    ...(points.some((p) => p.in_flight_oldest_ms !== null) ? [series('oldest in flight', 5, points, (p) => p.in_flight_oldest_ms, true)] : []),
+  ], 'Answers finished in each second. Corrected latency (dashed) runs from the intended start: a stall the uncorrected line hides shows in it, and so does the oldest request still in flight while it waits.', marks);
+  const streaming = points.some((p) => p.ttfc_p95_ms !== null || p.itl_p95_ms !== null)
+    ? timeLineChart('TTFC and inter-chunk latency over time', 'ms', [
+      series('TTFC p50', 0, points, (p) => p.ttfc_p50_ms), series('TTFC p95', 1, points, (p) => p.ttfc_p95_ms),
+      series('inter-chunk p50', 0, points, (p) => p.itl_p50_ms, true), series('inter-chunk p95', 1, points, (p) => p.itl_p95_ms, true),
+    ], 'Time to the first chunk, and the mean gap between chunks of each streamed answer (GuideLLM\'s ITL), for answers finished in each second.', marks)
+    : '';
   const rebuilt = load.rebuilt ? '<p class="note">Rebuilt from results.ndjson (timeline.ndjson is missing): no in-flight counts, dropped starts or loop delay.</p>' : '';
   const stages = summary.stages ? stageTable(summary.stages, summary.knee ?? null) : '';
   // A sweep's stages are its rates: the sweep's table shows them beside their SLO verdicts.
-  if (summary.sweep) return `${harnessNote(summary)}${rebuilt}${renderSweep(summary.sweep)}<div class="charts">${rate}${throughput}${latency}</div>`;
-  return `${harnessNote(summary)}${rebuilt}${kneeNote(summary)}<div class="charts">${rate}${throughput}${latency}</div>${stages}`;
+  if (summary.sweep) return `${harnessNote(summary)}${rebuilt}${renderSweep(summary.sweep)}<div class="charts">${rate}${throughput}${latency}${streaming}</div>`;
+  return `${harnessNote(summary)}${rebuilt}${kneeNote(summary)}<div class="charts">${rate}${throughput}${latency}${streaming}</div>${stages}`;
 }
 
 /** The Load section's own styles (appended to the page's). */

@@ -34,6 +34,10 @@ function sweepTable(sweep: SweepSummary): string {
       + `<td>${formatCount(r.starts)}</td><td>${formatCount(r.dropped)}</td><td>${formatRate(r.error_rate)}</td><td>${formatRate(r.pass_rate)}</td>`
       + `<td>${formatMs(r.ttfc_ms?.p95 ?? null)}</td><td>${formatMs(r.latency_ms?.p50 ?? null)}</td><td>${formatMs(r.latency_ms?.p95 ?? null)}</td><td>${formatMs(r.latency_ms?.p99 ?? null)}</td><td>${slo}</td></tr>`;
   });
+  // The probes first: closed loops, no target; their answers are warmup, out of the figures.
+  const probeRow = (label: string, p: SweepSummary['probes']['sequential']): string =>
+    `<tr class="probe"><th scope="row">${esc(label)} (${p.concurrency} worker${p.concurrency === 1 ? '' : 's'})</th><td>–</td><td>${formatTick(p.rate_per_s)}</td><td>${formatCount(p.starts)}</td>${'<td>–</td>'.repeat(8)}</tr>`;
+  rows.unshift(probeRow('probe 1', sweep.probes.sequential), probeRow('probe 2', sweep.probes.saturation));
   const head = '<tr><th scope="col">Rate</th><th scope="col">Target, starts/s</th><th scope="col">Achieved, starts/s</th><th scope="col">Starts</th><th scope="col">Dropped</th><th scope="col">Error rate</th>'
     + '<th scope="col">Pass rate</th><th scope="col">TTFC p95, ms</th><th scope="col">Latency p50, ms</th><th scope="col">p95</th><th scope="col">p99</th><th scope="col">SLO</th></tr>';
   return `<div class="table-scroll"><table id="sweep-table"><caption>Each rate of the sweep and its SLO verdict</caption><thead>${head}</thead><tbody>${rows.join('')}</tbody></table></div>`;
@@ -44,14 +48,21 @@ function answer(sweep: SweepSummary): string {
   if (sweep.slo.length === 0) return `<p id="slo-max">${esc(probes)} No SLO was given (--slo), so no rate is picked.</p>`;
   const slos = esc(sweep.slo.join(', '));
   if (sweep.slo_max_rate === null) return `<p id="slo-max"><strong>No rate met every SLO</strong> (${slos}). ${esc(probes)}</p>`;
-  return `<p id="slo-max"><strong>Highest rate meeting every SLO: ${formatTick(sweep.slo_max_rate)} starts/s</strong> (target ${formatTick(sweep.slo_max_target_rate ?? 0)}; ${slos}). ${esc(probes)}</p>`;
+  const bound = sweep.slo_max_rate_is_lower_bound === true
+    ? ' <strong>A lower bound:</strong> every rate met every SLO, so the limit lies higher; sweep higher rates to find it.'
+    : '';
+  return `<p id="slo-max"><strong>Highest rate meeting every SLO: ${formatTick(sweep.slo_max_rate)} starts/s</strong> (target ${formatTick(sweep.slo_max_target_rate ?? 0)}; ${slos}).${bound} ${esc(probes)}</p>`;
 }
 
 /** The sweep's part of the Load section; empty when the run was no sweep. */
 export function renderSweep(sweep: SweepSummary | undefined): string {
   if (!sweep) return '';
   const rates = sweep.rates;
-  const marks: TimeMark[] = sweep.slo_max_rate === null ? [] : [{ atS: sweep.slo_max_rate, label: `SLO max ${formatTick(sweep.slo_max_rate)}/s` }];
+  const marks: TimeMark[] = [
+    { atS: sweep.probes.sequential_rate, label: `probe 1: ${formatTick(sweep.probes.sequential_rate)}/s one at a time` },
+    { atS: sweep.probes.saturation_rate, label: `probe 2: ${formatTick(sweep.probes.saturation_rate)}/s at saturation` },
+    ...(sweep.slo_max_rate === null ? [] : [{ atS: sweep.slo_max_rate, label: `SLO max ${formatTick(sweep.slo_max_rate)}/s${sweep.slo_max_rate_is_lower_bound === true ? ' (a lower bound)' : ''}` }]),
+  ];
   const latency = rateChart('sweep-latency', 'Sweep: latency percentiles against achieved rate', 'ms', [
     curve('TTFC p50', 0, rates, (r) => r.ttfc_ms?.p50 ?? null, true), curve('TTFC p95', 1, rates, (r) => r.ttfc_ms?.p95 ?? null, true),
     curve('latency p50', 0, rates, (r) => r.latency_ms?.p50 ?? null), curve('latency p95', 1, rates, (r) => r.latency_ms?.p95 ?? null),

@@ -1,0 +1,180 @@
+// The one loop skeleton (k6's executor run loop): it asks the executor when the next start is due,
+// draws the unit (the one plan walker), holds starts past the in-flight cap, sends the start and
+// settled events, stops through the gate, drops what is still held at the end, sets the retry
+// deadline and gives units in flight the graceful stop before they are cut.
+import type { Sample } from '../../domain/sample.js';
+import type { PlanUnit } from '../../plan/types.js';
+import { monotonicMs } from '../clock.js';
+import type { StartGate } from '../gate.js';
+import type { MixOptions } from '../mix.js';
+import type { SendDeps } from '../send.js';
+import { intendedAtOf, runUnit, type EventSink, type UnitSource } from '../unit.js';
+import { executorFor, type LoopSpec } from './executors.js';
+import type { LoopControl, LoopState } from './executor.js';
+import { onePass, stampStart, startDrawer } from './walker.js';
+
+/**
+ * A start held back longer than this past its intended time is given up (dropped, never sent), as
+ * k6 drops an iteration no VU can take: it counts as dropped either way (metrics/summarizer.ts), and
+ * the held queue stays bounded by a second of the schedule, not the backlog of a stalled service.
+ */
+export const GIVE_UP_LATE_MS = 1000;
+
+/** k6's default gracefulStop: in-flight units get this long after the schedule ends (or a stop). */
+export const DEFAULT_GRACEFUL_STOP_MS = 30_000;
+
+export interface LoopOptions {
+  source: UnitSource;
+  spec: LoopSpec;
+  /** The traffic mix of a time-bound loop (a closed loop walks the plan once, in order). */
+  mix?: MixOptions;
+  deps: SendDeps;
+  gate: StartGate;
+  channel: EventSink;
+  /** The run's soft stop (a signal, a stop condition, a consumer gone): looked at at once. */
+  stop: AbortSignal;
+  gracefulStopMs: number;
+  /** Aborted when the graceful stop is over: units still in flight are cut, and recorded as interrupted. */
+  cut: AbortController;
+}
+
+export function runLoop(options: LoopOptions): void {
+  const { deps, gate, channel, source } = options;
+  const t0 = deps.runStartMs;
+  const control: LoopControl = {
+    push: (event) => channel.push(event),
+    setRetryDeadline: (elapsedMs) => {
+      deps.backoff.deadlineMs = t0 + elapsedMs;
+    },
+  };
+  const executor = executorFor(options.spec, control);
+  if (options.spec.kind === 'arrivals') control.setRetryDeadline(options.spec.durationMs);
+  else if (options.spec.kind === 'ramping-workers') control.setRetryDeadline(rampEndMs(options.spec));
+  const draw = executor.cycles ? startDrawer(source, options.mix) : null;
+  const pass = executor.cycles ? null : onePass(source);
+  const held: PlanUnit[] = [];
+  let nextIndex = 0;
+  let inFlight = 0;
+  let settled = 0;
+  let nextId = 0;
+  let ending = false;
+  let failed = false;
+  let closed = false;
+  let timer: NodeJS.Timeout | undefined;
+  let timerAtMs = Infinity;
+  let graceTimer: NodeJS.Timeout | undefined;
+  const emit = (sample: Sample): void => channel.push({ type: 'sample', sample });
+  let heldReported = 0;
+  /** Starts held back by the cap, said when the count changes (the live line shows them). */
+  const reportHeld = (): void => {
+    if (held.length === heldReported) return;
+    heldReported = held.length;
+    channel.push({ type: 'held', count: heldReported });
+  };
+
+  const close = (error?: unknown): void => {
+    if (closed) return;
+    closed = true;
+    clearTimeout(timer);
+    clearTimeout(graceTimer);
+    options.stop.removeEventListener('abort', pump);
+    channel.close(error);
+  };
+  const maybeClose = (): void => {
+    if (ending && inFlight === 0) close();
+  };
+  /** The schedule is over (or stopped): held starts are dropped, counted; units in flight get the graceful stop. */
+  const end = (): void => {
+    if (ending) return;
+    ending = true;
+    clearTimeout(timer);
+    if (held.length > 0) channel.push({ type: 'dropped', count: held.splice(0).length });
+    reportHeld();
+    if (executor.timeBound || gate.stopped !== null) {
+      graceTimer = setTimeout(() => options.cut.abort(), options.gracefulStopMs);
+    }
+  };
+  const launch = (unit: PlanUnit): void => {
+    inFlight += 1;
+    const id = nextId++;
+    channel.push({ type: 'start', id, at_ms: monotonicMs(), intended_at_ms: intendedAtOf(unit) });
+    runUnit(unit, deps, gate, emit).then(
+      () => {
+        inFlight -= 1;
+        settled += 1;
+        channel.push({ type: 'settled', id });
+        pump();
+      },
+      (error: unknown) => {
+        failed = true;
+        ending = true;
+        close(error);
+      },
+    );
+  };
+  const drawUnit = (index: number, intendedAtMs: number | null): PlanUnit | null => {
+    if (pass) return pass();
+    const drawn = draw!(index);
+    return drawn === null ? null : stampStart(drawn.unit, drawn.cycle, intendedAtMs === null ? null : t0 + intendedAtMs);
+  };
+  const wake = (atMs: number): void => {
+    if (timerAtMs <= atMs && timer !== undefined) return;
+    clearTimeout(timer);
+    timerAtMs = atMs;
+    timer = setTimeout(() => {
+      timer = undefined;
+      timerAtMs = Infinity;
+      pump();
+    }, Math.max(0, t0 + atMs - monotonicMs()));
+  };
+
+  function giveUpLate(): void {
+    const limitMs = monotonicMs() - GIVE_UP_LATE_MS;
+    let expired = 0;
+    while (held.length > 0 && (intendedAtOf(held[0]!) ?? Infinity) < limitMs) {
+      held.shift();
+      expired += 1;
+    }
+    if (expired > 0) channel.push({ type: 'dropped', count: expired });
+  }
+
+  function pump(): void {
+    if (failed || closed) return;
+    // Looked at even after the schedule ended: a signal during the graceful stop still makes the run a stopped one.
+    if (gate.stopped !== null) end();
+    while (!ending) {
+      const state: LoopState = { elapsedMs: monotonicMs() - t0, inFlight: inFlight + held.length, settled, nextIndex };
+      const next = executor.next(state);
+      if (next.kind === 'done') {
+        end();
+        break;
+      }
+      if (next.kind === 'wait') {
+        if (next.untilMs !== null) wake(next.untilMs);
+        break;
+      }
+      const index = next.index ?? nextIndex;
+      nextIndex = index + 1;
+      const unit = drawUnit(index, next.intendedAtMs);
+      if (unit === null) {
+        end(); // the plan is done (a closed loop), or empty
+        break;
+      }
+      held.push(unit);
+      // Sent at once while below the cap; past it, held (sent late) until a slot is free.
+      while (held.length > 0 && inFlight < executor.maxInFlight()) launch(held.shift()!);
+    }
+    giveUpLate();
+    while (!ending && held.length > 0 && inFlight < executor.maxInFlight()) launch(held.shift()!);
+    reportHeld();
+    maybeClose();
+  }
+
+  options.stop.addEventListener('abort', pump, { once: true });
+  pump();
+}
+
+function rampEndMs(spec: Extract<LoopSpec, { kind: 'ramping-workers' }>): number {
+  const p = spec.profile;
+  return p.kind === 'constant' ? p.durationMs : p.stages.reduce((sum, s) => sum + s.durationMs, 0);
+}
