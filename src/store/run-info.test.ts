@@ -50,4 +50,9 @@ describe('a run.json that is not one', () => {
     expect(errorOf({ ...raw('v0.1.0-interrupted'), schema_version: 3 }).location.field).toBe('schema_version');
     expect(errorOf([]).message).toMatch(/not an object/);
   });
+
+  it("history's fields: a commit or a knowledge base of the wrong type is named", () => {
+    expect(errorOf({ ...raw('v0.1.0-interrupted'), commit: 5 }).location.field).toBe('commit');
+    expect(errorOf({ ...raw('v0.1.0-interrupted'), knowledge_base: { version: 'v1' } }).location.field).toBe('knowledge_base.sha256');
+  });
 });

@@ -16,6 +16,8 @@ const runInfoSchema = z.looseObject({
   schema_version: z.literal(RUN_INFO_SCHEMA_VERSION, { error: `expected ${RUN_INFO_SCHEMA_VERSION}` }),
   run_id: text,
   label: text.optional(),
+  commit: text.optional(),
+  knowledge_base: z.looseObject({ version: text.optional(), sha256: text }).optional(),
   tool: z.looseObject({ name: z.literal('kbbench', { error: 'expected "kbbench"' }), version: text }),
   suite: z.looseObject({ name: text, path: text, sha256: text }),
   plan: z.looseObject({ items: count, requests: count, threads: count, models: stringList, starts: count.optional(), plan_requests: count.optional() }),
