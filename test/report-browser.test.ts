@@ -83,7 +83,8 @@ describe.skipIf(!hasChromium)('report.html in Chromium', () => {
   it('shows the Load section: rate, throughput and latency charts, the stage table with the knee marked', async () => {
     const load = page.locator('section#load');
     await load.scrollIntoViewIfNeeded();
-    expect(await load.locator('svg.chart').count()).toBe(3);
+    // Rate, throughput, latency percentiles, and TTFC / inter-chunk latency over time.
+    expect(await load.locator('svg.chart').count()).toBe(4);
     const rate = load.locator('figure', { hasText: 'Target and achieved rate' });
     expect(await rate.locator('path.line').count()).toBeGreaterThanOrEqual(4);
     expect(await rate.locator('line.knee-mark').count()).toBe(1);
@@ -115,10 +116,14 @@ describe.skipIf(!hasChromium)('report.html in Chromium', () => {
       await load.scrollIntoViewIfNeeded();
       const latency = load.locator('figure#sweep-latency');
       expect(await latency.locator('path.line').count()).toBe(5);
-      expect(await latency.locator('line.knee-mark').count()).toBe(1);
+      // slo_max_rate and the two probes (one at a time, saturation), each marked and titled.
+      expect(await latency.locator('line.knee-mark').count()).toBe(3);
+      await expect(latency.locator('line.knee-mark title').allTextContents()).resolves.toEqual(expect.arrayContaining([expect.stringMatching(/^probe 1/), expect.stringMatching(/^probe 2/)]));
       const rates = load.locator('figure#sweep-rates');
       await expect(rates.locator('.legend').textContent()).resolves.toMatch(/error rate.*pass rate/);
-      expect(await load.locator('#sweep-table tbody tr').count()).toBe(4);
+      // Four rates and the two probes as rows of their own.
+      expect(await load.locator('#sweep-table tbody tr').count()).toBe(6);
+      expect(await load.locator('#sweep-table tbody tr.probe').count()).toBe(2);
       expect(await load.locator('#sweep-table tr.slo-max').count()).toBe(1);
       await expect(load.locator('#slo-max').textContent()).resolves.toMatch(/Highest rate meeting every SLO: \d/);
       const box = await latency.locator('svg.chart').boundingBox();
