@@ -69,9 +69,13 @@ describe('the credit budget across models and judges', () => {
 
   it('counts what judges spend against the budget', async () => {
     const out = join(tempDir(), 'run');
-    const r = await runCli(['run', 'test/fixtures/e2e/graded.yaml', '--out', out, '--max-credits', '0.01', '--latency-scale', '0', '--repeat', '4', '--concurrency', '4', '--quiet']);
+    // One answer with its judge costs ~0.011 (the JSON grading prompt); a budget that fits one item
+    // but not a second: were the judge's spend left out, the guard would reserve only answers' cost
+    // (~0.0008 each) and start more items.
+    const r = await runCli(['run', 'test/fixtures/e2e/graded.yaml', '--out', out, '--max-credits', '0.015', '--latency-scale', '0', '--repeat', '4', '--concurrency', '4', '--quiet']);
     expect(r.code).toBe(3);
-    expect(spentIn(out)).toBeLessThanOrEqual(0.01);
+    expect(spentIn(out)).toBeLessThanOrEqual(0.015);
+    expect(readJson<{ credits: { budget: { overshoot: number } } }>(join(out, 'summary.json')).credits.budget.overshoot).toBe(0);
   });
 
   it('sends nothing when the budget is zero', async () => {
