@@ -3,12 +3,11 @@
 // suite's own threshold) must fail the job; with nothing changed the job passes. `kbbench` is on
 // PATH as `npm link` puts it; the service is the embedded one (KBBENCH_BASE_URL unset, as the
 // workflow allows); `${{ … }}` expressions are replaced as Actions would.
-import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { CLI, ROOT, tempDir, type CliResult } from './helpers.js';
+import { CLI, ROOT, runWorkflowStep, tempDir, type CliResult } from './helpers.js';
 
 const WORKFLOW = join(ROOT, 'docs', 'ci', 'github-actions.yml');
 const WORKSPACE = join(ROOT, 'suites', 'demo', 'workspace.yaml');
@@ -31,18 +30,8 @@ const PRICE = '  - { id: team-price, prompt: How much does the Team plan cost?, 
 const SOC2 = '  - { id: soc2, prompt: Is Cobalt Desk SOC 2 certified?, assert: [ { icontains: soc 2 type ii } ] }\n';
 const FAILING = '  - { id: encryption, prompt: How is customer data encrypted?, assert: [ { contains: ROT13 } ] }\n';
 
-function bash(script: string, cwd: string, env: Record<string, string>, bin: string): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    // GitHub's default shell for `run:` is `bash -e {0}`.
-    const child = spawn('bash', ['-e', '-c', script], { cwd, env: { ...process.env, KBBENCH_API_KEY: undefined, KBBENCH_BASE_URL: undefined, ...env, PATH: `${bin}:${process.env.PATH}` } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+// GitHub's default shell for `run:` is `bash -e {0}`.
+const bash = (script: string, cwd: string, env: Record<string, string>, bin: string): Promise<CliResult> => runWorkflowStep(script, cwd, env, bin);
 
 /** `name=value` lines a step appended to $GITHUB_OUTPUT. */
 function outputsOf(file: string): Record<string, string> {

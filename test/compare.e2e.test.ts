@@ -1,9 +1,9 @@
 // `run --baseline` and `compare` end to end: a changed fact fails naming exactly its questions; no change never fails.
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Comparison } from '../src/compare/types.js';
-import { readJson, ROOT, runCli, tempDir } from './helpers.js';
+import { demoWorkspaceWithRefundWindowChanged, readJson, runCli, tempDir } from './helpers.js';
 
 const SUITE = 'test/fixtures/compare/suite.yaml';
 const MODELS = ['claude-sonnet-4-6', 'gpt-4o', 'gpt-4o-mini'];
@@ -12,19 +12,7 @@ const FAST = ['--latency-scale', '0.2', '--quiet'];
 const root = tempDir('kbbench-compare-e2e-');
 const dir = (name: string): string => join(root, name);
 
-/** The demo workspace copied, with the refund window moved from 30 to 45 days in refunds.md only. */
-function changedWorkspace(): string {
-  const copy = dir('workspace');
-  mkdirSync(copy);
-  cpSync(join(ROOT, 'suites/demo/workspace.yaml'), join(copy, 'workspace.yaml'));
-  cpSync(join(ROOT, 'suites/demo/docs'), join(copy, 'docs'), { recursive: true });
-  const refunds = join(copy, 'docs/refunds.md');
-  const before = readFileSync(refunds, 'utf8');
-  const after = before.replaceAll('30 days', '45 days').replaceAll('30-day', '45-day');
-  expect(after).not.toBe(before);
-  writeFileSync(refunds, after);
-  return join(copy, 'workspace.yaml');
-}
+const changedWorkspace = (): string => demoWorkspaceWithRefundWindowChanged(dir('workspace'));
 
 describe('kbbench run --baseline / kbbench compare', () => {
   beforeAll(async () => {

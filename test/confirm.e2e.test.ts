@@ -1,9 +1,9 @@
 // `run --baseline --confirm N` end to end: a flip that the re-asks confirm fails the run, and what they said is recorded.
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Comparison } from '../src/compare/types.js';
-import { readJson, ROOT, runCli, tempDir } from './helpers.js';
+import { demoWorkspaceWithRefundWindowChanged, readJson, runCli, tempDir } from './helpers.js';
 
 const SUITE = 'test/fixtures/compare/suite.yaml';
 const MODELS = ['claude-sonnet-4-6', 'gpt-4o', 'gpt-4o-mini'];
@@ -11,16 +11,8 @@ const FAST = ['--latency-scale', '0', '--quiet'];
 const root = tempDir('kbbench-confirm-e2e-');
 const dir = (name: string): string => join(root, name);
 
-/** The demo workspace with the refund window moved from 30 to 45 days: refund-window fails on every model. */
-function changedWorkspace(): string {
-  const copy = dir('workspace');
-  mkdirSync(copy);
-  cpSync(join(ROOT, 'suites/demo/workspace.yaml'), join(copy, 'workspace.yaml'));
-  cpSync(join(ROOT, 'suites/demo/docs'), join(copy, 'docs'), { recursive: true });
-  const refunds = join(copy, 'docs/refunds.md');
-  writeFileSync(refunds, readFileSync(refunds, 'utf8').replaceAll('30 days', '45 days').replaceAll('30-day', '45-day'));
-  return join(copy, 'workspace.yaml');
-}
+/** refund-window then fails on every model. */
+const changedWorkspace = (): string => demoWorkspaceWithRefundWindowChanged(dir('workspace'));
 
 describe('kbbench run --baseline --confirm', () => {
   beforeAll(async () => {

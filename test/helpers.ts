@@ -1,6 +1,6 @@
 // End-to-end helpers: run the built CLI as a user would (a child process), start `kbbench serve`.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -118,4 +118,33 @@ export async function startCountingProxy(upstream: string): Promise<CountingProx
       server.close(() => r());
     }),
   };
+}
+
+/**
+ * A workflow `run:` step as a GitHub runner's bash runs it, with `kbbench` on PATH (what `npm link`
+ * gives): `bash -e` is the default shell, `-eo pipefail` what `shell: bash` gives.
+ */
+export function runWorkflowStep(script: string, cwd: string, env: Record<string, string>, bin: string, shellFlags: readonly string[] = ['-e']): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', [...shellFlags, '-c', script], { cwd, env: { ...process.env, KBBENCH_API_KEY: undefined, KBBENCH_BASE_URL: undefined, ...env, PATH: `${bin}:${process.env.PATH}` } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** The demo workspace copied into `dir`, the refund window moved from 30 to 45 days in refunds.md only. */
+export function demoWorkspaceWithRefundWindowChanged(dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  cpSync(join(ROOT, 'suites/demo/workspace.yaml'), join(dir, 'workspace.yaml'));
+  cpSync(join(ROOT, 'suites/demo/docs'), join(dir, 'docs'), { recursive: true });
+  const refunds = join(dir, 'docs/refunds.md');
+  const before = readFileSync(refunds, 'utf8');
+  const after = before.replaceAll('30 days', '45 days').replaceAll('30-day', '45-day');
+  if (after === before) throw new Error('refunds.md no longer says "30 days": the changed-document tests change nothing');
+  writeFileSync(refunds, after);
+  return join(dir, 'workspace.yaml');
 }

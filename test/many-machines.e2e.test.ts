@@ -2,14 +2,13 @@
 // --start-at) against one reference service (one account), run with the exact command lines of
 // deploy/k8s/job.yaml and of the GitHub Actions workflow, then merged by their merge steps. Each merge
 // must equal one unsharded run of the same plan: the same item ids, the same counts.
-import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
 import { parseStartAt, wallClockMs } from '../src/session/start-at.js';
 import { expandArgs, loadManifests, loadWorkflow, manifest, stepRun } from './deploy-support.js';
-import { CLI, ROOT, readJson, readNdjson, runCli, startServe, tempDir, type CliResult, type ServeHandle } from './helpers.js';
+import { CLI, ROOT, readJson, readNdjson, runCli, runWorkflowStep, startServe, tempDir, type CliResult, type ServeHandle } from './helpers.js';
 
 const SUITE = join(ROOT, 'test/fixtures/e2e/small.yaml');
 // 15 starts/s for 2 s: 30 global starts over a plan of 10 units, so three passes (item ids with |c2, |c3).
@@ -20,18 +19,8 @@ const SHARDS = 3;
 const LEAD_MS = 20_000;
 const instantAhead = (): string => new Date(wallClockMs() + LEAD_MS).toISOString();
 
-/** A workflow `run:` step as the runner's bash runs it, with `kbbench` on PATH (what `npm link` gives). */
-function runStep(script: string, cwd: string, env: Record<string, string>, bin: string): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-eo', 'pipefail', '-c', script], { cwd, env: { ...process.env, KBBENCH_API_KEY: undefined, KBBENCH_BASE_URL: undefined, ...env, PATH: `${bin}:${process.env.PATH}` } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** The workflow's steps say `shell: bash`: `bash -eo pipefail`. */
+const runStep = (script: string, cwd: string, env: Record<string, string>, bin: string): Promise<CliResult> => runWorkflowStep(script, cwd, env, bin, ['-eo', 'pipefail']);
 
 const idsOf = (dir: string): string[] => readNdjson<Sample>(join(dir, 'results.ndjson')).map((s) => s.item_id).sort();
 interface SummaryJson {
