@@ -83,7 +83,8 @@ export async function buildReports(options: BuildReportsOptions): Promise<BuildR
   });
   try {
     const loaded = withBudget(withLoad(finished.summary, load), run.options);
-    const summary = sweep ? { ...loaded, sweep: sweep.finish(loaded.stages ?? null) } : loaded;
+    const swept = sweep ? { ...loaded, sweep: sweep.finish(loaded.stages ?? null) } : loaded;
+    const summary: Summary = run.outputs ? { ...swept, outputs: run.outputs } : swept;
     const files = [await writeHistogramFile(runDir, finished.histograms)];
     const input: ReportInput = {
       runDir, run, summary, details: finished.details, load, evidence: evidence.result(), cases: finished.cases, samples: () => readResults(runDir),
