@@ -99,9 +99,14 @@ export async function startWorkers(
     const state: WorkerState = { worker: new Worker(entry, { workerData: init }), name: `worker ${index + 1} of ${count}`, held: 0, spentUnits: 0, ended: false };
     states.push(state);
     state.worker.on('message', (message: FromWorker) => onMessage(state, index, message));
-    state.worker.on('error', (error) => fail(new WorkerError(state.name, { name: error.name, message: error.message, ...(error.stack ? { stack: error.stack } : {}) })));
+    // An uncaught error is said before the messages the worker sent ahead of it are read; 'exit'
+    // comes after them (Node drains the port first), so the run fails there, with what was sent recorded.
+    let uncaught: WorkerError | null = null;
+    state.worker.on('error', (error) => {
+      uncaught ??= new WorkerError(state.name, { name: error.name, message: error.message, ...(error.stack ? { stack: error.stack } : {}) });
+    });
     state.worker.on('exit', (code) => {
-      if (!state.ended) fail(new WorkerError(state.name, { name: 'Error', message: `the thread exited (code ${code}) before its loop ended` }));
+      if (!state.ended) fail(uncaught ?? new WorkerError(state.name, { name: 'Error', message: `the thread exited (code ${code}) before its loop ended` }));
     });
   }
   await ready;
