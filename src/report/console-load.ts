@@ -3,12 +3,12 @@
 import type { StageSummary } from '../domain/load.js';
 import type { Summary, SweepRateSummary, SweepSummary } from '../domain/summary.js';
 import { formatCount, formatCredits, formatMs, formatRate, formatTick } from './format.js';
-import { kneeWords } from './html/load-section.js';
+import { byWorkers, kneeWords, stageTarget } from './html/load-section.js';
 
 const HEADERS = ['stage', 'target/s', 'starts', 'achieved/s', 'dropped', 'errors', 'pass rate', 'latency p95', 'corrected p50', 'corrected p95', 'corrected p99', 'credits/min'];
 
 function stageRow(s: StageSummary, kneeIndex: number | null): string[] {
-  const target = s.from_rate === s.to_rate ? formatTick(s.to_rate) : `${formatTick(s.from_rate)}→${formatTick(s.to_rate)}`;
+  const target = stageTarget(s, '→');
   return [
     `${s.index + 1}${kneeIndex === s.index ? ' ◆' : ''}`, target, formatCount(s.starts), s.achieved_rate === null ? '–' : formatTick(s.achieved_rate),
     formatCount(s.dropped), formatRate(s.error_rate), formatRate(s.pass_rate), formatMs(s.latency_ms?.p95 ?? null),
@@ -57,7 +57,9 @@ export function renderConsoleLoad(summary: Summary, table: (headers: readonly st
   else if (summary.stages && summary.stages.length > 0) {
     const knee = summary.knee ?? null;
     const kneeStage = knee ? (summary.stages.find((s) => knee.at_ms >= s.start_ms && knee.at_ms < s.end_ms)?.index ?? null) : null;
-    parts.push(table(HEADERS, summary.stages.map((s) => stageRow(s, kneeStage))));
+    // A --concurrency-stages run's stages are workers, not a target rate.
+    const headers = byWorkers(summary.stages) ? HEADERS.map((h) => (h === 'target/s' ? 'workers' : h)) : HEADERS;
+    parts.push(table(headers, summary.stages.map((s) => stageRow(s, kneeStage))));
     if (knee) parts.push(`knee ◆ at ${kneeWords(knee)} (5 s window from ${formatTick(knee.at_ms / 1000)} s)`);
   }
   if (summary.harness?.saturated) {

@@ -101,9 +101,11 @@ export function describeLoad(options: RunSessionOptions): string | null {
     return `sweep: two probes, then ${options.sweep} rates of ${seconds(options.durationMs)} each, ${cap}`;
   }
   const workers = concurrencyProfileOf(options);
-  if (workers !== null) {
-    const peak = workers.kind === 'constant' ? workers.ratePerS : Math.max(...workers.stages.map((s) => s.targetPerS));
-    return `--concurrency-stages: up to ${peak} workers over ${seconds(profileDurationMs(workers))}, cycling through the plan`;
+  if (workers !== null && workers.kind === 'stages') {
+    const peak = Math.max(...workers.stages.map((s) => s.targetPerS));
+    const stages = workers.stages.map((s) => `${seconds(s.durationMs)}→${s.targetPerS}`).join(', ');
+    const n = workers.stages.length;
+    return `--concurrency-stages: ${n} stage${n === 1 ? '' : 's'} of workers from 0 (${stages}), up to ${peak} workers over ${seconds(profileDurationMs(workers))}, cycling through the plan (no target rate: a worker starts a request when its last one ends)`;
   }
   const profile = loadProfileOf(options);
   if (profile === null) return null;
