@@ -24,7 +24,7 @@ import { concurrencyProfileOf, loadProfileOf, specOf } from './load-profile.js';
 import { redactSample } from './redact-sample.js';
 import type { RunSessionOptions } from './options.js';
 import type { ResolvedTarget } from './target.js';
-import { startWorkers } from './workers/pool.js';
+import type { WorkerPool } from './workers/pool.js';
 
 export interface ProgressInfo {
   done: number;
@@ -69,8 +69,8 @@ export interface DriveCounts {
   thresholdAborts: readonly ThresholdAbort[];
   /** The suite's largest case or thread weight (a weighted mix draws against it). */
   maxWeight: number;
-  /** --workers: client event loops in worker threads (absent or 1: this thread's loop). */
-  workers?: number;
+  /** --workers N (N > 1): the worker threads spawned on the run (absent: this thread's loop). */
+  workers?: WorkerPool;
 }
 
 /** A request started within --warmup is marked so statistics and thresholds leave it out. */
@@ -166,9 +166,8 @@ export async function drive(
   let cancelRun = (): void => undefined;
   results.onFailure = () => cancelRun();
   // --workers N: N loops in worker threads, their events joined here (session/workers/).
-  const handle = (counts.workers ?? 1) > 1
-    ? await startWorkers(options, target, counts, counts.workers!, hooks)
-    : startRun(source, runnerOptionsOf(options, client, target, counts, grading, hooks));
+  if (counts.workers) await counts.workers.ready;
+  const handle = counts.workers ? counts.workers.start(hooks) : startRun(source, runnerOptionsOf(options, client, target, counts, grading, hooks));
   const timeline = startTimeline(runDir, handle.runStartMs, options, hooks);
   cancelRun = () => handle.cancel();
   timeline.onFailure(() => cancelRun());

@@ -30,6 +30,7 @@ import { startDurationHeartbeat } from './duration-heartbeat.js';
 import { waitForStartAt, waitForWholeSecond } from './start-at.js';
 import { resolveTarget, type EmbeddedLauncher } from './target.js';
 import { chooseWorkers } from './workers/count.js';
+import { spawnWorkers, type WorkerPool } from './workers/pool.js';
 
 export type { ProgressInfo } from './drive.js';
 
@@ -88,6 +89,7 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
   // A fresh embedded service knows none of the earlier conversations: half-done threads are rebuilt.
   const source: UnitSource = state ? remainingUnits(prepared.plan, state, !target.embedded) : prepared.plan;
   let heartbeat: ReturnType<typeof startDurationHeartbeat> | null = null;
+  let pool: WorkerPool | null = null;
   const client = createClient({ baseUrl: target.baseUrl, apiKey: target.apiKey, auth: options.auth, ...(options.dialect ? { dialect: options.dialect } : {}) });
   try {
     await preflight(client, target, hooks.abort, options);
@@ -96,6 +98,16 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
       : undefined;
     if (grader) await preflightGrader(grader, hooks.abort);
     await preflightEmbeddings(options, hooks.abort);
+    // Worker threads start up before the wait for the start instant, so their start-up does not move t0.
+    const workers = chooseWorkers({
+      load: prepared.load, embedded: target.embedded, partial: previous !== null || overrides.select !== undefined,
+      budget: options.maxCredits !== undefined || options.minRemaining !== undefined, ...(options.workers !== undefined ? { requested: options.workers } : {}),
+    });
+    const replayUnits = toUnits(previous?.replay_credits ?? 0);
+    const previousUnits = (state?.creditUnits ?? 0) + replayUnits;
+    const maxWeight = options.mix === 'weighted' ? maxWeightOf(prepared.suite) : 1;
+    if (workers.count > 1) pool = spawnWorkers(options, target, { previousUnits, maxWeight }, workers.count);
+    await pool?.ready;
     if (options.startAt !== undefined) {
       hooks.onWaitStart?.({ startAt: options.startAt });
       await waitForStartAt(options.startAt, { signal: hooks.stop });
@@ -121,13 +133,8 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
     const done = state ? state.lines - state.foreign : 0;
     const tookOver = lock ? takeOverNotice(lock) : null;
     const warnings = [...(tookOver ? [tookOver] : []), ...(target.notice ? [target.notice] : []), ...prepared.warnings, ...resumed.warnings, ...resumeWarnings(previous, prepared, state)];
-    const workers = chooseWorkers({
-      load: prepared.load, embedded: target.embedded, partial: previous !== null || overrides.select !== undefined,
-      budget: options.maxCredits !== undefined || options.minRemaining !== undefined, ...(options.workers !== undefined ? { requested: options.workers } : {}),
-    });
     if (workers.notice) warnings.push(workers.notice);
     hooks.onStart?.({ runDir, total, done, baseUrl: target.baseUrl, embedded: target.embedded, warnings, load: describeLoad(options), workers: workers.count });
-    const replayUnits = toUnits(previous?.replay_credits ?? 0);
     // A sweep's rates are known once its probes are done: run.json records them as its load.
     const onSweep = (sweep: SweepEvent): void => {
       const { type: _type, ...plan } = sweep;
@@ -135,7 +142,7 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
       writeRunInfo(runDir, info);
       hooks.onSweep?.(sweep);
     };
-    const outcome = await drive(source, options, { ...hooks, onSweep }, client, target, runDir, { total, done, previousUnits: (state?.creditUnits ?? 0) + replayUnits, thresholdAborts: prepared.thresholdAborts, maxWeight: options.mix === 'weighted' ? maxWeightOf(prepared.suite) : 1, workers: workers.count },
+    const outcome = await drive(source, options, { ...hooks, onSweep }, client, target, runDir, { total, done, previousUnits, thresholdAborts: prepared.thresholdAborts, maxWeight, ...(pool ? { workers: pool } : {}) },
       { ...(grader ? { grader } : {}), ...(prepared.knowledge ? { knowledge: prepared.knowledge } : {}) });
     heartbeat.stop();
     const durationMs = priorMs + heartbeat.elapsedMs();
@@ -155,6 +162,7 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
     return { runDir, run, summary };
   } finally {
     heartbeat?.stop();
+    pool?.close();
     await client.close();
     await target.stop();
     lock?.release();
