@@ -29,7 +29,7 @@ import { initialRunInfo, plannedTotal } from './run-info.js';
 import { startDurationHeartbeat } from './duration-heartbeat.js';
 import { waitForStartAt, waitForWholeSecond } from './start-at.js';
 import { resolveTarget, type EmbeddedLauncher } from './target.js';
-import { chooseWorkers } from './workers/count.js';
+import { chooseWorkers, isLoopback } from './workers/count.js';
 import { spawnWorkers, type WorkerPool } from './workers/pool.js';
 
 export type { ProgressInfo } from './drive.js';
@@ -100,7 +100,7 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
     await preflightEmbeddings(options, hooks.abort);
     // Worker threads start up before the wait for the start instant, so their start-up does not move t0.
     const workers = chooseWorkers({
-      load: prepared.load, embedded: target.embedded, partial: previous !== null || overrides.select !== undefined,
+      load: prepared.load, serviceHere: target.embedded || isLoopback(target.baseUrl), partial: previous !== null || overrides.select !== undefined,
       budget: options.maxCredits !== undefined || options.minRemaining !== undefined, ...(options.workers !== undefined ? { requested: options.workers } : {}),
     });
     const replayUnits = toUnits(previous?.replay_credits ?? 0);
