@@ -6,7 +6,7 @@ import type { ChatClient } from '../domain/client.js';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
 import { Channel } from './channel.js';
 import { monotonicMs } from './clock.js';
-import { StartGate, type AbortBy } from './gate.js';
+import { StartGate, type StopReason } from './gate.js';
 import type { LoadProfile } from './arrivals.js';
 import type { MixOptions } from './mix.js';
 import type { ArrivalsSpec } from './loop/arrivals.js';
@@ -50,6 +50,8 @@ export interface RunnerOptions {
   gracefulStopMs?: number;
   /** The ledger to add to (a resumed run starts from what it had spent). */
   ledger?: CreditLedger;
+  /** The run's t0 (monotonic ms), when set by whoever starts several loops at one instant (--workers). */
+  runStartMs?: number;
 }
 
 export interface RunHandle {
@@ -59,7 +61,7 @@ export interface RunHandle {
   /** Stops the run at once: no new requests, those in flight cancelled. */
   cancel(): void;
   /** A clean stop (a stop condition met): no new request starts, those in flight get the graceful stop. */
-  halt(by: AbortBy, detail: string): void;
+  halt(by: StopReason, detail: string): void;
 }
 
 /** The load shape of the runner's options, by kind. */
@@ -91,7 +93,7 @@ export function startRun(source: UnitSource, options: RunnerOptions): RunHandle 
   // (The client's requests share one listener per signal: see client/request-guard.ts.)
   setMaxListeners(0, options.stop, options.abort, stop, abort, hardAbort, cut.signal);
   const ledger = options.ledger ?? new CreditLedger();
-  const runStartMs = monotonicMs();
+  const runStartMs = options.runStartMs ?? monotonicMs();
   const channel = new Channel<RunEvent>(() => cancel.abort());
   channel.onAbandon = () => cancel.abort();
   const deps: SendDeps = {
@@ -118,7 +120,7 @@ export function startRun(source: UnitSource, options: RunnerOptions): RunHandle 
     gracefulStopMs: options.gracefulStopMs ?? DEFAULT_GRACEFUL_STOP_MS,
   });
   // The loop ends its schedule when it next looks at the gate; this wakes it now.
-  const halt = (by: AbortBy, detail: string): void => {
+  const halt = (by: StopReason, detail: string): void => {
     gate.halt(by, detail);
     haltSignal.abort();
   };

@@ -9,7 +9,7 @@ import type { LoadSpec } from '../domain/load.js';
 import type { RunStatus } from '../domain/run.js';
 import type { Sample } from '../domain/sample.js';
 import { IntervalRecorder, type LiveInterval } from '../metrics/interval-recorder.js';
-import { monotonicMs, startRun, type LoopSpec, type RunEvent, type StopReason, type UnitSource } from '../runner/index.js';
+import { monotonicMs, startRun, type LoopSpec, type RunnerOptions, type RunEvent, type StopReason, type UnitSource } from '../runner/index.js';
 import { ResultsFile } from '../store/results-file.js';
 import { RUN_FILES } from '../store/run-dir.js';
 import { arrivalSchedule, profileDurationMs, targetRateAt, type LoadProfile } from '../runner/arrivals.js';
@@ -25,6 +25,7 @@ import { specOf } from './load-profile.js';
 import { redactSample } from './redact-sample.js';
 import type { RunSessionOptions } from './options.js';
 import type { ResolvedTarget } from './target.js';
+import { startWorkers } from './workers/pool.js';
 
 export interface ProgressInfo {
   done: number;
@@ -69,6 +70,8 @@ export interface DriveCounts {
   thresholdAborts: readonly ThresholdAbort[];
   /** The suite's largest case or thread weight (a weighted mix draws against it). */
   maxWeight: number;
+  /** --workers: client event loops in worker threads (absent or 1: this thread's loop). */
+  workers?: number;
 }
 
 /** A request started within --warmup is marked so statistics and thresholds leave it out. */
@@ -110,6 +113,25 @@ function loopOf(spec: LoadSpec, options: RunSessionOptions): { load: LoopSpec } 
   }
 }
 
+/** The runner's options of a run: the one loop's, or each worker thread's (session/workers/). */
+export function runnerOptionsOf(
+  options: RunSessionOptions, client: KbClient, target: ResolvedTarget, counts: Pick<DriveCounts, 'previousUnits' | 'maxWeight'>, grading: GradingDeps,
+  signals: { stop: AbortSignal; abort: AbortSignal },
+): RunnerOptions {
+  const spec = specOf(options);
+  return {
+    client, target: { boardId: target.boardId, chatId: target.chatId }, concurrency: options.concurrency, ...loopOf(spec, options), ...mixOf(spec, options.seed, counts.maxWeight),
+    timeoutMs: options.timeoutMs, retries: options.retries,
+    ...(options.gracefulStopMs !== undefined ? { gracefulStopMs: options.gracefulStopMs } : {}),
+    ...(options.maxRetryWaitMs !== undefined ? { backoff: { maxWaitMs: options.maxRetryWaitMs } } : {}),
+    budget: {
+      ...(options.maxCredits !== undefined ? { maxCredits: Math.max(0, options.maxCredits - fromUnits(counts.previousUnits)) } : {}),
+      ...(options.minRemaining !== undefined ? { minRemaining: options.minRemaining } : {}),
+    },
+    check: judgePort(client, target, options, grading), stop: signals.stop, abort: signals.abort,
+  };
+}
+
 export async function drive(
   source: UnitSource, options: RunSessionOptions, hooks: DriveHooks, client: KbClient, target: ResolvedTarget, runDir: string, counts: DriveCounts,
   grading: GradingDeps = {},
@@ -122,17 +144,10 @@ export async function drive(
   // cancelled, for their results would have nowhere to go.
   let cancelRun = (): void => undefined;
   results.onFailure = () => cancelRun();
-  const handle = startRun(source, {
-    client, target: { boardId: target.boardId, chatId: target.chatId }, concurrency: options.concurrency, ...loopOf(spec, options), ...mixOf(spec, options.seed, counts.maxWeight),
-    timeoutMs: options.timeoutMs, retries: options.retries,
-    ...(options.gracefulStopMs !== undefined ? { gracefulStopMs: options.gracefulStopMs } : {}),
-    ...(options.maxRetryWaitMs !== undefined ? { backoff: { maxWaitMs: options.maxRetryWaitMs } } : {}),
-    budget: {
-      ...(options.maxCredits !== undefined ? { maxCredits: Math.max(0, options.maxCredits - fromUnits(counts.previousUnits)) } : {}),
-      ...(options.minRemaining !== undefined ? { minRemaining: options.minRemaining } : {}),
-    },
-    check: judgePort(client, target, options, grading), stop: hooks.stop, abort: hooks.abort,
-  });
+  // --workers N: N loops in worker threads, their events joined here (session/workers/).
+  const handle = (counts.workers ?? 1) > 1
+    ? await startWorkers(options, target, counts, counts.workers!, hooks)
+    : startRun(source, runnerOptionsOf(options, client, target, counts, grading, hooks));
   const timeline = startTimeline(runDir, handle.runStartMs, options, spec, hooks);
   cancelRun = () => handle.cancel();
   timeline.onFailure(() => cancelRun());

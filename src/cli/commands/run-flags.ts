@@ -45,6 +45,7 @@ export function sendFlags<T>(y: Argv<T>) {
     .option('warmup', { type: 'string', describe: 'requests started in this first stretch (e.g. 30s) are sent and recorded (warmup: true) but left out of statistics and thresholds', group: 'Load:' })
     .option('mix', { choices: MIX_KINDS, describe: 'time-bound runs: which case or thread each start draws: the plan in order (sequential, the default), shuffled each pass, or weighted by a case\'s or thread\'s `weight` (seeded by --seed)', group: 'Load:' })
     .option('max-in-flight', { type: 'number', describe: 'open loop: outstanding requests at most (default: the larger of --concurrency and 64); later starts are held, sent late, and past 1 s late or never sent they count as dropped (a failing gate)', group: 'Load:' })
+    .option('workers', { type: 'number', describe: 'client event loops in worker threads, each running its share of the load, joined into one run directory (autocannon); default 1 for a closed loop under 256 --concurrency, else the cores free beside the embedded service', group: 'Load:' })
     .option('graceful-stop', { type: 'string', default: '30s', describe: 'time-bound runs and stops: how long requests in flight get once the schedule ends (or a stop comes) before they are cut, recorded as interrupted (k6)', group: 'Load:' })
     .option('timeout', { type: 'string', default: '120s', describe: 'per-request time limit (0: none)', group: 'Load:' })
     .option('retries', { type: 'number', default: 2, describe: 'retries on 429 (honouring Retry-After), 5xx and connection errors', group: 'Load:' })
@@ -214,6 +215,7 @@ export function toSessionOptions(a: Record<string, unknown>, env: NodeJS.Process
     ...opt('maxErrorRate', parseFraction(a.maxErrorRate as string | undefined, 'max-error-rate')),
     ...opt('errorWindowMs', a.errorWindow === undefined ? undefined : parseDurationMs(a.errorWindow as string, 'error-window')),
     ...opt('maxInFlight', positive(a.maxInFlight as number | undefined, 'max-in-flight', { integer: true })),
+    ...opt('workers', positive(a.workers as number | undefined, 'workers', { integer: true })),
     ...opt('gracefulStopMs', a.gracefulStop === undefined ? undefined : parseDurationMs(a.gracefulStop as string, 'graceful-stop')),
     requestDefaults: requestDefaults(a),
     timeoutMs: parseDurationMs(a.timeout as string, 'timeout'),
