@@ -34,6 +34,16 @@ function probeRow(label: string, probe: SweepSummary['probes']['sequential']): s
   return [`${label} (${probe.concurrency} worker${probe.concurrency === 1 ? '' : 's'})`, '–', formatTick(probe.rate_per_s), formatCount(probe.starts), ...SWEEP_HEADERS.slice(4).map(() => '–')];
 }
 
+/** Where a sweep's dropped starts lie: under its answer they fail the `dropped` gate, above it they are probing past capacity. */
+function sweepDropWords(sweep: SweepSummary): string[] {
+  const all = sweep.rates.reduce((sum, r) => sum + r.dropped + (r.dropped_late ?? 0), 0);
+  const gated = sweep.dropped_gated ?? all;
+  const words: string[] = [];
+  if (gated > 0) words.push(`dropped: ${formatCount(gated)} starts in the rates at or below slo_max_rate — its answer rests on load that was not delivered as planned (gate dropped)`);
+  if (all > gated) words.push(`dropped: ${formatCount(all - gated)} starts in rates ${sweep.slo_max_rate === null ? 'with no rate named by the SLOs' : 'above slo_max_rate'} (probing past capacity: reported, not failed)`);
+  return words;
+}
+
 /** The sweep's table and its answer: the probes, each rate, and the highest rate meeting every SLO. */
 function sweepLines(sweep: SweepSummary, table: (headers: readonly string[], rows: readonly string[][]) => string): string[] {
   const max = sweep.slo_max_rate === null ? null : (sweep.rates.find((r) => r.slo_pass === true && r.achieved_rate === sweep.slo_max_rate) ?? null);
@@ -47,7 +57,7 @@ function sweepLines(sweep: SweepSummary, table: (headers: readonly string[], row
           ? ` — a lower bound: every rate met every SLO, so the limit lies higher (the saturation probe reached ${formatTick(sweep.probes.saturation_rate)}/s); sweep higher to find it`
           : '');
   const rows = [probeRow('probe 1', sweep.probes.sequential), probeRow(`probe 2`, sweep.probes.saturation), ...sweep.rates.map((r) => sweepRow(r, max))];
-  return [probes, table(SWEEP_HEADERS, rows), answer];
+  return [probes, table(SWEEP_HEADERS, rows), answer, ...sweepDropWords(sweep)];
 }
 
 /** Lines for the end of the run (none for a closed loop with a quiet harness); `table` renders rows. */

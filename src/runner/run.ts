@@ -41,7 +41,10 @@ export interface RunnerOptions {
   check: CheckFn;
   /** Soft stop: no new request starts; requests in flight get the graceful stop. */
   stop: AbortSignal;
-  /** Hard stop: requests in flight are cancelled down to the socket and not recorded. */
+  /**
+   * Hard stop (a second signal): no new request starts, and requests in flight are cancelled at
+   * once down to the socket, recorded as `interrupted` (the graceful stop cut short).
+   */
   abort: AbortSignal;
   /** k6's --graceful-stop: how long in-flight requests get once the schedule ends or a stop comes, before they are cut (recorded `interrupted`). */
   gracefulStopMs?: number;
@@ -77,8 +80,14 @@ export function startRun(source: UnitSource, options: RunnerOptions): RunHandle 
   const cancel = new AbortController();
   const haltSignal = new AbortController();
   const cut = new AbortController();
-  const stop = AbortSignal.any([options.stop, cancel.signal, haltSignal.signal]);
-  const hardAbort = AbortSignal.any([options.abort, cancel.signal]);
+  const stop = AbortSignal.any([options.stop, options.abort, cancel.signal, haltSignal.signal]);
+  // Only the run's own cancel (results can no longer be written, nobody reads them) leaves requests
+  // unrecorded; a second signal cuts the graceful stop short, and what it cancels is recorded as
+  // interrupted (the service may have charged it).
+  const hardAbort = cancel.signal;
+  const signalCut = options.abort;
+  if (signalCut.aborted) cut.abort();
+  else signalCut.addEventListener('abort', () => cut.abort(), { once: true });
   const abort = AbortSignal.any([hardAbort, cut.signal]);
   // Waits (budget, backoff, judges) listen to the run's signals; hundreds at once is the design, not a leak.
   // (The client's requests share one listener per signal: see client/request-guard.ts.)
@@ -98,6 +107,7 @@ export function startRun(source: UnitSource, options: RunnerOptions): RunHandle 
     abort,
     hardAbort,
     cut: cut.signal,
+    signalCut,
     gracefulStopMs: options.gracefulStopMs ?? DEFAULT_GRACEFUL_STOP_MS,
     refusedModels: new ModelRefusals(),
   };

@@ -15,9 +15,10 @@ import { assertNoLinkedRunFiles, assertOutDirIsOurs, claimRunDir, defaultRunDir,
 import { acquireRunLock, takeOverNotice, type RunLock } from '../store/run-lock.js';
 import { removeLeftovers } from '../store/leftovers.js';
 import type { LiveInterval } from '../metrics/interval-recorder.js';
-import { describeLoad, drive, type ProgressInfo, type SweepEvent } from './drive.js';
+import { describeLoad } from './describe-load.js';
+import { drive, type ProgressInfo, type SweepEvent } from './drive.js';
 import { maxInFlightOf, sweepLoad } from './load-shape.js';
-import { sweepSlos } from './load-profile.js';
+import { specOf, sweepSlos } from './load-profile.js';
 import { finishReports } from './finish.js';
 import type { RunSessionOptions } from './options.js';
 import { preflight, preflightEmbeddings, preflightGrader } from './preflight.js';
@@ -134,7 +135,7 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
     const tookOver = lock ? takeOverNotice(lock) : null;
     const warnings = [...(tookOver ? [tookOver] : []), ...(target.notice ? [target.notice] : []), ...prepared.warnings, ...resumed.warnings, ...resumeWarnings(previous, prepared, state)];
     if (workers.notice) warnings.push(workers.notice);
-    hooks.onStart?.({ runDir, total, done, baseUrl: target.baseUrl, embedded: target.embedded, warnings, load: describeLoad(options), workers: workers.count });
+    hooks.onStart?.({ runDir, total, done, baseUrl: target.baseUrl, embedded: target.embedded, warnings, load: describeLoad(specOf(options), options), workers: workers.count });
     // A sweep's rates are known once its probes are done: run.json records them as its load.
     const onSweep = (sweep: SweepEvent): void => {
       const { type: _type, ...plan } = sweep;

@@ -13,6 +13,7 @@ import { ARRIVAL_KINDS, parseStages, type ArrivalKind } from '../../runner/arriv
 import { MIX_KINDS, type MixKind } from '../../runner/mix.js';
 import { compareTuningOptions } from './compare.js';
 import { parseFailOn } from '../../checks/gates.js';
+import { MAX_SWEEP_RATES, SWEEP_PROBE_MAX_MS, SWEEP_SATURATION_WORKERS } from '../../load/index.js';
 
 /**
  * The flags of anything that sends a suite (`run`, and `estimate`'s sample): target, plan, load,
@@ -36,7 +37,7 @@ export function sendFlags<T>(y: Argv<T>) {
     .option('rate', { type: 'number', describe: 'open loop: starts per second (a start is a case, or a whole thread), with --duration', group: 'Load:' })
     .option('duration', { type: 'string', describe: 'open loop: how long to keep the rate (e.g. 60s)', group: 'Load:' })
     .option('stages', { type: 'string', describe: "open loop, ramping: duration:target starts/s, each stage ramping linearly from the last (e.g. 30s:5,1m:20,30s:0)", group: 'Load:' })
-    .option('sweep', { type: 'number', describe: 'find the rate the service sustains (GuideLLM sweep): probe one at a time and at saturation (--max-in-flight, else 32 workers), then N constant rates between them, each for --duration', group: 'Load:' })
+    .option('sweep', { type: 'number', describe: `find the rate the service sustains (GuideLLM sweep): probe one at a time and at saturation (--max-in-flight, else ${SWEEP_SATURATION_WORKERS} workers; each probe at most ${SWEEP_PROBE_MAX_MS / 1000}s), then N constant rates between them (at most ${MAX_SWEEP_RATES}), each for --duration`, group: 'Load:' })
     .option('slo', { type: 'string', array: true, describe: "with --sweep: a service-level objective in the threshold grammar, judged per rate (repeatable), e.g. 'ttfc_ms=p(95)<2000' or 'pass_rate=rate>0.9'", group: 'Load:' })
     .option('concurrency-stages', { type: 'string', describe: 'closed loop, ramping (k6 ramping-vus): duration:workers stages from 0, cycling through the plan until they end (e.g. 30s:4,1m:16,30s:0)', group: 'Load:' })
     .option('start-rate', { type: 'number', describe: 'open loop: the rate --stages ramps from (default 0)', group: 'Load:' })
