@@ -314,6 +314,10 @@ export interface SweepRateSummary {
   dropped_late?: number;
   requests: number;
   ttfc_ms: StagePercentiles | null;
+  /** Inter-chunk latency (GuideLLM's ITL) of the rate's answers; absent in older summaries. */
+  inter_chunk_ms?: StagePercentiles | null;
+  /** The rate's output throughput, answer characters per second (its stage's); absent in older summaries. */
+  output_chars_per_s?: number | null;
   latency_ms: StagePercentiles | null;
   corrected_latency_ms: StagePercentiles | null;
   error_rate: number | null;
