@@ -116,6 +116,8 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
     // Shards that waited for one instant label their start with it (merge lines them up by started_at).
     const startLabel = previous ? startedAt : options.startAt !== undefined ? isoNow() : startedAt;
     let info: RunInfo = { ...initialRunInfo(prepared, options, target, previous, overrides.purpose), started_at: startLabel };
+    // How many client event loops ran (not only how many were asked for): part of how the run was measured.
+    info = { ...info, options: { ...info.options, workers: workers.count } };
     if (!previous) {
       // A default name is claimed atomically (two runs of one suite in one second get two
       // directories); a named one is locked, then checked again: another run may have begun there.
