@@ -7,3 +7,4 @@ export { OutputStream, OUTPUT_STOP_DEADLINE_MS } from './stream.js';
 export { ModelTally } from './model-tally.js';
 export { BatchQueue, displayUrl, type BatchQueueOptions } from './batch-queue.js';
 export { parseOutputSpec, recordableOutputs, type OutputSpecResult } from './spec.js';
+export { outputReportLine } from './report-line.js';

@@ -12,6 +12,7 @@ import { withSessionConsole } from '../session-console.js';
 import { runFlags, toSessionOptions } from './run-flags.js';
 import { checkBaseline, confirmRepeatsOf, runBaselineCompare, type ConfirmStep } from './baseline.js';
 import { confirmFlips } from '../../session/confirm-flips.js';
+import { outputReportLine } from '../../outputs/index.js';
 
 /** What --help says about the verdict (README "Exit codes" says the same). */
 export const FAIL_ON_EPILOG = [
@@ -79,6 +80,7 @@ export function runCommand(io: CliIo, setExit: (code: ExitCode) => void): Comman
         } else {
           io.out(renderConsoleSummary(result.summary, { suiteName: result.run.suite.name, runDir: result.runDir }));
           io.out(`reports: ${result.runDir}/report.html (and summary.json, samples.csv, summary.csv, cases.csv, junit.xml)`);
+          for (const report of result.run.outputs ?? []) io.out(outputReportLine(report));
           if (result.run.status === 'aborted') io.out(`aborted: ${result.run.abort?.detail ?? result.run.stop_reason ?? ''}`);
           else if (result.run.status !== 'completed') io.out(stoppedEarlyLine(result.run, options.suitePath, result.runDir));
         }
