@@ -10,6 +10,9 @@ import { parseStartAt, wallClockMs } from '../src/session/start-at.js';
 import { expandArgs, loadManifests, loadWorkflow, manifest, stepRun } from './deploy-support.js';
 import { CLI, ROOT, readJson, readNdjson, runCli, runWorkflowStep, startServe, tempDir, type CliResult, type ServeHandle } from './helpers.js';
 
+/** The manifests' --output, here an endpoint nothing listens on: the shards' figures must not change for it (docs/live-metrics.md). */
+const DEAD_REMOTE_WRITE = 'http://127.0.0.1:9/api/v1/write';
+
 const SUITE = join(ROOT, 'test/fixtures/e2e/small.yaml');
 // 15 starts/s for 2 s: 30 global starts over a plan of 10 units, so three passes (item ids with |c2, |c3).
 const RATE = '15';
@@ -41,6 +44,7 @@ describe('an open loop split over 3 processes, as deploy/ runs it, merges into o
   const mergeJob = manifest(loadManifests(), 'Job', 'kbbench-merge');
   const podEnv = (index: number): Record<string, string> => ({
     KBBENCH_SUITE: SUITE, KBBENCH_RATE: RATE, KBBENCH_DURATION: DURATION, KBBENCH_START_AT: startAt.k8s!, KBBENCH_RUN: 'run-1', JOB_COMPLETION_INDEX: String(index),
+    KBBENCH_PROMETHEUS_RW: DEAD_REMOTE_WRITE,
   });
   /** A pod's args as the kubelet expands them, its volume /results mapped to a temp dir. */
   const podArgs = (args: string[], index: number): string[] => expandArgs(args, podEnv(index)).map((a) => a.replace(/^\/results\//, `${k8sResults}/`));
@@ -63,7 +67,7 @@ describe('an open loop split over 3 processes, as deploy/ runs it, merges into o
     await Promise.all([...pods, one]);
     startAt.actions = instantAhead();
     const shardStep = stepRun(workflow, 'shard', 'run this shard');
-    const stepEnv = { KBBENCH_SUITE: SUITE, KBBENCH_RATE: RATE, KBBENCH_DURATION: DURATION, KBBENCH_START_AT: startAt.actions, ...service };
+    const stepEnv = { KBBENCH_SUITE: SUITE, KBBENCH_RATE: RATE, KBBENCH_DURATION: DURATION, KBBENCH_START_AT: startAt.actions, KBBENCH_PROMETHEUS_RW: DEAD_REMOTE_WRITE, ...service };
     await Promise.all(
       Array.from({ length: SHARDS }, (_, i) => runStep(shardStep, actions, { ...stepEnv, JOB_COMPLETION_INDEX: String(i) }, bin).then((r) => void (results[`actions-${i}`] = r))),
     );
@@ -98,6 +102,10 @@ describe('an open loop split over 3 processes, as deploy/ runs it, merges into o
       expect(run.shards.map((s) => s.shard)).toEqual(['1/3', '2/3', '3/3']);
       expect(run.plan).toEqual(readJson<{ plan: unknown }>(join(whole, 'run.json')).plan);
       for (const shard of shardDirs) {
+        // The manifests' --output reached the run, and its dead endpoint was reported, not fatal.
+        const outputs = readJson<{ outputs?: { url: string; sent_batches: number; dropped_batches: number }[] }>(join(shard, 'summary.json')).outputs;
+        expect(outputs).toEqual([expect.objectContaining({ url: DEAD_REMOTE_WRITE, sent_batches: 0 })]);
+        expect(outputs![0]!.dropped_batches).toBeGreaterThan(0);
         const info = readJson<{ started_at: string; options: { startAt: string } }>(join(shard, 'run.json'));
         expect(info.options.startAt).toBe(startAt[key]);
         expect(Date.parse(info.started_at)).toBeGreaterThanOrEqual(Date.parse(startAt[key]!)); // none started before the instant
