@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { IntervalPercentiles, TimelineLine } from '../../domain/timeline.js';
 import type { ClosedSecond, OutputContext } from '../output.js';
-import { METRIC_NAMES } from './names.js';
+import { PROM_METRICS as METRIC_NAMES } from '../prometheus/series.js';
 import { metricsEndpoint, otlpOutput } from './output.js';
 import { lastPoints, startOtlpReceiver, type OtlpReceiver } from './test-support/otlp-receiver.js';
 
@@ -49,6 +49,13 @@ describe('otlp output', () => {
     expect(report?.sent_samples).toBe(receiver.requests.reduce((n, r) => n + r.points.length, 0));
     expect(receiver.requests[0]!.resource).toMatchObject({ 'service.name': 'kbbench', 'service.instance.id': 'run-1/2/3' });
 
+    // The prometheus-rw output's metrics, under its names: counters as monotonic sums, the rest as gauges.
+    const names = new Set(receiver.requests.flatMap((r) => r.points.map((p) => p.metric)));
+    expect([...names].every((name) => (Object.values(METRIC_NAMES) as string[]).includes(name))).toBe(true);
+    for (const name of [METRIC_NAMES.requests, METRIC_NAMES.starts, METRIC_NAMES.dropped, METRIC_NAMES.credits, METRIC_NAMES.inFlight, METRIC_NAMES.ttfc, METRIC_NAMES.latency]) expect(names).toContain(name);
+    const points = receiver.requests.flatMap((r) => r.points);
+    expect(points.every((p) => (p.metric.endsWith('_total') ? p.type === 'sum' && p.monotonic : p.type === 'gauge'))).toBe(true);
+
     const requests = lastPoints(receiver.requests, METRIC_NAMES.requests);
     expect(requests.reduce((n, p) => n + p.value, 0)).toBe(7);
     const byKey = Object.fromEntries(requests.map((p) => [`${p.attributes.model}/${p.attributes.outcome}`, p.value]));
@@ -61,7 +68,7 @@ describe('otlp output', () => {
       expect(p.startTimeUnixNano).toBe(`${T0}250000000`);
     }
     expect(lastPoints(receiver.requests, METRIC_NAMES.starts).map((p) => p.value)).toEqual([9]);
-    expect(lastPoints(receiver.requests, METRIC_NAMES.droppedStarts).map((p) => p.value)).toEqual([1]);
+    expect(lastPoints(receiver.requests, METRIC_NAMES.dropped).map((p) => p.value)).toEqual([1]);
     const credits = Object.fromEntries(lastPoints(receiver.requests, METRIC_NAMES.credits).map((p) => [p.attributes.model, p.value]));
     expect(credits).toEqual({ 'm-a': 0.00151, 'm-b': 0 });
 

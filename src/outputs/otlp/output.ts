@@ -58,7 +58,7 @@ export function otlpOutput(url: URL, ctx: OutputContext, options: OtlpOutputOpti
   return {
     kind: 'otlp',
     start(): void {
-      instruments.start();
+      // Nothing to send yet: the builder's zero series go out with the first second.
     },
     second(second: ClosedSecond): void {
       collecting = collecting.then(async () => {

@@ -31,9 +31,10 @@ const hrTimeOfMs = (ms: number): HrTime => [Math.floor(ms / 1000), Math.round((m
 
 /**
  * The SDK stamps points with the collection's moment, a fraction of a second after the second closed
- * (the timeline's tick). Points are restamped to the second itself, as the prometheus-rw output's
- * samples are: counters from the run's start to the second's end, gauges over the second, so both
- * outputs put one value at one instant and shards line up on whole seconds.
+ * (the timeline's tick, plus any backlog). Points are restamped to the second itself, so shards line
+ * up on whole seconds: counters from the run's start to the second's end, gauges over the second.
+ * OTLP's time of a point is its interval's end, so a point is at t + 1 where the prometheus-rw
+ * output (a sample is one instant) puts the same value at the second's start t.
  */
 export function stampSecond(metrics: ResourceMetrics, line: TimelineLine): ResourceMetrics {
   const secondStartMs = line.t * 1000;
