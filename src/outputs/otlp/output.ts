@@ -7,6 +7,7 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { MeterProvider, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import { BatchQueue, displayUrl } from '../batch-queue.js';
 import type { ClosedSecond, Output, OutputContext, OutputReport } from '../output.js';
+import { createExportAgents } from './agent.js';
 import { createInstruments } from './instruments.js';
 import { pointsOf, SecondReader } from './second-reader.js';
 
@@ -36,7 +37,8 @@ function authHeaders(url: URL): Record<string, string> {
 export function otlpOutput(url: URL, ctx: OutputContext, options: OtlpOutputOptions = {}): Output {
   const endpoint = metricsEndpoint(url);
   const timeoutMs = options.timeoutMs ?? 5000;
-  const exporter = new OTLPMetricExporter({ url: endpoint.href, headers: authHeaders(url), timeoutMillis: timeoutMs });
+  const agents = createExportAgents();
+  const exporter = new OTLPMetricExporter({ url: endpoint.href, headers: authHeaders(url), timeoutMillis: timeoutMs, httpAgentOptions: agents.factory });
   const reader = new SecondReader();
   const provider = new MeterProvider({
     resource: resourceFromAttributes({ 'service.name': 'kbbench', 'service.instance.id': `${ctx.runId}/${ctx.shard}` }),
@@ -72,7 +74,8 @@ export function otlpOutput(url: URL, ctx: OutputContext, options: OtlpOutputOpti
     async stop(deadlineMs: number): Promise<OutputReport> {
       await collecting;
       const report = await queue.stop(deadlineMs);
-      // Exports cut by the deadline finish (or time out) in the background; nothing waits on them.
+      // An export cut by the deadline ends in the background, holding nothing open (agent.ts).
+      agents.stop();
       void provider.shutdown().catch(() => undefined);
       void exporter.shutdown().catch(() => undefined);
       return { ...report, dropped_batches: report.dropped_batches + lost };
