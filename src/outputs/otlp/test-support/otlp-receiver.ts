@@ -47,6 +47,8 @@ export interface OtlpReceiver {
   /** The base URL, as a user gives it to `--output otlp=…`. */
   url: string;
   requests: ReceivedRequest[];
+  /** Called after each request is decoded and stored. */
+  onRequest: (() => void) | null;
   /** Requests answered with an error status (see `failWith`). */
   refused: number;
   /** From now on answer every request with this status (null: accept again). */
@@ -97,7 +99,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const requests: ReceivedRequest[] = [];
   let failing: number | null = null;
   const receiver: OtlpReceiver = {
-    url: '', requests, refused: 0,
+    url: '', requests, refused: 0, onRequest: null,
     failWith(status) {
       failing = status;
     },
@@ -115,6 +117,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
       }
       const decoded = types.request.toObject(types.request.decode(body), { longs: String, enums: String, arrays: true });
       requests.push(flatten(decoded, req.url ?? '', String(req.headers['content-type'] ?? '')));
+      receiver.onRequest?.();
       const answer = types.response.encode(types.response.create({})).finish();
       res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end(Buffer.from(answer));
     }, () => res.writeHead(400).end());
