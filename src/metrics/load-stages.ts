@@ -4,7 +4,7 @@ import type { Sample } from '../domain/sample.js';
 import type { TimelineLine } from '../domain/timeline.js';
 import type { KneeSummary, StagePercentiles, StageSummary } from '../domain/load.js';
 import { IntervalSum } from './interval-bucket.js';
-import type { StageWindow } from './stage-window.js';
+import { rateInStages, type StageWindow } from './stage-window.js';
 
 /** The knee's windows, and the answers a window needs before it is judged (fewer is noise). */
 export const KNEE_WINDOW_MS = 5000;
@@ -52,13 +52,19 @@ export function createLoadStages(stages: readonly StageWindow[]): LoadStagesAccu
     addSample(sample) {
       // Its intended start (open loop), else when it was sent.
       const startMs = sample.offset_ms - (sample.scheduled_delay_ms ?? 0);
-      const i = stages.findIndex((s) => startMs >= s.start_ms && startMs < s.end_ms);
+      // Nothing starts after the schedule ends but the later turns of a thread started in it: its last stage's.
+      const i = startMs >= lastEnd && stages.length > 0 ? stages.length - 1 : stages.findIndex((s) => startMs >= s.start_ms && startMs < s.end_ms);
       if (i < 0) return;
       samples += 1;
       byStart[i]!.addSample(sample);
     },
     finish() {
-      return { stages: stages.map((s, i) => stageSummary(s, sums[i]!, lastEndMs, samples > 0 ? byStart[i]! : null)), knee: knee.finish() };
+      const found = knee.finish();
+      // A closed loop's knee is where its workers turned it: said beside the rate they achieved.
+      const workers = found !== null && stages.some((s) => s.target_unit === 'workers')
+        ? { workers: Math.round(rateInStages(stages, Math.min(found.at_ms + found.window_ms / 2, (risingEndMs(stages) ?? lastEnd) - 1))) }
+        : {};
+      return { stages: stages.map((s, i) => stageSummary(s, sums[i]!, lastEndMs, samples > 0 ? byStart[i]! : null)), knee: found && { ...found, ...workers } };
     },
   };
 }
@@ -70,7 +76,8 @@ function stageSummary(stage: StageWindow, lines: IntervalSum, lastEndMs: number,
   // Results by the stage they started in when known; else by the second they finished in.
   const sum = started ?? lines;
   return {
-    index: stage.index, from_rate: stage.from_rate, to_rate: stage.to_rate, start_ms: stage.start_ms, end_ms: stage.end_ms,
+    index: stage.index, from_rate: stage.from_rate, to_rate: stage.to_rate, ...(stage.target_unit ? { target_unit: stage.target_unit } : {}),
+    start_ms: stage.start_ms, end_ms: stage.end_ms,
     starts: lines.starts, dropped: lines.dropped, requests: sum.completed, errors: sum.errorCount, errors_by_kind: { ...sum.errors },
     achieved_rate: coveredMs > 0 ? round4(lines.starts / (coveredMs / 1000)) : null,
     error_rate: ratio(sum.errorCount, sum.completed),

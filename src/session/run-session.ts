@@ -15,9 +15,10 @@ import { assertNoLinkedRunFiles, assertOutDirIsOurs, claimRunDir, defaultRunDir,
 import { acquireRunLock, takeOverNotice, type RunLock } from '../store/run-lock.js';
 import { removeLeftovers } from '../store/leftovers.js';
 import type { LiveInterval } from '../metrics/interval-recorder.js';
-import { describeLoad, drive, type ProgressInfo, type SweepEvent } from './drive.js';
+import { describeLoad } from './describe-load.js';
+import { drive, type ProgressInfo, type SweepEvent } from './drive.js';
 import { maxInFlightOf, sweepLoad } from './load-shape.js';
-import { sweepSlos } from './load-profile.js';
+import { specOf, sweepSlos } from './load-profile.js';
 import { finishReports } from './finish.js';
 import type { RunSessionOptions } from './options.js';
 import { preflight, preflightEmbeddings, preflightGrader } from './preflight.js';
@@ -29,6 +30,7 @@ import { initialRunInfo, plannedTotal } from './run-info.js';
 import { startDurationHeartbeat } from './duration-heartbeat.js';
 import { waitForStartAt, waitForWholeSecond } from './start-at.js';
 import { resolveTarget, type EmbeddedLauncher } from './target.js';
+import { chooseWorkers } from './workers/count.js';
 
 export type { ProgressInfo } from './drive.js';
 
@@ -41,7 +43,7 @@ export interface SessionHooks {
   /** `--start-at`: the run is ready and waits for the instant (nothing sent yet). */
   onWaitStart?(info: { startAt: string }): void;
   /** `load`: a time-bound run's planned load and in-flight cap, in words (null for a closed loop). */
-  onStart?(info: { runDir: string; total: number; done: number; baseUrl: string; embedded: boolean; warnings: string[]; load?: string | null }): void;
+  onStart?(info: { runDir: string; total: number; done: number; baseUrl: string; embedded: boolean; warnings: string[]; load?: string | null; workers?: number }): void;
   onProgress?(progress: ProgressInfo, sample: Sample): void;
   onStopping?(reason: StopReason, detail: string): void;
   /** Once per second of the run: the last seconds' rates, in flight, p95 and errors (a live line). */
@@ -120,7 +122,12 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
     const done = state ? state.lines - state.foreign : 0;
     const tookOver = lock ? takeOverNotice(lock) : null;
     const warnings = [...(tookOver ? [tookOver] : []), ...(target.notice ? [target.notice] : []), ...prepared.warnings, ...resumed.warnings, ...resumeWarnings(previous, prepared, state)];
-    hooks.onStart?.({ runDir, total, done, baseUrl: target.baseUrl, embedded: target.embedded, warnings, load: describeLoad(options) });
+    const workers = chooseWorkers({
+      load: prepared.load, embedded: target.embedded, partial: previous !== null || overrides.select !== undefined,
+      budget: options.maxCredits !== undefined || options.minRemaining !== undefined, ...(options.workers !== undefined ? { requested: options.workers } : {}),
+    });
+    if (workers.notice) warnings.push(workers.notice);
+    hooks.onStart?.({ runDir, total, done, baseUrl: target.baseUrl, embedded: target.embedded, warnings, load: describeLoad(specOf(options), options), workers: workers.count });
     const replayUnits = toUnits(previous?.replay_credits ?? 0);
     // A sweep's rates are known once its probes are done: run.json records them as its load.
     const onSweep = (sweep: SweepEvent): void => {
@@ -129,7 +136,7 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
       writeRunInfo(runDir, info);
       hooks.onSweep?.(sweep);
     };
-    const outcome = await drive(source, options, { ...hooks, onSweep }, client, target, runDir, { total, done, previousUnits: (state?.creditUnits ?? 0) + replayUnits, thresholdAborts: prepared.thresholdAborts, maxWeight: options.mix === 'weighted' ? maxWeightOf(prepared.suite) : 1 },
+    const outcome = await drive(source, options, { ...hooks, onSweep }, client, target, runDir, { total, done, previousUnits: (state?.creditUnits ?? 0) + replayUnits, thresholdAborts: prepared.thresholdAborts, maxWeight: options.mix === 'weighted' ? maxWeightOf(prepared.suite) : 1, workers: workers.count },
       { ...(grader ? { grader } : {}), ...(prepared.knowledge ? { knowledge: prepared.knowledge } : {}) });
     heartbeat.stop();
     const durationMs = priorMs + heartbeat.elapsedMs();
