@@ -94,14 +94,17 @@ describe('otlp output', () => {
     expect(receiver.refused).toBe(3);
   });
 
-  it('a dead endpoint: the queue is bounded, and stop gives up at its deadline with every export counted', async () => {
+  it('a dead endpoint: refused exports fail at once, the queue is bounded, every export is counted', async () => {
     const port = await closedPort();
     const output = otlpOutput(new URL(`http://127.0.0.1:${port}`), ctx, { maxBatches: 2 });
     output.start();
     for (let i = 0; i < 6; i += 1) output.second(second(i, { 'm-a': { outcomes: { ok: 1 }, credit_units: 0 } }, 10));
-    const report = await output.stop(0);
+    const report = await output.stop(10_000);
     expect(report?.sent_batches).toBe(0);
     expect(report?.dropped_batches).toBe(6);
+    // Refused at once and not retried (agent.ts): stop had nothing left to wait for.
+    expect(report?.errors).toBeGreaterThan(0);
+    expect(report?.first_error).toMatch(/ECONNREFUSED/);
   });
 
   it('takes a base URL or the full metrics path, and keeps a password out of what it reports', () => {
