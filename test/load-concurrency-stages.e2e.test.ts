@@ -63,6 +63,12 @@ describe('--concurrency-stages on the console', () => {
     const startedIn = (i: number): number => sent.filter((s) => s.offset_ms >= table[i]!.start_ms && (s.offset_ms < table[i]!.end_ms || i === table.length - 1)).length;
     expect(table.map((s) => s.requests)).toEqual(table.map((_, i) => startedIn(i)));
     expect(table.reduce((a, s) => a + s.requests, 0)).toBe(sent.length);
+    // Output throughput per stage: the answer characters of its requests over its seconds (every stage ran whole).
+    const chars = sent.filter((s) => s.outcome === 'ok').reduce((a, s) => a + s.chars, 0);
+    const fromTable = table.reduce((a, s) => a + s.output_chars_per_s! * ((s.end_ms - s.start_ms) / 1000), 0);
+    expect(Math.abs(fromTable - chars)).toBeLessThanOrEqual(0.05 * 16);
+    expect(table.every((s) => s.inter_chunk_ms !== null && s.inter_chunk_ms !== undefined)).toBe(true);
+    expect(r.stdout).toMatch(/itl p95 +chars\/s +credits\/min/);
     // Ten workers against a 10/s service queue: latency grows with the workers, and the knee says so.
     expect(summary.knee, JSON.stringify(table)).not.toBeNull();
     expect(summary.knee!.workers).toBeGreaterThanOrEqual(2);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
 import type { TimelineLine } from '../src/domain/timeline.js';
-import { readJson, readNdjson, runCli, startServe, tempDir, type CliResult, type ServeHandle } from './helpers.js';
+import { readJson, readNdjson, runCli, startCountingProxy, startServe, tempDir, type CliResult, type CountingProxy, type ServeHandle } from './helpers.js';
 import { startLoadPeer, type LoadPeer } from './load-peer.js';
 
 /** What must not depend on how many loops ran: every count, id and verdict; times are left out. */
@@ -28,7 +28,7 @@ interface RunFiles {
   results: Sample[];
   timeline: TimelineLine[];
   summary: Record<string, unknown>;
-  run: { status: string; dropped: number; plan: { starts?: number }; options?: unknown };
+  run: { status: string; dropped: number; plan: { starts?: number }; options: Record<string, unknown> };
 }
 
 function filesOf(out: string, r: CliResult): RunFiles {
@@ -70,6 +70,8 @@ describe('--workers', () => {
     const two = await run('closed-2', [...args, '--workers', '2']);
     expect(two.r.stderr).toMatch(/workers: 2 client event loops/);
     expect(one.r.stderr).not.toMatch(/workers: /);
+    expect(two.run.options).toMatchObject({ workers: 2 });
+    expect(one.run.options).toMatchObject({ workers: 1 });
     expect(two.results.length).toBe(one.results.length);
     expect(two.results.length).toBe(6 * (4 + 3)); // 4 cases and a thread's 3 turns, 6 repeats
     expect(ids(two)).toEqual(ids(one));
@@ -135,5 +137,42 @@ describe('--workers', () => {
     } finally {
       await peer?.stop();
     }
+  });
+
+  it('a stop condition met on one worker\'s results stops every worker; nothing is sent unrecorded', async () => {
+    const faulty = await startServe(['--latency-scale', '0', '--fault-rate', '1']);
+    let proxy: CountingProxy | undefined;
+    try {
+      proxy = await startCountingProxy(faulty.url);
+      const out = join(dir, 'max-errors');
+      const r = await runCli(
+        ['run', 'test/fixtures/e2e/small.yaml', '--base-url', proxy.url, '--out', out, '--models', 'gpt-4o-mini', '--repeat', '40', '--concurrency', '4',
+          '--retries', '0', '--max-errors', '5', '--workers', '2'],
+        { env: { KBBENCH_API_KEY: faulty.key } },
+      );
+      expect(r.code, r.stderr).toBe(3);
+      expect(r.stderr).toMatch(/workers: 2 client event loops/);
+      const run = readJson<{ status: string; abort: { by: string }; plan: { requests: number } }>(join(out, 'run.json'));
+      expect(run.status).toBe('aborted');
+      expect(run.abort.by).toBe('max-errors');
+      const samples = readNdjson<Sample>(join(out, 'results.ndjson'));
+      const sent = samples.filter((s) => s.outcome !== 'skipped');
+      expect(proxy.answers()).toBe(sent.length);
+      expect(sent.length).toBeGreaterThanOrEqual(5);
+      expect(sent.length).toBeLessThan(run.plan.requests / 2);
+      expect(new Set(samples.map((s) => s.item_id)).size).toBe(samples.length);
+    } finally {
+      await proxy?.stop();
+      await faulty.stop();
+    }
+  });
+
+  it('a credit budget keeps one worker, and says so', async () => {
+    const r = await runCli(
+      ['run', 'test/fixtures/e2e/small.yaml', '--base-url', serve.url, '--out', join(dir, 'budget'), '--models', 'gpt-4o-mini', '--max-credits', '1', '--workers', '2', '--quiet'],
+      { env: { KBBENCH_API_KEY: serve.key } },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/--workers 2: one worker ran, for a credit budget/);
   });
 });

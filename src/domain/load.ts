@@ -30,6 +30,12 @@ export interface StageSummary {
   corrected_latency_ms: StagePercentiles | null;
   /** Inter-chunk latency (each streamed answer's mean gap between chunks, GuideLLM's ITL) by stage; absent in older summaries. */
   inter_chunk_ms?: StagePercentiles | null;
+  /**
+   * Output throughput (GuideLLM's output tokens/s, in characters): the answer characters of the
+   * requests that started in the stage, per second of the stage the run covered; null without
+   * result lines or covered seconds; absent in older summaries.
+   */
+  output_chars_per_s?: number | null;
   credits_used: number;
   credits_per_min: number | null;
 }

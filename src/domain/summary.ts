@@ -2,6 +2,7 @@
 import type { CreditsSummary } from '../credits/run-credits.js';
 import type { HarnessSaturation, KneeSummary, StagePercentiles, StageSummary, SweepProbe } from './load.js';
 import type { RunStatus, ThresholdResult } from './run.js';
+import type { OutputReport } from './output.js';
 
 export type Verdict = 'pass' | 'fail' | 'incomplete';
 
@@ -297,6 +298,8 @@ export interface Summary {
   flaky?: FlakyList;
   /** Model-graded checks: who graded, and what it cost apart from the answers (absent when none ran). */
   grading?: GraderSummary;
+  /** `--output`: what each live-metrics output sent and dropped (run.json's; absent without outputs). */
+  outputs?: OutputReport[];
 }
 
 /** histograms.json: model → metric → hdr-histogram-js compressed base64 (µs values). */
@@ -314,6 +317,10 @@ export interface SweepRateSummary {
   dropped_late?: number;
   requests: number;
   ttfc_ms: StagePercentiles | null;
+  /** Inter-chunk latency (GuideLLM's ITL) of the rate's answers; absent in older summaries. */
+  inter_chunk_ms?: StagePercentiles | null;
+  /** The rate's output throughput, answer characters per second (its stage's); absent in older summaries. */
+  output_chars_per_s?: number | null;
   latency_ms: StagePercentiles | null;
   corrected_latency_ms: StagePercentiles | null;
   error_rate: number | null;

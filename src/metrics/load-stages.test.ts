@@ -61,6 +61,19 @@ describe('load stages', () => {
     expect(knee).toMatchObject({ at_ms: 35_000, workers: 13 });
   });
 
+  it('output chars/s and inter-chunk latency per stage: the answers of the requests that started in it, over its covered seconds', () => {
+    const acc = createLoadStages(ramp);
+    for (let i = 0; i < 70; i++) acc.add(line(i, { starts: 1, latencyMs: 100 }));
+    // Stage 2 (60–70 s): four answers of 500 characters, one of them finishing after the end; an error adds none.
+    for (const offset of [61_000, 62_000, 65_000, 69_900]) acc.addSample({ ...sample({ latencyMs: 900, text: 'x'.repeat(500) }), offset_ms: offset, gap_mean_ms: offset / 1000 });
+    acc.addSample({ ...sample({ latencyMs: 100, outcome: 'http_error', text: 'x'.repeat(999) }), offset_ms: 63_000 });
+    const { stages } = acc.finish();
+    expect(stages[1]!.output_chars_per_s).toBe(200);
+    expect(stages[0]!.output_chars_per_s).toBe(0);
+    expect(stages[1]!.inter_chunk_ms!.p50).toBeCloseTo(62, 0);
+    expect(stages[1]!.inter_chunk_ms!.p95).toBeCloseTo(69.9, 0);
+  });
+
   it('finds the knee where p95 latency doubled, as the lowest achieved rate, named', () => {
     const { knee } = run(ramp, (_i, rate) => ({ starts: rate, latencyMs: rate >= 12 ? 450 : 100 }));
     expect(knee).toMatchObject({ by: 'latency', reasons: ['latency'], latency_metric: 'corrected_latency_ms', window_ms: 5000 });

@@ -25,6 +25,8 @@ export interface LoadStagesAccumulator {
 export function createLoadStages(stages: readonly StageWindow[]): LoadStagesAccumulator {
   const sums = stages.map(() => new IntervalSum());
   const byStart = stages.map(() => new IntervalSum());
+  /** Answer characters of the requests that started in each stage (output throughput). */
+  const charsByStart = stages.map(() => 0);
   let samples = 0;
   let lastEndMs = Number.NEGATIVE_INFINITY;
   const knee = createKneeFinder(risingEndMs(stages));
@@ -57,6 +59,7 @@ export function createLoadStages(stages: readonly StageWindow[]): LoadStagesAccu
       if (i < 0) return;
       samples += 1;
       byStart[i]!.addSample(sample);
+      if (sample.outcome === 'ok' && Number.isFinite(sample.chars)) charsByStart[i]! += sample.chars;
     },
     finish() {
       const found = knee.finish();
@@ -64,12 +67,13 @@ export function createLoadStages(stages: readonly StageWindow[]): LoadStagesAccu
       const workers = found !== null && stages.some((s) => s.target_unit === 'workers')
         ? { workers: Math.round(rateInStages(stages, Math.min(found.at_ms + found.window_ms / 2, (risingEndMs(stages) ?? lastEnd) - 1))) }
         : {};
-      return { stages: stages.map((s, i) => stageSummary(s, sums[i]!, lastEndMs, samples > 0 ? byStart[i]! : null)), knee: found && { ...found, ...workers } };
+      return { stages: stages.map((s, i) => stageSummary(s, sums[i]!, lastEndMs, samples > 0 ? { sum: byStart[i]!, chars: charsByStart[i]! } : null)), knee: found && { ...found, ...workers } };
     },
   };
 }
 
-function stageSummary(stage: StageWindow, lines: IntervalSum, lastEndMs: number, started: IntervalSum | null): StageSummary {
+function stageSummary(stage: StageWindow, lines: IntervalSum, lastEndMs: number, byStart: { sum: IntervalSum; chars: number } | null): StageSummary {
+  const started = byStart?.sum ?? null;
   // A run stopped inside a stage is judged on the part it ran.
   const coveredMs = Math.max(0, Math.min(stage.end_ms, lastEndMs) - stage.start_ms);
   const ratio = (a: number, b: number): number | null => (b > 0 ? round4(a / b) : null);
@@ -86,6 +90,7 @@ function stageSummary(stage: StageWindow, lines: IntervalSum, lastEndMs: number,
     latency_ms: percentiles(sum, 'latency_ms'),
     corrected_latency_ms: percentiles(sum, 'corrected_latency_ms'),
     inter_chunk_ms: percentiles(sum, 'inter_chunk_ms'),
+    output_chars_per_s: byStart !== null && coveredMs > 0 ? Math.round((byStart.chars / (coveredMs / 1000)) * 10) / 10 : null,
     credits_used: round5(sum.creditUnits / 100_000),
     credits_per_min: coveredMs > 0 ? round5(sum.creditUnits / 100_000 / (coveredMs / 60_000)) : null,
   };

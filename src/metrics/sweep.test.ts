@@ -49,6 +49,10 @@ describe('a sweep, judged per rate', () => {
     expect(sweep.probes).toMatchObject({ sequential_rate: 1, saturation_rate: 5 });
     expect(sweep.slo).toEqual(['ttfc_ms=p(95)<500', 'pass_rate=rate>0.9']);
     expect(sweep.slo_max_rate_is_lower_bound).toBe(false);
+    // GuideLLM's per-rate streaming figures come from the stage table as well.
+    const streamed = judge.finish([{ ...stage(0, 2), output_chars_per_s: 812.5, inter_chunk_ms: { p50: 20, p95: 41, p99: 60 } }, stage(1, 3.9)]);
+    expect(streamed.rates[0]).toMatchObject({ output_chars_per_s: 812.5, inter_chunk_ms: { p50: 20, p95: 41 } });
+    expect(streamed.rates[1]).toMatchObject({ output_chars_per_s: null, inter_chunk_ms: null });
   });
 
   it('every rate met every SLO: slo_max_rate is a lower bound', () => {

@@ -5,7 +5,7 @@ import type { Summary, SweepRateSummary, SweepSummary } from '../domain/summary.
 import { formatCount, formatCredits, formatMs, formatRate, formatTick } from './format.js';
 import { byWorkers, kneeWords, stageTarget } from './html/load-section.js';
 
-const HEADERS = ['stage', 'target/s', 'starts', 'achieved/s', 'dropped', 'errors', 'pass rate', 'latency p95', 'corrected p50', 'corrected p95', 'corrected p99', 'credits/min'];
+const HEADERS = ['stage', 'target/s', 'starts', 'achieved/s', 'dropped', 'errors', 'pass rate', 'latency p95', 'corrected p50', 'corrected p95', 'corrected p99', 'itl p95', 'chars/s', 'credits/min'];
 
 function stageRow(s: StageSummary, kneeIndex: number | null): string[] {
   const target = stageTarget(s, '→');
@@ -13,18 +13,18 @@ function stageRow(s: StageSummary, kneeIndex: number | null): string[] {
     `${s.index + 1}${kneeIndex === s.index ? ' ◆' : ''}`, target, formatCount(s.starts), s.achieved_rate === null ? '–' : formatTick(s.achieved_rate),
     formatCount(s.dropped), formatRate(s.error_rate), formatRate(s.pass_rate), formatMs(s.latency_ms?.p95 ?? null),
     formatMs(s.corrected_latency_ms?.p50 ?? null), formatMs(s.corrected_latency_ms?.p95 ?? null), formatMs(s.corrected_latency_ms?.p99 ?? null),
-    formatCredits(s.credits_per_min),
+    formatMs(s.inter_chunk_ms?.p95 ?? null), formatCount(s.output_chars_per_s ?? null), formatCredits(s.credits_per_min),
   ];
 }
 
-const SWEEP_HEADERS = ['rate', 'target/s', 'achieved/s', 'starts', 'dropped', 'errors', 'pass rate', 'ttfc p95', 'latency p50', 'latency p95', 'latency p99', 'corrected p95', 'SLO'];
+const SWEEP_HEADERS = ['rate', 'target/s', 'achieved/s', 'starts', 'dropped', 'errors', 'pass rate', 'ttfc p95', 'itl p50', 'itl p95', 'chars/s', 'latency p50', 'latency p95', 'latency p99', 'corrected p95', 'SLO'];
 
 function sweepRow(r: SweepRateSummary, max: SweepRateSummary | null): string[] {
   const slo = r.slo_pass === null ? '–' : r.slo_pass ? 'met' : `missed: ${r.slo_failed.join(', ') || 'no answer'}`;
   return [
     `${r.index + 1}${max?.index === r.index ? ' ★' : ''}`, formatTick(r.target_rate), r.achieved_rate === null ? '–' : formatTick(r.achieved_rate),
     formatCount(r.starts), formatCount(r.dropped), formatRate(r.error_rate), formatRate(r.pass_rate), formatMs(r.ttfc_ms?.p95 ?? null),
-    formatMs(r.latency_ms?.p50 ?? null), formatMs(r.latency_ms?.p95 ?? null), formatMs(r.latency_ms?.p99 ?? null),
+    formatMs(r.inter_chunk_ms?.p50 ?? null), formatMs(r.inter_chunk_ms?.p95 ?? null), formatCount(r.output_chars_per_s ?? null), formatMs(r.latency_ms?.p50 ?? null), formatMs(r.latency_ms?.p95 ?? null), formatMs(r.latency_ms?.p99 ?? null),
     formatMs(r.corrected_latency_ms?.p95 ?? null), slo,
   ];
 }

@@ -48,14 +48,14 @@ function stageRow(s: StageSummary, knee: KneeSummary | null): string {
     + `<td>${formatCount(s.dropped)}</td><td>${formatRate(s.error_rate)}</td><td>${formatRate(s.pass_rate)}</td>`
     + `<td>${pct(s.ttfc_ms, 'p95')}</td><td>${pct(s.inter_chunk_ms ?? null, 'p50')}</td><td>${pct(s.inter_chunk_ms ?? null, 'p95')}</td><td>${pct(s.latency_ms, 'p50')}</td><td>${pct(s.latency_ms, 'p95')}</td><td>${pct(s.latency_ms, 'p99')}</td>`
     + `<td>${pct(s.corrected_latency_ms, 'p50')}</td><td>${pct(s.corrected_latency_ms, 'p95')}</td><td>${pct(s.corrected_latency_ms, 'p99')}</td>`
-    + `<td>${formatCredits(s.credits_per_min)}</td></tr>`;
+    + `<td>${formatCount(s.output_chars_per_s ?? null)}</td><td>${formatCredits(s.credits_per_min)}</td></tr>`;
 }
 
 function stageTable(stages: readonly StageSummary[], knee: KneeSummary | null): string {
   const head = `<tr><th scope="col" rowspan="2">Stage</th><th scope="col" rowspan="2">${byWorkers(stages) ? 'Workers' : 'Target, starts/s'}</th>`
     + '<th scope="col" rowspan="2">Starts</th><th scope="col" rowspan="2">Achieved, starts/s</th>'
     + '<th scope="col" rowspan="2">Dropped</th><th scope="col" rowspan="2">Error rate</th><th scope="col" rowspan="2">Pass rate</th><th scope="col" rowspan="2">TTFC p95, ms</th><th scope="col" rowspan="2">Inter-chunk p50, ms</th><th scope="col" rowspan="2">Inter-chunk p95, ms</th>'
-    + '<th scope="colgroup" colspan="3">Latency, ms</th><th scope="colgroup" colspan="3">Corrected latency, ms</th><th scope="col" rowspan="2">Credits/min</th></tr>'
+    + '<th scope="colgroup" colspan="3">Latency, ms</th><th scope="colgroup" colspan="3">Corrected latency, ms</th><th scope="col" rowspan="2">Output, chars/s</th><th scope="col" rowspan="2">Credits/min</th></tr>'
     + '<tr><th scope="col">p50</th><th scope="col">p95</th><th scope="col">p99</th><th scope="col">p50</th><th scope="col">p95</th><th scope="col">p99</th></tr>';
   return `<div class="table-scroll"><table id="stage-table"><caption>Per stage: answer quality (pass rate) beside speed and errors</caption><thead>${head}</thead><tbody>${stages.map((s) => stageRow(s, knee)).join('')}</tbody></table></div>`;
 }

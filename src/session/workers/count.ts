@@ -9,8 +9,8 @@ export interface WorkersContext {
   load: LoadSpec;
   /** The --workers flag; absent: the default. */
   requested?: number;
-  /** The embedded reference service runs in this process: it keeps a core. */
-  embedded: boolean;
+  /** The service runs on this machine (the embedded reference service, or a --base-url on loopback): it keeps a core. */
+  serviceHere: boolean;
   /** A resumed run, or part of a plan (an estimate's sample): the worker would rebuild a different plan. */
   partial: boolean;
   budget: boolean;
@@ -34,16 +34,29 @@ function oneLoopReason(ctx: WorkersContext): string | null {
 }
 
 /**
- * Default: one worker for a closed loop under 256 in flight, else the cores free beside the
- * embedded service (k6 uses every core); never more workers than a closed loop has slots.
+ * Default: one worker for a closed loop under 256 in flight, else the cores free beside the service
+ * when it runs on this machine (k6 uses every core); never more workers than a closed loop has
+ * slots. A service on loopback counts like the embedded one: on a 2-core machine a second worker
+ * beside it only added CPU (bench/workers.mjs, streams: docs/load-testing.md).
  */
 export function chooseWorkers(ctx: WorkersContext): WorkersChoice {
   const reason = oneLoopReason(ctx);
   const asked = ctx.requested;
   if (reason !== null) return asked !== undefined && asked > 1 ? { count: 1, notice: `--workers ${asked}: one worker ran, for ${reason}` } : { count: 1 };
-  const free = Math.max(1, (ctx.cores ?? availableParallelism()) - (ctx.embedded ? 1 : 0));
+  const free = Math.max(1, (ctx.cores ?? availableParallelism()) - (ctx.serviceHere ? 1 : 0));
   const closed = ctx.load.kind === 'closed' ? ctx.load.concurrency : null;
   const wanted = asked ?? (closed !== null && closed < ONE_LOOP_CONCURRENCY ? 1 : free);
   if (closed !== null && wanted > closed) return { count: closed, notice: `--workers ${wanted}: ${closed} ran, one per slot of --concurrency ${closed}` };
   return { count: wanted };
+}
+
+/** A base URL on this machine: 127.0.0.0/8, ::1 or localhost. */
+export function isLoopback(baseUrl: string): boolean {
+  let host: string;
+  try {
+    host = new URL(baseUrl).hostname;
+  } catch {
+    return false;
+  }
+  return host === 'localhost' || host === '[::1]' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }

@@ -21,16 +21,26 @@ interface WorkerState {
   ended: boolean;
 }
 
+/** Worker threads started on a run and preparing it: started together at one t0 once `ready`. */
+export interface WorkerPool {
+  readonly count: number;
+  /** Resolves when every worker has prepared its plan (or one has failed: `start` then reports it). */
+  readonly ready: Promise<void>;
+  /** Starts the loops now (after `ready`): a handle like startRun's. */
+  start(signals: { stop: AbortSignal; abort: AbortSignal }): RunHandle;
+  /** Ends every thread (after the run, or when it never started). */
+  close(): void;
+}
+
 /**
- * Starts `count` worker threads on the run and, once every one is ready (its plan prepared), starts
- * them at one t0. Resolves to a handle like startRun's: a failure of any worker (while preparing,
- * running, or an exit before its end) closes the events with a WorkerError naming it, and the others
- * are cancelled, so it is reported like any failure of a run, never lost.
+ * Starts `count` worker threads on the run; each prepares its plan and waits for `start`. They are
+ * spawned before a run waits for its start instant, so their start-up does not move t0. A failure
+ * of any worker (while preparing, running, or an exit before its end) closes the events with a
+ * WorkerError naming it, and the others are cancelled: it is reported like any failure of a run.
  */
-export async function startWorkers(
-  options: RunSessionOptions, target: ResolvedTarget, counts: { previousUnits: number; maxWeight: number }, count: number,
-  signals: { stop: AbortSignal; abort: AbortSignal }, entry: URL = WORKER_ENTRY,
-): Promise<RunHandle> {
+export function spawnWorkers(
+  options: RunSessionOptions, target: ResolvedTarget, counts: { previousUnits: number; maxWeight: number }, count: number, entry: URL = WORKER_ENTRY,
+): WorkerPool {
   const ledger = new CreditLedger();
   const states: WorkerState[] = [];
   let failed = false;
@@ -109,20 +119,38 @@ export async function startWorkers(
       if (!state.ended) fail(uncaught ?? new WorkerError(state.name, { name: 'Error', message: `the thread exited (code ${code}) before its loop ended` }));
     });
   }
-  await ready;
-  const runStartMs = monotonicMs();
-  if (!failed) send({ type: 'go', runStartMs, timeOrigin: performance.timeOrigin });
-  const onStop = (): void => send({ type: 'stop' });
-  const onAbort = (): void => send({ type: 'abort' });
-  if (signals.stop.aborted) onStop();
-  else signals.stop.addEventListener('abort', onStop, { once: true });
-  if (signals.abort.aborted) onAbort();
-  else signals.abort.addEventListener('abort', onAbort, { once: true });
-  return {
-    events: channel,
-    ledger,
-    runStartMs,
-    cancel: () => send({ type: 'cancel' }),
-    halt: (by: StopReason, detail: string) => send({ type: 'halt', reason: by, detail }),
+  const start = (signals: { stop: AbortSignal; abort: AbortSignal }): RunHandle => {
+    const runStartMs = monotonicMs();
+    if (!failed) send({ type: 'go', runStartMs, timeOrigin: performance.timeOrigin });
+    const onStop = (): void => send({ type: 'stop' });
+    const onAbort = (): void => send({ type: 'abort' });
+    if (signals.stop.aborted) onStop();
+    else signals.stop.addEventListener('abort', onStop, { once: true });
+    if (signals.abort.aborted) onAbort();
+    else signals.abort.addEventListener('abort', onAbort, { once: true });
+    return {
+      events: channel,
+      ledger,
+      runStartMs,
+      cancel: () => send({ type: 'cancel' }),
+      halt: (by: StopReason, detail: string) => send({ type: 'halt', reason: by, detail }),
+    };
   };
+  const close = (): void => {
+    for (const s of states) {
+      s.ended = true; // an exit asked for is no failure
+      void s.worker.terminate();
+    }
+  };
+  return { count, ready, start, close };
+}
+
+/** Spawns the workers, waits until they are ready and starts them: one call, for a run that has no instant to wait for. */
+export async function startWorkers(
+  options: RunSessionOptions, target: ResolvedTarget, counts: { previousUnits: number; maxWeight: number }, count: number,
+  signals: { stop: AbortSignal; abort: AbortSignal }, entry: URL = WORKER_ENTRY,
+): Promise<RunHandle> {
+  const pool = spawnWorkers(options, target, counts, count, entry);
+  await pool.ready;
+  return pool.start(signals);
 }
