@@ -38,9 +38,9 @@ export interface ReconciliationFindings {
 export const MAX_GAPS = 50;
 
 /** Answers sorted in memory before they go to disk as one sorted run (a few MB of heap). */
-export const BALANCE_RUN_ENTRIES = 50_000;
+export const BALANCE_RUN_ENTRIES = 20_000;
 /** Each run file is read back this much at a time while merging. */
-const RUN_READ_BYTES = 64 * 1024;
+const RUN_READ_BYTES = 16 * 1024;
 
 export interface BalanceStepsOptions {
   /** Where the sorted run files go (a hidden directory inside it, removed when done); the OS temp dir by default. */
