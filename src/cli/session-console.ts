@@ -46,6 +46,7 @@ export async function withSessionConsole<T>(io: CliIo, view: SessionConsole, bod
       if (view.quiet) return;
       if (info.load) io.err(`${view.label} against ${target} → ${info.runDir}\n  load: ${info.load}`);
       else io.err(`${view.label} ${info.total} requests against ${target} → ${info.runDir}`);
+      if (info.workers !== undefined && info.workers > 1) io.err(`  workers: ${info.workers} client event loops (worker threads), joined into this one run`);
     },
     onProgress: (p) => {
       if (!live.active) progress.update(p);
