@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, tempDir } from '../helpers.js';
 
@@ -38,7 +39,7 @@ function runProbed(dir: string): Promise<number | null> {
   writeFileSync(suite, `name: memory\ntarget: { board_id: mem-board, chat_id: mem-chat }\ncases:\n${cases.join('\n')}\n`);
   const out = join(dir, 'run');
   const args = [
-    '--expose-gc', '-r', join(ROOT, 'test/fixtures/memory/heap-probe.cjs'), join(ROOT, 'dist/cli/main.js'), 'run', suite,
+    '--expose-gc', '--import', pathToFileURL(join(ROOT, 'test/fixtures/memory/heap-probe.mjs')).href, join(ROOT, 'dist/cli/main.js'), 'run', suite,
     '--base-url', `http://127.0.0.1:${port}`, '--no-stream', '--concurrency', '32', '--repeat', String(REPEAT), '--quiet', '--out', out,
   ];
   const env = { ...process.env, KBBENCH_API_KEY: 'memory-test-key', HEAP_PROBE_OUT: join(dir, 'probe.ndjson'), HEAP_PROBE_RESULTS: join(out, 'results.ndjson') };
