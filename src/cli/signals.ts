@@ -4,6 +4,8 @@
 // (the service may have charged them). Finished results are already on disk.
 // SIGHUP (a closed terminal, a CI runner cancelling a job) is a stop like SIGINT: Node's default
 // for it would kill the process at once, leaving run.json `running` and answers paid, unrecorded.
+import type { SignalSource } from './host.js';
+
 const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 export interface StopControl {
   stop: AbortSignal;
@@ -11,7 +13,7 @@ export interface StopControl {
   dispose(): void;
 }
 
-export function installStopSignals(say: (text: string) => void): StopControl {
+export function installStopSignals(say: (text: string) => void, source: SignalSource = process): StopControl {
   const stop = new AbortController();
   const abort = new AbortController();
   const onSignal = (signal: NodeJS.Signals): void => {
@@ -23,12 +25,12 @@ export function installStopSignals(say: (text: string) => void): StopControl {
     say(`${signal}: cancelling requests in flight now (recorded as interrupted: the service may have charged them); everything finished is kept.`);
     abort.abort();
   };
-  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
+  for (const signal of STOP_SIGNALS) source.on(signal, onSignal);
   return {
     stop: stop.signal,
     abort: abort.signal,
     dispose: () => {
-      for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
+      for (const signal of STOP_SIGNALS) source.off(signal, onSignal);
     },
   };
 }
