@@ -253,7 +253,7 @@ export interface FailedItems {
 export interface Summary {
   run_id: string;
   status: RunStatus;
-  /** `incomplete` for any run that did not finish (checks/gates.ts `verdictFor`). */
+  /** `incomplete` for any run that did not finish (metrics/gates.ts `verdictFor`). */
   verdict: Verdict;
   gates: GatesSummary;
   totals: TotalsSummary;

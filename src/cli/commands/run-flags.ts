@@ -12,7 +12,7 @@ import { TOOL_VERSION } from '../version.js';
 import { ARRIVAL_KINDS, parseStages, type ArrivalKind } from '../../runner/arrivals.js';
 import { MIX_KINDS, type MixKind } from '../../runner/mix.js';
 import { compareTuningOptions } from './compare.js';
-import { parseFailOn } from '../../checks/gates.js';
+import { parseFailOn } from '../../metrics/gates.js';
 
 /**
  * The flags of anything that sends a suite (`run`, and `estimate`'s sample): target, plan, load,
