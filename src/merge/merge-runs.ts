@@ -6,7 +6,7 @@ import { InputError } from '../domain/errors.js';
 import type { HistogramFile, Summary } from '../domain/summary.js';
 import { mergeHistogramFiles, readHistogramFile, writeHistogramFile } from '../metrics/histogram-file.js';
 import { buildReports } from '../report/build-reports.js';
-import { assertOutDirIsOurs, ensureRunDir, readRunInfo, RUN_FILES, writeRunInfo } from '../store/run-dir.js';
+import { assertOutDirIsOurs, ensureRunDir, holdsRun, readRunInfo, RUN_FILES, writeRunInfo } from '../store/run-dir.js';
 import { acquireRunLock, type RunLock } from '../store/run-lock.js';
 import { mergeTimelines } from '../metrics/merge-timelines.js';
 import { hasTimeline, readTimeline, TimelineFile, timelinePath } from '../store/timeline-file.js';
@@ -41,7 +41,7 @@ function checkInputs(dirs: readonly string[], outDir: string, force: boolean): S
     seen.add(dir);
   }
   if (seen.has(outDir)) throw new InputError('--out must be a new directory, not one of the runs being merged', { file: outDir, field: '--out' });
-  if (existsSync(join(outDir, RUN_FILES.results)) || existsSync(join(outDir, RUN_FILES.run))) {
+  if (holdsRun(outDir)) {
     throw new InputError('--out already holds a run; name a new directory', { file: outDir, field: '--out' });
   }
   assertOutDirIsOurs(outDir, '--out');
