@@ -5,18 +5,9 @@ import type { Summary } from '../../domain/summary.js';
 import type { LoadAnalysis, LoadPoint } from '../../metrics/load-analysis.js';
 import { formatCount, formatCredits, formatMs, formatRate, formatTick } from '../format.js';
 import { esc } from './escape.js';
+import { KNEE_WORDS, kneeWords } from '../load-words.js';
 import { renderSweep } from './sweep-section.js';
 import { stackedAreaChart, timeLineChart, timesOf, type TimeMark, type TimeSeries } from './load-charts.js';
-
-const KNEE_WORDS: Record<KneeSummary['by'], string> = {
-  latency: 'p95 latency doubled against the first windows',
-  errors: 'errors passed 1%',
-  pass_rate: 'the pass rate fell 5 points',
-};
-
-export function kneeWords(knee: KneeSummary): string {
-  return `${formatTick(knee.rate_per_s)} starts/s: ${KNEE_WORDS[knee.by]}`;
-}
 
 function series(label: string, slot: number, points: readonly LoadPoint[], value: (p: LoadPoint) => number | null, dashed = false): TimeSeries {
   const times = timesOf(points);
