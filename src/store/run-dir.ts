@@ -60,11 +60,16 @@ export function writeRunInfo(dir: string, info: RunInfo): void {
 
 /**
  * The one answer to "is this a kbbench run?": a directory holding run.json or results.ndjson
- * (a run killed before its first result still has run.json). Merge's --out check and
- * assertRunDir read it; history's walk keys on run.json by RUN_FILES.
+ * (a run killed before its first result still has run.json): merge's --out check. History's
+ * walk keys on run.json by RUN_FILES.
  */
 export function holdsRun(dir: string): boolean {
   return existsSync(join(dir, RUN_FILES.run)) || existsSync(join(dir, RUN_FILES.results));
+}
+
+/** Whether results were recorded here: a new run or estimate sample must not append to them; estimate --from reads them. */
+export function hasResults(dir: string): boolean {
+  return existsSync(join(dir, RUN_FILES.results));
 }
 
 /**
