@@ -10,7 +10,7 @@ const DEMO_BOARD = 'winter-frost-CJk4G';
 const DEMO_CHAT = 'chatNode-patient-star-4uIJt';
 
 /** Pages whose `npx kbbench …` lines run here: the README and the user guides that show commands. */
-const PAGES = ['README.md', 'docs/comparing-models.md'];
+const PAGES = ['README.md', 'docs/comparing-models.md', 'docs/load-testing.md'];
 
 /** The `npx kbbench …` lines of a page's code blocks, without their comments. */
 function readmeCommands(page = 'README.md'): string[] {

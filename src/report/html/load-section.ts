@@ -5,7 +5,7 @@ import type { Summary } from '../../domain/summary.js';
 import type { LoadAnalysis, LoadPoint } from '../../metrics/load-analysis.js';
 import { formatCount, formatCredits, formatMs, formatRate, formatTick } from '../format.js';
 import { esc } from './escape.js';
-import { KNEE_WORDS, kneeWords } from '../load-words.js';
+import { byWorkers, KNEE_WORDS, kneeWords, stageTarget } from '../load-words.js';
 import { renderSweep } from './sweep-section.js';
 import { stackedAreaChart, timeLineChart, timesOf, type TimeMark, type TimeSeries } from './load-charts.js';
 
@@ -24,19 +24,20 @@ function harnessNote(summary: Summary): string {
 function stageRow(s: StageSummary, knee: KneeSummary | null): string {
   const hasKnee = knee !== null && knee.at_ms >= s.start_ms && knee.at_ms < s.end_ms;
   const pct = (p: StageSummary['latency_ms'], k: 'p50' | 'p95' | 'p99'): string => formatMs(p?.[k] ?? null);
-  const target = s.from_rate === s.to_rate ? formatTick(s.to_rate) : `${formatTick(s.from_rate)} → ${formatTick(s.to_rate)}`;
+  const target = stageTarget(s);
   const mark = hasKnee ? ` <span class="badge fail" title="${esc(kneeWords(knee))}">◆ knee</span>` : '';
   return `<tr${hasKnee ? ' class="knee"' : ''}><th scope="row">${s.index + 1}${mark}</th><td>${target}</td><td>${formatCount(s.starts)}</td><td>${s.achieved_rate === null ? '–' : formatTick(s.achieved_rate)}</td>`
     + `<td>${formatCount(s.dropped)}</td><td>${formatRate(s.error_rate)}</td><td>${formatRate(s.pass_rate)}</td>`
     + `<td>${pct(s.ttfc_ms, 'p95')}</td><td>${pct(s.inter_chunk_ms ?? null, 'p50')}</td><td>${pct(s.inter_chunk_ms ?? null, 'p95')}</td><td>${pct(s.latency_ms, 'p50')}</td><td>${pct(s.latency_ms, 'p95')}</td><td>${pct(s.latency_ms, 'p99')}</td>`
     + `<td>${pct(s.corrected_latency_ms, 'p50')}</td><td>${pct(s.corrected_latency_ms, 'p95')}</td><td>${pct(s.corrected_latency_ms, 'p99')}</td>`
-    + `<td>${formatCredits(s.credits_per_min)}</td></tr>`;
+    + `<td>${formatCount(s.output_chars_per_s ?? null)}</td><td>${formatCredits(s.credits_per_min)}</td></tr>`;
 }
 
 function stageTable(stages: readonly StageSummary[], knee: KneeSummary | null): string {
-  const head = '<tr><th scope="col" rowspan="2">Stage</th><th scope="col" rowspan="2">Target, starts/s</th><th scope="col" rowspan="2">Starts</th><th scope="col" rowspan="2">Achieved, starts/s</th>'
+  const head = `<tr><th scope="col" rowspan="2">Stage</th><th scope="col" rowspan="2">${byWorkers(stages) ? 'Workers' : 'Target, starts/s'}</th>`
+    + '<th scope="col" rowspan="2">Starts</th><th scope="col" rowspan="2">Achieved, starts/s</th>'
     + '<th scope="col" rowspan="2">Dropped</th><th scope="col" rowspan="2">Error rate</th><th scope="col" rowspan="2">Pass rate</th><th scope="col" rowspan="2">TTFC p95, ms</th><th scope="col" rowspan="2">Inter-chunk p50, ms</th><th scope="col" rowspan="2">Inter-chunk p95, ms</th>'
-    + '<th scope="colgroup" colspan="3">Latency, ms</th><th scope="colgroup" colspan="3">Corrected latency, ms</th><th scope="col" rowspan="2">Credits/min</th></tr>'
+    + '<th scope="colgroup" colspan="3">Latency, ms</th><th scope="colgroup" colspan="3">Corrected latency, ms</th><th scope="col" rowspan="2">Output, chars/s</th><th scope="col" rowspan="2">Credits/min</th></tr>'
     + '<tr><th scope="col">p50</th><th scope="col">p95</th><th scope="col">p99</th><th scope="col">p50</th><th scope="col">p95</th><th scope="col">p99</th></tr>';
   return `<div class="table-scroll"><table id="stage-table"><caption>Per stage: answer quality (pass rate) beside speed and errors</caption><thead>${head}</thead><tbody>${stages.map((s) => stageRow(s, knee)).join('')}</tbody></table></div>`;
 }
