@@ -4,6 +4,10 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { EventEmitter } from 'node:events';
+import { Writable } from 'node:stream';
+import { pathToFileURL } from 'node:url';
+import type { runCli as RunCliOfSource } from '../src/cli/run-cli.js';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 export const CLI = join(ROOT, 'dist', 'cli', 'main.js');
@@ -43,6 +47,53 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
     });
     options.onSpawn?.(child);
   });
+}
+
+type RunCli = typeof RunCliOfSource;
+let builtRunCli: Promise<RunCli> | undefined;
+
+/** A stream that keeps what is written, as a pipe would (not a TTY: no live bar, no colours). */
+function collector(): { stream: NodeJS.WriteStream; text(): string } {
+  let text = '';
+  const stream = new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      text += chunk.toString();
+      done();
+    },
+  });
+  return { stream: Object.assign(stream, { isTTY: false }) as unknown as NodeJS.WriteStream, text: () => text };
+}
+
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/**
+ * The built CLI (dist/, as the bin runs it) called in this process: for tests whose point is what a
+ * command prints and exits with, not a process boundary (signals, pipes, kill -9 keep runCli).
+ * Same environment as runCli's child: the caller's, without the key and base URL, plus `env`.
+ * Throws when the run left anything behind in this process: signal listeners or process.exitCode.
+ */
+export async function runCliInProcess(args: string[], options: Pick<CliOptions, 'env' | 'cwd'> = {}): Promise<CliResult> {
+  if (!existsSync(CLI)) throw new Error(`build first: ${CLI} is missing (npm run build)`);
+  builtRunCli ??= import(pathToFileURL(join(ROOT, 'dist', 'cli', 'run-cli.js')).href).then((m: { runCli: RunCli }) => m.runCli);
+  const run = await builtRunCli;
+  const merged: Record<string, string | undefined> = { ...process.env, KBBENCH_API_KEY: undefined, KBBENCH_BASE_URL: undefined, ...options.env };
+  const env = Object.fromEntries(Object.entries(merged).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv;
+  const stdout = collector();
+  const stderr = collector();
+  const before = { exitCode: process.exitCode, listeners: STOP_SIGNALS.map((s) => process.listenerCount(s)) };
+  const home = process.cwd();
+  const cwd = options.cwd ?? ROOT;
+  // Relative paths resolve against process.cwd() in the CLI: the test's directory is entered for the call.
+  process.chdir(cwd);
+  let code: number | null = null;
+  try {
+    code = await run(args, { stdout: stdout.stream, stderr: stderr.stream, env, cwd, signals: new EventEmitter(), exit: () => {} });
+  } finally {
+    process.chdir(home);
+  }
+  const after = { exitCode: process.exitCode, listeners: STOP_SIGNALS.map((s) => process.listenerCount(s)) };
+  if (JSON.stringify(after) !== JSON.stringify(before)) throw new Error(`kbbench ${args.join(' ')} left state behind in the test process: ${JSON.stringify({ before, after })}`);
+  return { code, stdout: stdout.text(), stderr: stderr.text() };
 }
 
 export interface ServeHandle {

@@ -68,10 +68,65 @@ describe('a hung target', () => {
     const cut = readNdjson<Sample>(join(out, 'results.ndjson')).filter((s) => s.outcome === 'interrupted');
     expect(summary.totals.interrupted).toBe(cut.length);
     expect(summary.totals.failed_requests_credits.may_be_charged).toBeGreaterThanOrEqual(cut.length);
-    expect(r.stdout).toMatch(/interrupted \d+ \(cut at the graceful stop; may have been charged\)/);
+    expect(r.stdout).toMatch(/interrupted \d+ \(cut at the graceful stop or by a second signal; may have been charged\)/);
     // While they waited, the timeline saw them age: the oldest in flight grew past 3 s.
     const lines = readNdjson<TimelineLine>(join(out, 'timeline.ndjson'));
     expect(Math.max(...lines.map((l) => l.in_flight_oldest_ms ?? 0))).toBeGreaterThanOrEqual(3000);
+  });
+
+  it('a second signal cuts the graceful stop short: requests in flight are cancelled at once, recorded interrupted, may have been charged', async () => {
+    await peer?.stop();
+    peer = await startLoadPeer(serve.url);
+    const out = join(tempDir(), 'run');
+    let frozen = false;
+    let signalled = 0;
+    const r = await runCli(
+      ['run', 'test/fixtures/e2e/small.yaml', '--base-url', peer.url, '--out', out, '--models', 'gpt-4o-mini', '--rate', '10', '--duration', '20s',
+        '--graceful-stop', '10m', '--retries', '0'],
+      {
+        env: { KBBENCH_API_KEY: serve.key },
+        // A graceful stop of 10 minutes: only the second signal can end this run before the test's limit.
+        timeoutMs: 90_000,
+        onSpawn: (child) => {
+          child.stderr!.on('data', (d: Buffer) => {
+            const text = d.toString();
+            if (!frozen && /live: /.test(text)) {
+              frozen = true;
+              peer!.freeze();
+              // Requests reach the frozen peer and wait; then the first signal, and the second once it is said.
+              const poll = setInterval(() => {
+                if (peer!.arrivals() - peer!.answers() < 3) return;
+                clearInterval(poll);
+                signalled = 1;
+                child.kill('SIGINT');
+              }, 50);
+            }
+            if (signalled === 1 && /no new requests; those in flight get the graceful stop/.test(text)) {
+              signalled = 2;
+              child.kill('SIGTERM');
+            }
+          });
+        },
+      },
+    );
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toMatch(/SIGTERM: cancelling requests in flight now \(recorded as interrupted/);
+    expect(readJson<{ status: string }>(join(out, 'run.json')).status).toBe('interrupted');
+    const all = readNdjson<Sample>(join(out, 'results.ndjson'));
+    const samples = answerLines(all);
+    const interrupted = samples.filter((s) => s.outcome === 'interrupted');
+    // Nothing the peer received vanished: each request it never answered has its interrupted line.
+    expect(samples.length).toBe(peer.arrivals());
+    expect(interrupted.length).toBe(peer.arrivals() - peer.answers());
+    expect(interrupted.length).toBeGreaterThanOrEqual(3);
+    for (const s of interrupted) expect(s.error?.message).toMatch(/a second signal cut the graceful stop short/);
+    // Counted as failed requests the service may have charged, as a cut at the graceful stop's end is.
+    const summary = readJson<Summary>(join(out, 'summary.json'));
+    const cut = all.filter((s) => s.outcome === 'interrupted').length;
+    expect(summary.totals.interrupted).toBe(cut);
+    expect(summary.totals.failed_requests_credits.may_be_charged).toBeGreaterThanOrEqual(cut);
+    expect(summary.verdict).toBe('incomplete');
+    expect(r.stdout).toMatch(/may have been charged: \d+/);
   });
 
   it('an open loop stopped by SIGTERM is interrupted, exit 3, never a completed pass', async () => {

@@ -12,6 +12,8 @@ export interface LoadPeer {
   answers(): number;
   /** From now on, hold every request: nothing is answered, connections stay open. */
   freeze(): void;
+  /** Answer again: the requests held while frozen are forwarded, in order, as if they had just come. */
+  thaw(): void;
   stop(): Promise<void>;
 }
 
@@ -22,7 +24,7 @@ export async function startLoadPeer(upstream: string, options: { capPerS?: numbe
   let arrivals = 0;
   let answers = 0;
   let frozen = false;
-  const held: ServerResponse[] = [];
+  const held: Array<{ res: ServerResponse; resume: () => void }> = [];
   const queue: Array<() => void> = [];
   let timer: NodeJS.Timeout | undefined;
   if (options.capPerS !== undefined) {
@@ -47,12 +49,12 @@ export async function startLoadPeer(upstream: string, options: { capPerS?: numbe
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      if (frozen) {
-        held.push(res);
-        return;
-      }
-      if (answer && options.capPerS !== undefined) queue.push(() => (frozen ? held.push(res) : forward(req, res, body, answer)));
-      else forward(req, res, body, answer);
+      const go = (): void => {
+        if (answer && options.capPerS !== undefined) queue.push(() => (frozen ? held.push({ res, resume: go }) : forward(req, res, body, answer)));
+        else forward(req, res, body, answer);
+      };
+      if (frozen) held.push({ res, resume: go });
+      else go();
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
@@ -64,9 +66,13 @@ export async function startLoadPeer(upstream: string, options: { capPerS?: numbe
     freeze: () => {
       frozen = true;
     },
+    thaw: () => {
+      frozen = false;
+      for (const h of held.splice(0)) h.resume();
+    },
     stop: () => new Promise<void>((r) => {
       clearInterval(timer);
-      for (const res of held) res.destroy();
+      for (const h of held) h.res.destroy();
       server.closeAllConnections();
       server.close(() => r());
     }),

@@ -1,8 +1,8 @@
-// Invalid input exits 2 with file, line and field, before anything is sent.
+// Invalid input exits 2 with file, line and field, before anything is sent (the CLI in-process: no process boundary is tested here).
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempDir } from './helpers.js';
+import { runCliInProcess as runCli, tempDir } from './helpers.js';
 
 const DIR = 'test/fixtures/suites/invalid';
 // Nothing listens on port 9 (discard) here: had the run tried to send anything, it would stop with

@@ -56,7 +56,17 @@ describe('kbbench run --sweep', () => {
     expect(r.stdout).toMatch(/a lower bound: every rate met every SLO/);
     expect(r.stdout).toMatch(/probe 1 \(1 worker\)/);
     expect(r.stdout).toMatch(/probe 2 \(8 workers\)/);
-    expect(readFileSync(join(out, 'report.html'), 'utf8')).toMatch(/probe 2 \(8 workers\)/);
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    expect(html).toMatch(/probe 2 \(8 workers\)/);
+    // GuideLLM's figures per rate: output throughput (chars/s) and inter-chunk latency, from the rate's stage.
+    sweep.rates.forEach((rate, i) => {
+      expect(rate.output_chars_per_s).toBe(summary.stages![i]!.output_chars_per_s);
+      expect(rate.inter_chunk_ms ?? null).toEqual(summary.stages![i]!.inter_chunk_ms ?? null);
+      if (rate.requests > 0) expect(rate.output_chars_per_s!).toBeGreaterThan(0);
+    });
+    expect(r.stdout).toMatch(/itl p50 +itl p95 +chars\/s/);
+    expect(html).toMatch(/id="sweep-output"/);
+    expect(html).toMatch(/Output, chars\/s/);
   }, 60_000);
 
   it('an SLO no rate meets: every rate misses it and slo_max_rate is null; `kbbench report` judges it again', async () => {

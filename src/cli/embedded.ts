@@ -100,12 +100,13 @@ export function childServiceOptions(options: EmbeddedServiceOptions): ServiceOpt
   return child as ServiceOptions;
 }
 
-export async function startEmbeddedService(options: EmbeddedServiceOptions): Promise<EmbeddedService> {
+/** `env`: the CLI's environment (the process's, or a test's); the child gets only what Node reads of it. */
+export async function startEmbeddedService(options: EmbeddedServiceOptions, env: NodeJS.ProcessEnv = process.env): Promise<EmbeddedService> {
   // Its own process group: a Ctrl-C in the terminal reaches the harness alone, which then lets
   // requests in flight finish before it stops the service (stdin closing stops it if we die).
   const child = spawn(process.execPath, [SERVER_ENTRY, JSON.stringify(childServiceOptions(options))], {
     stdio: ['pipe', 'pipe', 'pipe'],
-    env: embeddedChildEnv(process.env),
+    env: embeddedChildEnv(env),
     detached: true,
   });
   let ready: ReadyLine;

@@ -1,9 +1,15 @@
 // What commands write to: stdout for results, stderr for progress and diagnostics, both redacted.
+import type { CliHost, SignalSource } from './host.js';
+
 export interface CliIo {
   out(text: string): void;
   err(text: string): void;
   stderr: NodeJS.WriteStream;
   env: NodeJS.ProcessEnv;
+  /** The working directory the flags' relative paths are read from. */
+  cwd: string;
+  /** Ctrl-C and friends (the process's, or a test's). */
+  signals: SignalSource;
   /** Applied to everything printed, so a key can never reach the terminal. */
   redact(text: string): string;
   setRedact(redact: (text: string) => string): void;
@@ -52,15 +58,18 @@ function quietWhenClosed(stream: NodeJS.WriteStream, guard: PipeGuard): NodeJS.W
   return stream;
 }
 
-export function processIo(): CliIo {
+/** The commands' view of a host: redacted, escaped lines; a closed pipe stops the printing only. */
+export function cliIo(host: Pick<CliHost, 'stdout' | 'stderr' | 'env' | 'cwd' | 'signals'>): CliIo {
   let redact = (text: string): string => text;
-  const stdout = quietWhenClosed(process.stdout, guardClosedPipe(process.stdout));
-  const stderr = quietWhenClosed(process.stderr, guardClosedPipe(process.stderr));
+  const stdout = quietWhenClosed(host.stdout, guardClosedPipe(host.stdout));
+  const stderr = quietWhenClosed(host.stderr, guardClosedPipe(host.stderr));
   return {
     out: (text) => void stdout.write(`${escapeControls(redact(text))}\n`),
     err: (text) => void stderr.write(`${escapeControls(redact(text))}\n`),
     stderr,
-    env: process.env,
+    env: host.env,
+    cwd: host.cwd,
+    signals: host.signals,
     redact: (text) => redact(text),
     setRedact: (next) => {
       redact = next;

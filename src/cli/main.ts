@@ -1,45 +1,7 @@
 #!/usr/bin/env node
-// kbbench's command line: yargs wiring only; each command lives in commands/ and returns its exit code.
+// kbbench's bin: the real process handed to runCli (run-cli.ts), which does everything else.
 import './heap.js';
-import yargs from 'yargs';
-import { hideBin } from 'yargs/helpers';
-import { commandModules } from './commands/index.js';
-import { InputError } from '../domain/errors.js';
-import { describeError, exitCodeFor } from './exit.js';
-import { knownFlags, withFlagSuggestions } from './flag-suggest.js';
-import { processIo } from './io.js';
-import { TOOL_VERSION } from './version.js';
+import { processHost } from './host.js';
+import { runCli } from './run-cli.js';
 
-const io = processIo();
-
-async function main(): Promise<void> {
-  let exitCode: number | undefined;
-  const parser = yargs(hideBin(process.argv))
-    .scriptName('kbbench')
-    .usage('$0 <command> [options]\n\nEvaluate, compare and load-test knowledge-base chat assistants.')
-    .strict()
-    .demandCommand(1, 'Name a command: run, serve, validate, report, compare, estimate, merge, boards, chats.')
-    .recommendCommands()
-    .example('$0 run suites/demo.yaml', 'run the demo suite against the embedded reference service')
-    .example('$0 validate suites/demo.csv', 'check a suite and see what it would send')
-    .example('$0 compare reports/base reports/head', 'what changed between two runs')
-    .example('$0 run --help', 'every command has its own help, with examples')
-    .epilogue('Exit codes: 0 passed · 1 a check, threshold or baseline failed · 2 invalid input (nothing sent) · 3 stopped early.\nThe API key comes from KBBENCH_API_KEY or --api-key-file, never from a flag value.')
-    .wrap(Math.min(120, process.stdout.columns || 120))
-    .fail((message, error, usage) => {
-      if (error) throw error;
-      // The command's own flags (yargs' usage knows them by their descriptions) for a did-you-mean.
-      const known = knownFlags(Object.keys((usage as unknown as { getDescriptions(): Record<string, unknown> }).getDescriptions()));
-      // Throwing stops yargs before any handler runs: a mistyped flag must never start a run.
-      throw new InputError(`${withFlagSuggestions(message, known)}\nRun 'kbbench --help' or 'kbbench <command> --help'.`);
-    });
-  for (const module of commandModules(io, (code) => (exitCode = code))) parser.command(module);
-  // Its own package.json: yargs would read the one above the node_modules it sits in (the user's project).
-  await parser.help().alias('h', 'help').version(TOOL_VERSION).parseAsync();
-  process.exitCode = exitCode ?? 0;
-}
-
-main().catch((error: unknown) => {
-  io.err(`kbbench: ${describeError(error)}`);
-  process.exitCode = exitCodeFor(error);
-});
+await runCli(process.argv.slice(2), processHost());

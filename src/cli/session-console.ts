@@ -24,14 +24,14 @@ export interface SessionConsole {
 export async function withSessionConsole<T>(io: CliIo, view: SessionConsole, body: (hooks: SessionHooks, settle: () => void) => Promise<T>): Promise<T> {
   io.setRedact(createRedactor([view.apiKey, view.graderApiKey]));
   for (const warning of [shortKeyWarning([view.apiKey]), keyFileModeWarning(view.apiKeyFile)]) if (warning) io.err(warning);
-  const signals = installStopSignals((t) => io.err(t));
+  const signals = installStopSignals((t) => io.err(t), io.signals);
   const progress = createProgress(io.stderr, !view.quiet);
   // An open loop's progress is its rate, not a count to a total: the live line takes the bar's place.
   const live = createLiveView(io.stderr, !view.quiet, () => progress.stop());
   const hooks: SessionHooks = {
     // The embedded service's own key is redacted too (beside the one from the environment).
     launchEmbedded: async (embedded) => {
-      const service = await startEmbeddedService(embedded);
+      const service = await startEmbeddedService(embedded, io.env);
       io.setRedact(createRedactor([view.apiKey, view.graderApiKey, service.key]));
       return service;
     },
@@ -46,6 +46,7 @@ export async function withSessionConsole<T>(io: CliIo, view: SessionConsole, bod
       if (view.quiet) return;
       if (info.load) io.err(`${view.label} against ${target} → ${info.runDir}\n  load: ${info.load}`);
       else io.err(`${view.label} ${info.total} requests against ${target} → ${info.runDir}`);
+      if (info.workers !== undefined && info.workers > 1) io.err(`  workers: ${info.workers} client event loops (worker threads), joined into this one run`);
     },
     onProgress: (p) => {
       if (!live.active) progress.update(p);

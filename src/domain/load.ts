@@ -8,9 +8,11 @@ export interface StagePercentiles {
 
 export interface StageSummary {
   index: number;
-  /** Target starts per second at the stage's start and end (a ramp goes linearly between). */
+  /** Target starts per second at the stage's start and end (a ramp goes linearly between); workers when `target_unit` says so. */
   from_rate: number;
   to_rate: number;
+  /** `workers`: the targets are workers (`--concurrency-stages`), not starts per second; absent for a rate. */
+  target_unit?: 'workers';
   start_ms: number;
   end_ms: number;
   starts: number;
@@ -28,6 +30,12 @@ export interface StageSummary {
   corrected_latency_ms: StagePercentiles | null;
   /** Inter-chunk latency (each streamed answer's mean gap between chunks, GuideLLM's ITL) by stage; absent in older summaries. */
   inter_chunk_ms?: StagePercentiles | null;
+  /**
+   * Output throughput (GuideLLM's output tokens/s, in characters): the answer characters of the
+   * requests that started in the stage, per second of the stage the run covered; null without
+   * result lines or covered seconds; absent in older summaries.
+   */
+  output_chars_per_s?: number | null;
   credits_used: number;
   credits_per_min: number | null;
 }
@@ -49,6 +57,8 @@ export interface KneeSummary {
   baseline_pass_rate: number;
   pass_rate: number;
   error_rate: number;
+  /** A `--concurrency-stages` run: the workers the stages asked for in the middle of the knee's window (of its part in the rise). */
+  workers?: number;
 }
 
 /** A load tool must not present its own limit as the service's. */
@@ -67,8 +77,11 @@ export interface HarnessSaturation {
 /** A stage of an open loop's load profile; ms since the run's start. */
 export interface StageWindow {
   index: number;
+  /** The target at the stage's start and end: starts per second, or workers when `target_unit` is `workers`. */
   from_rate: number;
   to_rate: number;
+  /** `workers`: a `--concurrency-stages` stage, whose targets are workers (a closed loop has no target rate). */
+  target_unit?: 'workers';
   /** ms since the run's start. */
   start_ms: number;
   end_ms: number;
@@ -77,6 +90,7 @@ export interface StageWindow {
 /** What an open loop (or a sweep) meant to do over time, so reports rebuilt later know its stages. */
 export interface RunLoad {
   stages: StageWindow[];
+  /** The open loop's bound on outstanding starts; a `--concurrency-stages` run's peak workers. */
   max_in_flight: number;
   /** A sweep (`--sweep N`): its probes and rates; `stages` are its rates. */
   sweep?: SweepPlan;
@@ -84,7 +98,7 @@ export interface RunLoad {
 
 /**
  * run.json's `load` (schema 2): the run's load spec, with its stages when it has a schedule
- * (arrivals, a sweep once its rates are known). `hasSchedule` tells the two apart.
+ * (arrivals, worker stages, a sweep once its rates are known). `hasSchedule` tells the two apart.
  */
 export type RecordedLoad = { spec: LoadSpec } & Partial<RunLoad>;
 

@@ -219,7 +219,13 @@ export interface GatesSummary {
   /** Gates that failed, in fail_on's terms. */
   failed: string[];
   /** The `dropped` gate: the run's dropped starts, and whether a `dropped` threshold judged them instead. */
-  dropped?: { count: number; rate: number | null; judged_by_threshold: boolean };
+  dropped?: {
+    count: number;
+    rate: number | null;
+    judged_by_threshold: boolean;
+    /** Of `count`, those the gate judged, when not all: a sweep's, in the rates at or below its slo_max_rate. */
+    gated?: number;
+  };
   checks: {
     /** Failed answers (or requests) outside any pass_rate threshold and not expected to fail. */
     failed: number;
@@ -302,9 +308,16 @@ export interface SweepRateSummary {
   target_rate: number;
   achieved_rate: number | null;
   starts: number;
+  /** Starts never sent (held past the cap over 1 s, or still held when the rate ended). */
   dropped: number;
+  /** Starts of this rate sent over 1 s after their intended time (dropped too, in totals.dropped); absent in older summaries. */
+  dropped_late?: number;
   requests: number;
   ttfc_ms: StagePercentiles | null;
+  /** Inter-chunk latency (GuideLLM's ITL) of the rate's answers; absent in older summaries. */
+  inter_chunk_ms?: StagePercentiles | null;
+  /** The rate's output throughput, answer characters per second (its stage's); absent in older summaries. */
+  output_chars_per_s?: number | null;
   latency_ms: StagePercentiles | null;
   corrected_latency_ms: StagePercentiles | null;
   error_rate: number | null;
@@ -329,4 +342,9 @@ export interface SweepSummary {
   slo_max_target_rate: number | null;
   /** True when every rate met every SLO: slo_max_rate is a lower bound, the service's limit lies higher. */
   slo_max_rate_is_lower_bound?: boolean;
+  /**
+   * Starts dropped (never sent, or sent over 1 s late) in the rates at or below slo_max_rate's: the
+   * ones the default `dropped` gate judges on a sweep (0 when it names no rate). Absent in older summaries.
+   */
+  dropped_gated?: number;
 }

@@ -16,8 +16,15 @@ export function workersProfileOf(spec: LoadSpec): LoadProfile | null {
 /**
  * run.json's schedule of an open loop: its stages (a shard of N runs 1/N of every stage's rate, its
  * execution segment; `kbbench merge` adds the shards' rates back up) and its bound on outstanding starts.
+ * A `--concurrency-stages` run's stages are its workers' (every shard runs them all, so merge's sum
+ * is the workers of the whole run), its bound the peak of them.
  */
 export function scheduleOf(spec: LoadSpec, shardCount = 1): RunLoad | null {
+  const workers = workersProfileOf(spec);
+  if (workers !== null) {
+    const stages = stageWindows(workers).map((w) => ({ ...w, target_unit: 'workers' as const }));
+    return { stages, max_in_flight: Math.max(1, ...stages.map((s) => s.to_rate)) };
+  }
   const profile = arrivalProfileOf(spec);
   if (profile === null || spec.kind !== 'arrivals') return null;
   const share = 1 / shardCount;

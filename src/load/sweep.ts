@@ -52,7 +52,7 @@ export const sweepKind: LoadKindDef<SweepLoad> = {
   build(input, n) {
     const rates = input.sweep!;
     if (rates > MAX_SWEEP_RATES) throw new LoadFieldError('sweep', `${n.sweep} ${rates}: at most ${MAX_SWEEP_RATES} rates`, n);
-    if (input.durationMs === undefined) throw new LoadFieldError('sweep', `${n.sweep} needs ${n.durationMs}: how long each rate (and each probe, at most 10s) runs, e.g. ${n.durationMs} 30s`, n);
+    if (input.durationMs === undefined) throw new LoadFieldError('sweep', `${n.sweep} needs ${n.durationMs}: how long each rate (and each probe, at most ${SWEEP_PROBE_MAX_MS / 1000}s) runs, e.g. ${n.durationMs} 30s`, n);
     return {
       kind: 'sweep', rates, rateMs: input.durationMs, probeMs: Math.min(input.durationMs, SWEEP_PROBE_MAX_MS),
       saturationWorkers: input.maxInFlight ?? SWEEP_SATURATION_WORKERS, arrival: input.arrival ?? 'constant', maxInFlight: defaultMaxInFlight(input),

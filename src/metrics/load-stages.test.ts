@@ -49,6 +49,31 @@ describe('load stages', () => {
     expect(stages[0]!.starts).toBe(Array.from({ length: 60 }, (_, i) => Math.round(i / 3)).reduce((a, b) => a + b, 0));
   });
 
+  it('worker stages: their unit in each stage, the workers at the knee, and a thread\'s later turns after the end in the last stage', () => {
+    const workers = ramp.map((s) => ({ ...s, target_unit: 'workers' as const }));
+    const acc = createLoadStages(workers);
+    for (let i = 0; i < 70; i++) acc.add(line(i, { starts: Math.round(Math.min(20, i / 3)), latencyMs: Math.min(20, i / 3) >= 12 ? 450 : 100 }));
+    acc.addSample({ ...sample({ latencyMs: 100 }), offset_ms: 65_000 });
+    acc.addSample({ ...sample({ latencyMs: 100 }), offset_ms: 71_000 });
+    const { stages, knee } = acc.finish();
+    expect(stages.map((s) => [s.target_unit, s.requests])).toEqual([['workers', 0], ['workers', 2]]);
+    // The knee's window 35–40 s: the ramp asks for 20 × 37.5 / 60 workers in its middle.
+    expect(knee).toMatchObject({ at_ms: 35_000, workers: 13 });
+  });
+
+  it('output chars/s and inter-chunk latency per stage: the answers of the requests that started in it, over its covered seconds', () => {
+    const acc = createLoadStages(ramp);
+    for (let i = 0; i < 70; i++) acc.add(line(i, { starts: 1, latencyMs: 100 }));
+    // Stage 2 (60–70 s): four answers of 500 characters, one of them finishing after the end; an error adds none.
+    for (const offset of [61_000, 62_000, 65_000, 69_900]) acc.addSample({ ...sample({ latencyMs: 900, text: 'x'.repeat(500) }), offset_ms: offset, gap_mean_ms: offset / 1000 });
+    acc.addSample({ ...sample({ latencyMs: 100, outcome: 'http_error', text: 'x'.repeat(999) }), offset_ms: 63_000 });
+    const { stages } = acc.finish();
+    expect(stages[1]!.output_chars_per_s).toBe(200);
+    expect(stages[0]!.output_chars_per_s).toBe(0);
+    expect(stages[1]!.inter_chunk_ms!.p50).toBeCloseTo(62, 0);
+    expect(stages[1]!.inter_chunk_ms!.p95).toBeCloseTo(69.9, 0);
+  });
+
   it('finds the knee where p95 latency doubled, as the lowest achieved rate, named', () => {
     const { knee } = run(ramp, (_i, rate) => ({ starts: rate, latencyMs: rate >= 12 ? 450 : 100 }));
     expect(knee).toMatchObject({ by: 'latency', reasons: ['latency'], latency_metric: 'corrected_latency_ms', window_ms: 5000 });

@@ -4,7 +4,7 @@ import type { Sample } from '../domain/sample.js';
 import type { TimelineLine } from '../domain/timeline.js';
 import type { KneeSummary, StagePercentiles, StageSummary } from '../domain/load.js';
 import { IntervalSum } from './interval-bucket.js';
-import type { StageWindow } from './stage-window.js';
+import { rateInStages, type StageWindow } from './stage-window.js';
 
 /** The knee's windows, and the answers a window needs before it is judged (fewer is noise). */
 export const KNEE_WINDOW_MS = 5000;
@@ -25,6 +25,8 @@ export interface LoadStagesAccumulator {
 export function createLoadStages(stages: readonly StageWindow[]): LoadStagesAccumulator {
   const sums = stages.map(() => new IntervalSum());
   const byStart = stages.map(() => new IntervalSum());
+  /** Answer characters of the requests that started in each stage (output throughput). */
+  const charsByStart = stages.map(() => 0);
   let samples = 0;
   let lastEndMs = Number.NEGATIVE_INFINITY;
   const knee = createKneeFinder(risingEndMs(stages));
@@ -52,25 +54,34 @@ export function createLoadStages(stages: readonly StageWindow[]): LoadStagesAccu
     addSample(sample) {
       // Its intended start (open loop), else when it was sent.
       const startMs = sample.offset_ms - (sample.scheduled_delay_ms ?? 0);
-      const i = stages.findIndex((s) => startMs >= s.start_ms && startMs < s.end_ms);
+      // Nothing starts after the schedule ends but the later turns of a thread started in it: its last stage's.
+      const i = startMs >= lastEnd && stages.length > 0 ? stages.length - 1 : stages.findIndex((s) => startMs >= s.start_ms && startMs < s.end_ms);
       if (i < 0) return;
       samples += 1;
       byStart[i]!.addSample(sample);
+      if (sample.outcome === 'ok' && Number.isFinite(sample.chars)) charsByStart[i]! += sample.chars;
     },
     finish() {
-      return { stages: stages.map((s, i) => stageSummary(s, sums[i]!, lastEndMs, samples > 0 ? byStart[i]! : null)), knee: knee.finish() };
+      const found = knee.finish();
+      // A closed loop's knee is where its workers turned it: said beside the rate they achieved.
+      const workers = found !== null && stages.some((s) => s.target_unit === 'workers')
+        ? { workers: Math.round(rateInStages(stages, Math.min(found.at_ms + found.window_ms / 2, (risingEndMs(stages) ?? lastEnd) - 1))) }
+        : {};
+      return { stages: stages.map((s, i) => stageSummary(s, sums[i]!, lastEndMs, samples > 0 ? { sum: byStart[i]!, chars: charsByStart[i]! } : null)), knee: found && { ...found, ...workers } };
     },
   };
 }
 
-function stageSummary(stage: StageWindow, lines: IntervalSum, lastEndMs: number, started: IntervalSum | null): StageSummary {
+function stageSummary(stage: StageWindow, lines: IntervalSum, lastEndMs: number, byStart: { sum: IntervalSum; chars: number } | null): StageSummary {
+  const started = byStart?.sum ?? null;
   // A run stopped inside a stage is judged on the part it ran.
   const coveredMs = Math.max(0, Math.min(stage.end_ms, lastEndMs) - stage.start_ms);
   const ratio = (a: number, b: number): number | null => (b > 0 ? round4(a / b) : null);
   // Results by the stage they started in when known; else by the second they finished in.
   const sum = started ?? lines;
   return {
-    index: stage.index, from_rate: stage.from_rate, to_rate: stage.to_rate, start_ms: stage.start_ms, end_ms: stage.end_ms,
+    index: stage.index, from_rate: stage.from_rate, to_rate: stage.to_rate, ...(stage.target_unit ? { target_unit: stage.target_unit } : {}),
+    start_ms: stage.start_ms, end_ms: stage.end_ms,
     starts: lines.starts, dropped: lines.dropped, requests: sum.completed, errors: sum.errorCount, errors_by_kind: { ...sum.errors },
     achieved_rate: coveredMs > 0 ? round4(lines.starts / (coveredMs / 1000)) : null,
     error_rate: ratio(sum.errorCount, sum.completed),
@@ -79,6 +90,7 @@ function stageSummary(stage: StageWindow, lines: IntervalSum, lastEndMs: number,
     latency_ms: percentiles(sum, 'latency_ms'),
     corrected_latency_ms: percentiles(sum, 'corrected_latency_ms'),
     inter_chunk_ms: percentiles(sum, 'inter_chunk_ms'),
+    output_chars_per_s: byStart !== null && coveredMs > 0 ? Math.round((byStart.chars / (coveredMs / 1000)) * 10) / 10 : null,
     credits_used: round5(sum.creditUnits / 100_000),
     credits_per_min: coveredMs > 0 ? round5(sum.creditUnits / 100_000 / (coveredMs / 60_000)) : null,
   };

@@ -36,6 +36,11 @@ export interface SummaryContext {
   fail_on?: readonly Gate[];
   /** Open-loop starts never sent (the runner counts them; they have no result line). */
   dropped?: number;
+  /**
+   * Of the dropped starts, those the default `dropped` gate judges; all when absent. A sweep's are
+   * those of the rates its answer rests on (metrics/sweep.ts, `sweepGatedDrops`).
+   */
+  dropped_gated?: number;
   /** Lines of results.ndjson that could not be read. */
   unreadable_lines?: number;
   /** run.json's duration; when null the samples' offsets give one. */
@@ -140,7 +145,8 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       starts,
       starts_per_s: durationMs ? Math.round((starts / durationMs) * 1000 * 1000) / 1000 : null,
     };
-    const gates = judgeGates(context.fail_on ?? DEFAULT_GATES, checksGate.counts(), thresholds, totals.not_judged, { count: dropped, rate: droppedRate });
+    const gated = context.dropped_gated !== undefined ? { gated: context.dropped_gated } : {};
+    const gates = judgeGates(context.fail_on ?? DEFAULT_GATES, checksGate.counts(), thresholds, totals.not_judged, { count: dropped, rate: droppedRate, ...gated });
     const summary: Summary = {
       run_id: context.run_id,
       status: context.status,
@@ -198,7 +204,7 @@ function addTags(tags: Map<string, RequestStatsAccumulator>, sample: Sample): vo
  * pass_rate threshold (and was not expected to fail), `thresholds` when one failed. A skipped turn
  * is not judged: the turn that stopped its conversation has already failed.
  */
-export function judgeGates(failOn: readonly Gate[], checks: ChecksGateCounts, thresholds: readonly ThresholdResult[], notJudged = 0, dropped?: { count: number; rate: number | null }): GatesSummary {
+export function judgeGates(failOn: readonly Gate[], checks: ChecksGateCounts, thresholds: readonly ThresholdResult[], notJudged = 0, dropped?: { count: number; rate: number | null; gated?: number }): GatesSummary {
   const thresholdsFailed = thresholds.filter((t) => !t.pass).length;
   const failed: Gate[] = [];
   if (failOn.includes('checks') && checks.failed > 0) failed.push('checks');
@@ -206,11 +212,13 @@ export function judgeGates(failOn: readonly Gate[], checks: ChecksGateCounts, th
   // A run that did not deliver its planned arrivals is not a pass, unless a `dropped` threshold of
   // the suite says how many it allows (that threshold then judges them, under `thresholds`).
   const judgedByThreshold = thresholds.some((t) => t.metric === 'dropped' || t.metric.startsWith('dropped{'));
-  if (failOn.includes('dropped') && dropped !== undefined && dropped.count > 0 && !judgedByThreshold) failed.push('dropped');
+  if (failOn.includes('dropped') && dropped !== undefined && (dropped.gated ?? dropped.count) > 0 && !judgedByThreshold) failed.push('dropped');
   // Not judged is not failed: the `judged` gate leaves the verdict incomplete instead.
   const incomplete: Gate[] = failOn.includes('judged') && notJudged > 0 ? ['judged'] : [];
   const gates: GatesSummary = { fail_on: [...failOn], failed, checks, thresholds_failed: thresholdsFailed, ...(incomplete.length > 0 ? { incomplete } : {}) };
-  if (dropped !== undefined && dropped.rate !== null) gates.dropped = { count: dropped.count, rate: dropped.rate, judged_by_threshold: judgedByThreshold };
+  if (dropped !== undefined && dropped.rate !== null) {
+    gates.dropped = { count: dropped.count, rate: dropped.rate, judged_by_threshold: judgedByThreshold, ...(dropped.gated !== undefined ? { gated: dropped.gated } : {}) };
+  }
   return gates;
 }
 

@@ -49,6 +49,10 @@ describe('a sweep, judged per rate', () => {
     expect(sweep.probes).toMatchObject({ sequential_rate: 1, saturation_rate: 5 });
     expect(sweep.slo).toEqual(['ttfc_ms=p(95)<500', 'pass_rate=rate>0.9']);
     expect(sweep.slo_max_rate_is_lower_bound).toBe(false);
+    // GuideLLM's per-rate streaming figures come from the stage table as well.
+    const streamed = judge.finish([{ ...stage(0, 2), output_chars_per_s: 812.5, inter_chunk_ms: { p50: 20, p95: 41, p99: 60 } }, stage(1, 3.9)]);
+    expect(streamed.rates[0]).toMatchObject({ output_chars_per_s: 812.5, inter_chunk_ms: { p50: 20, p95: 41 } });
+    expect(streamed.rates[1]).toMatchObject({ output_chars_per_s: null, inter_chunk_ms: null });
   });
 
   it('every rate met every SLO: slo_max_rate is a lower bound', () => {
@@ -63,5 +67,27 @@ describe('a sweep, judged per rate', () => {
   it('no SLO given: nothing judged, no slo_max_rate; a rate with no answer misses its SLOs', () => {
     expect(createSweepJudge({ ...plan, slo: {} }, windows).finish([stage(0, 2), stage(1, 4)])).toMatchObject({ slo_max_rate: null, rates: [{ slo_pass: null }, { slo_pass: null }] });
     expect(createSweepJudge(plan, windows).finish(null).rates.map((r) => r.slo_pass)).toEqual([false, false]);
+  });
+
+  it('the dropped gate judges the rates the answer rests on: drops at or below slo_max_rate count, drops above it do not', () => {
+    const fill = (judge: ReturnType<typeof createSweepJudge>, late = 0): void => {
+      for (let i = 0; i < 10; i++) judge.add({ ...at({ caseId: `a${i}`, offsetMs: 5000, ttfcMs: 100, latencyMs: 200 }), scheduled_delay_ms: i < late ? 1500 : 0 });
+      for (let i = 0; i < 10; i++) judge.add(at({ caseId: `b${i}`, offsetMs: 13_000, ttfcMs: 100, latencyMs: 200, pass: i < 5 }));
+    };
+    // Rate 2 (past the SLO) dropped starts: probing past capacity, reported, not gated.
+    const above = createSweepJudge(plan, windows);
+    fill(above);
+    const past = above.finish([stage(0, 2), { ...stage(1, 3.9), dropped: 7 }]);
+    expect(past.slo_max_target_rate).toBe(2);
+    expect(past.rates.map((r) => r.dropped)).toEqual([0, 7]);
+    expect(past.dropped_gated).toBe(0);
+    // Rate 1, the answer itself, was not delivered as planned: 3 never sent, 2 sent over 1 s late.
+    const below = createSweepJudge(plan, windows);
+    fill(below, 2);
+    const under = below.finish([{ ...stage(0, 2), dropped: 3 }, { ...stage(1, 3.9), dropped: 7 }]);
+    expect(under.rates.map((r) => r.dropped_late)).toEqual([2, 0]);
+    expect(under.dropped_gated).toBe(5);
+    // No rate named (no SLO): no claim to rest on delivered load.
+    expect(createSweepJudge({ ...plan, slo: {} }, windows).finish([{ ...stage(0, 2), dropped: 3 }, stage(1, 4)]).dropped_gated).toBe(0);
   });
 });

@@ -8,6 +8,7 @@ import type { ThresholdResult } from '../domain/run.js';
 import type { Sample } from '../domain/sample.js';
 import type { SweepRateSummary, SweepSummary } from '../domain/summary.js';
 import type { StageWindow } from './stage-window.js';
+import { LATE_START_MS } from './summarizer.js';
 
 export interface SweepJudge {
   /** Each result line of the run (warmup and probe lines are left out here). */
@@ -32,6 +33,7 @@ export function rateIndexOf(stages: readonly StageWindow[], sample: Sample): num
 export function createSweepJudge(plan: SweepPlan, stages: readonly StageWindow[]): SweepJudge {
   const sinks: ThresholdSinks[] = stages.map(() => createThresholdSinks(plan.slo));
   const answered = stages.map(() => 0);
+  const late = stages.map(() => 0);
   const definitions = Object.entries(plan.slo).flatMap(([key, list]) => list.map((expression) => `${key}=${expression}`));
   return {
     add(sample) {
@@ -40,10 +42,13 @@ export function createSweepJudge(plan: SweepPlan, stages: readonly StageWindow[]
       if (i < 0) return;
       sinks[i]!.add(sample);
       answered[i]! += 1;
+      if ((sample.scheduled_delay_ms ?? 0) > LATE_START_MS) late[i]! += 1;
     },
     finish(stageSummaries) {
       const results = sinks.map((s) => s.evaluate());
-      const rates = plan.rates.map((target, i) => rateSummary(i, target, stageSummaries?.[i] ?? null, results[i] ?? [], definitions.length > 0, answered[i] ?? 0));
+      const rates = plan.rates.map((target, i) => ({
+        ...rateSummary(i, target, stageSummaries?.[i] ?? null, results[i] ?? [], definitions.length > 0, answered[i] ?? 0), dropped_late: late[i] ?? 0,
+      }));
       const max = sloMaxRate(rates);
       return {
         probes: {
@@ -58,6 +63,7 @@ export function createSweepJudge(plan: SweepPlan, stages: readonly StageWindow[]
         slo_max_target_rate: max?.target_rate ?? null,
         // Every rate met every SLO: the highest is only a lower bound, the limit lies above it.
         slo_max_rate_is_lower_bound: max !== null && rates.every((r) => r.slo_pass === true),
+        dropped_gated: gatedDrops(rates, max),
       };
     },
   };
@@ -69,10 +75,22 @@ function rateSummary(index: number, target: number, stage: StageSummary | null, 
     index, target_rate: target,
     achieved_rate: stage?.achieved_rate ?? null, starts: stage?.starts ?? 0, dropped: stage?.dropped ?? 0, requests: stage?.requests ?? 0,
     ttfc_ms: stage?.ttfc_ms ?? null, latency_ms: stage?.latency_ms ?? null, corrected_latency_ms: stage?.corrected_latency_ms ?? null,
+    inter_chunk_ms: stage?.inter_chunk_ms ?? null, output_chars_per_s: stage?.output_chars_per_s ?? null,
     error_rate: stage?.error_rate ?? null, pass_rate: stage?.pass_rate ?? null,
     slo_pass: judged ? answered > 0 && failed.length === 0 : null,
     slo_failed: failed,
   };
+}
+
+/**
+ * The starts a sweep's `dropped` gate judges: those dropped in the rates its answer rests on, at or
+ * below the target of slo_max_rate's rate. A rate there that was not delivered as planned makes the
+ * answer a claim about load that was never offered. Rates above it probe past capacity by design:
+ * their drops are reported, not failed; with no rate named (no --slo, or none met) there is no claim.
+ */
+export function gatedDrops(rates: readonly SweepRateSummary[], max: SweepRateSummary | null): number {
+  if (max === null) return 0;
+  return rates.filter((r) => r.target_rate <= max.target_rate).reduce((sum, r) => sum + r.dropped + (r.dropped_late ?? 0), 0);
 }
 
 /** The rate with the highest achieved rate among those that met every SLO; null when none did. */

@@ -70,12 +70,15 @@ export async function buildReports(options: BuildReportsOptions): Promise<BuildR
     summarizer.discard();
     throw error;
   }
+  // A sweep's figures are its stages' (the load pass's); its gate judges the drops of the rates its answer rests on.
+  const sweepSummary = sweep ? sweep.finish(load?.stages ?? null) : null;
   const finished = summarizer.finish({
     run_id: run.run_id,
     status: run.status,
     ...(run.abort ? { abort: run.abort } : {}),
     ...failOnOf(options),
     dropped: options.dropped ?? run.dropped ?? 0,
+    ...(sweepSummary ? { dropped_gated: sweepSummary.dropped_gated ?? 0 } : {}),
     unreadable_lines: results.stats.torn_lines + results.stats.invalid_lines,
     duration_ms: run.duration_ms,
     model_order: run.plan.models,
@@ -83,7 +86,7 @@ export async function buildReports(options: BuildReportsOptions): Promise<BuildR
   });
   try {
     const loaded = withBudget(withLoad(finished.summary, load), run.options);
-    const summary = sweep ? { ...loaded, sweep: sweep.finish(loaded.stages ?? null) } : loaded;
+    const summary = sweepSummary ? { ...loaded, sweep: sweepSummary } : loaded;
     const files = [await writeHistogramFile(runDir, finished.histograms)];
     const input: ReportInput = {
       runDir, run, summary, details: finished.details, load, evidence: evidence.result(), cases: finished.cases, samples: () => readResults(runDir),

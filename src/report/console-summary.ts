@@ -53,7 +53,7 @@ function headline(summary: Summary, options: ConsoleSummaryOptions): string[] {
   const extras = [
     t.skipped > 0 ? `skipped ${formatCount(t.skipped)}` : '',
     t.dropped > 0 ? `dropped ${formatCount(t.dropped)}${droppedDetail(t)}` : '',
-    (t.interrupted ?? 0) > 0 ? `interrupted ${formatCount(t.interrupted ?? 0)} (cut at the graceful stop; may have been charged)` : '',
+    (t.interrupted ?? 0) > 0 ? `interrupted ${formatCount(t.interrupted ?? 0)} (cut at the graceful stop or by a second signal; may have been charged)` : '',
     (t.warmup ?? 0) > 0 ? `warmup ${formatCount(t.warmup)} (sent, left out of these figures)` : '',
     t.credits_unknown > 0 ? `credits unknown for ${formatCount(t.credits_unknown)} answers (no usage report)` : '',
     failedCredits(t),

@@ -1,6 +1,7 @@
 // The load figures of a run for its reports: timeline.ndjson read through store/, or, when the
 // file is missing, the timeline rebuilt from the results in the same pass that summarises them.
-import { hasSchedule } from '../domain/load.js';
+import { hasSchedule, type RunLoad } from '../domain/load.js';
+import { scheduleOf } from '../load/index.js';
 import type { RunInfo } from '../domain/run.js';
 import type { Sample } from '../domain/sample.js';
 import { createLoadAnalysis, type LoadAnalysis } from '../metrics/load-analysis.js';
@@ -14,13 +15,24 @@ export interface LoadPass {
   finish(): Promise<LoadAnalysis | null>;
 }
 
+/**
+ * The run's stages as run.json recorded them; a `--concurrency-stages` run written before its stages
+ * were recorded (kbbench 0.1.0 and issue 17's first schema 2) has them rebuilt from its spec.
+ */
+function recordedSchedule(run: RunInfo): RunLoad | null {
+  if (hasSchedule(run.load)) return run.load;
+  return run.load.spec.kind === 'ramping-workers' ? scheduleOf(run.load.spec) : null;
+}
+
 export function createLoadPass(runDir: string, run: RunInfo): LoadPass {
-  const load = hasSchedule(run.load) ? run.load : null;
+  const load = recordedSchedule(run);
   const analysis = createLoadAnalysis({ stages: load?.stages ?? null, maxInFlight: load?.max_in_flight ?? null });
   const startWallMs = Date.parse(run.started_at);
+  // Worker stages have no target rate: a rebuilt timeline then has none either.
+  const rates = load !== null && load.stages.every((s) => s.target_unit === undefined) ? load : null;
   const rebuild = hasTimeline(runDir) || !Number.isFinite(startWallMs)
     ? null
-    : createTimelineRebuilder(startWallMs, load ? (t) => rateInStages(load.stages, t) : undefined);
+    : createTimelineRebuilder(startWallMs, rates ? (t) => rateInStages(rates.stages, t) : undefined);
   return {
     add(sample) {
       analysis.addSample(sample);

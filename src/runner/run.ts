@@ -6,7 +6,7 @@ import type { ChatClient } from '../domain/client.js';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
 import { Channel } from './channel.js';
 import { monotonicMs } from './clock.js';
-import { StartGate, type AbortBy } from './gate.js';
+import { StartGate, type StopReason } from './gate.js';
 import type { LoadProfile } from './arrivals.js';
 import type { MixOptions } from './mix.js';
 import type { ArrivalsSpec } from './loop/arrivals.js';
@@ -41,12 +41,17 @@ export interface RunnerOptions {
   check: CheckFn;
   /** Soft stop: no new request starts; requests in flight get the graceful stop. */
   stop: AbortSignal;
-  /** Hard stop: requests in flight are cancelled down to the socket and not recorded. */
+  /**
+   * Hard stop (a second signal): no new request starts, and requests in flight are cancelled at
+   * once down to the socket, recorded as `interrupted` (the graceful stop cut short).
+   */
   abort: AbortSignal;
   /** k6's --graceful-stop: how long in-flight requests get once the schedule ends or a stop comes, before they are cut (recorded `interrupted`). */
   gracefulStopMs?: number;
   /** The ledger to add to (a resumed run starts from what it had spent). */
   ledger?: CreditLedger;
+  /** The run's t0 (monotonic ms), when set by whoever starts several loops at one instant (--workers). */
+  runStartMs?: number;
 }
 
 export interface RunHandle {
@@ -56,7 +61,7 @@ export interface RunHandle {
   /** Stops the run at once: no new requests, those in flight cancelled. */
   cancel(): void;
   /** A clean stop (a stop condition met): no new request starts, those in flight get the graceful stop. */
-  halt(by: AbortBy, detail: string): void;
+  halt(by: StopReason, detail: string): void;
 }
 
 /** The load shape of the runner's options, by kind. */
@@ -75,14 +80,20 @@ export function startRun(source: UnitSource, options: RunnerOptions): RunHandle 
   const cancel = new AbortController();
   const haltSignal = new AbortController();
   const cut = new AbortController();
-  const stop = AbortSignal.any([options.stop, cancel.signal, haltSignal.signal]);
-  const hardAbort = AbortSignal.any([options.abort, cancel.signal]);
+  const stop = AbortSignal.any([options.stop, options.abort, cancel.signal, haltSignal.signal]);
+  // Only the run's own cancel (results can no longer be written, nobody reads them) leaves requests
+  // unrecorded; a second signal cuts the graceful stop short, and what it cancels is recorded as
+  // interrupted (the service may have charged it).
+  const hardAbort = cancel.signal;
+  const signalCut = options.abort;
+  if (signalCut.aborted) cut.abort();
+  else signalCut.addEventListener('abort', () => cut.abort(), { once: true });
   const abort = AbortSignal.any([hardAbort, cut.signal]);
   // Waits (budget, backoff, judges) listen to the run's signals; hundreds at once is the design, not a leak.
   // (The client's requests share one listener per signal: see client/request-guard.ts.)
   setMaxListeners(0, options.stop, options.abort, stop, abort, hardAbort, cut.signal);
   const ledger = options.ledger ?? new CreditLedger();
-  const runStartMs = monotonicMs();
+  const runStartMs = options.runStartMs ?? monotonicMs();
   const channel = new Channel<RunEvent>(() => cancel.abort());
   channel.onAbandon = () => cancel.abort();
   const deps: SendDeps = {
@@ -96,6 +107,7 @@ export function startRun(source: UnitSource, options: RunnerOptions): RunHandle 
     abort,
     hardAbort,
     cut: cut.signal,
+    signalCut,
     gracefulStopMs: options.gracefulStopMs ?? DEFAULT_GRACEFUL_STOP_MS,
     refusedModels: new ModelRefusals(),
   };
@@ -108,7 +120,7 @@ export function startRun(source: UnitSource, options: RunnerOptions): RunHandle 
     gracefulStopMs: options.gracefulStopMs ?? DEFAULT_GRACEFUL_STOP_MS,
   });
   // The loop ends its schedule when it next looks at the gate; this wakes it now.
-  const halt = (by: AbortBy, detail: string): void => {
+  const halt = (by: StopReason, detail: string): void => {
     gate.halt(by, detail);
     haltSignal.abort();
   };

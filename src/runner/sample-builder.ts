@@ -140,15 +140,17 @@ export function skippedSample(spec: PlanRequest, ctx: SampleContext, reason: str
 }
 
 /**
- * A request still in flight when the graceful stop ended, cut by the harness: recorded, not lost.
- * Its times run to the cut (corrected from its intended start), so an outstanding request shows
- * how long it waited; summary.json counts it as a failed request the service may have charged.
+ * A request still in flight when the graceful stop ended (or a second signal cut it short), cut by
+ * the harness: recorded, not lost. Its times run to the cut (corrected from its intended start), so
+ * an outstanding request shows how long it waited; summary.json counts it as a failed request the
+ * service may have charged.
  */
-export function interruptedSample(spec: PlanRequest, ctx: SampleContext, waitedMs: number, graceMs: number | null): Sample {
+export function interruptedSample(spec: PlanRequest, ctx: SampleContext, waitedMs: number, graceMs: number | null, bySignal = false): Sample {
   const grace = graceMs === null ? '' : ` (--graceful-stop ${Math.round(graceMs / 100) / 10}s)`;
+  const when = bySignal ? 'when a second signal cut the graceful stop short' : `when the graceful stop ended${grace}`;
   return sampleOf(spec, ctx, { ...NO_TIMINGS, latency_ms: roundMs(waitedMs) }, {
     status: null, outcome: 'interrupted',
-    error: { code: 'E_INTERRUPTED', message: `still in flight after ${Math.round(waitedMs / 100) / 10}s when the graceful stop ended${grace}: cut by the harness; the service may have charged it` },
+    error: { code: 'E_INTERRUPTED', message: `still in flight after ${Math.round(waitedMs / 100) / 10}s ${when}: cut by the harness; the service may have charged it` },
     chunks: 0, chars: 0, text: '', credits_used: null, credits_remaining: null, credits_unknown: false,
   });
 }

@@ -32,10 +32,12 @@ export interface SendDeps {
   runStartMs: number;
   /** Cancels requests in flight down to the socket: the hard abort, or the end of the graceful stop (`cut`). */
   abort: AbortSignal;
-  /** The hard abort alone: what it cancels is not recorded (a resume sends it again). */
+  /** The hard abort alone (results can no longer be written, or nobody reads them): what it cancels is not recorded. */
   hardAbort?: AbortSignal;
-  /** The end of the graceful stop: what it cancels is recorded as `interrupted`. */
+  /** The end of the graceful stop, or a second signal shortening it: what it cancels is recorded as `interrupted`. */
   cut?: AbortSignal;
+  /** Aborted when a second signal cut the graceful stop short (the interrupted line says so). */
+  signalCut?: AbortSignal;
   /** The graceful stop's length, for the interrupted line's message. */
   gracefulStopMs?: number;
   /** Models the service refused by name (model label → why); their remaining requests are skipped, not sent. */
@@ -122,7 +124,7 @@ export async function sendRequest(spec: PlanRequest, deps: SendDeps, conversatio
       if (deps.cut?.aborted !== true || deps.hardAbort?.aborted === true) throw new RequestCancelled('cancelled');
       // Cut at the end of the graceful stop: recorded, with how long it was outstanding.
       const now = monotonicMs();
-      const sample = interruptedSample(spec, ctx(attempts), now - firstSentAt, deps.gracefulStopMs ?? null);
+      const sample = interruptedSample(spec, ctx(attempts), now - firstSentAt, deps.gracefulStopMs ?? null, deps.signalCut?.aborted === true);
       sample.scheduled_delay_ms = spec.intended_at_ms == null ? 0 : roundMs(Math.max(0, firstSentAt - spec.intended_at_ms));
       sample.corrected_latency_ms = roundMs(now - (spec.intended_at_ms ?? firstSentAt));
       // It may have been charged: the budget counts it at its model's worst case.

@@ -42,7 +42,7 @@ async function createWithRetries(thread: PlanThread, deps: SendDeps): Promise<Cr
       // Cut at the end of the graceful stop while the conversation was being created: recorded, so the start is not lost.
       const spec: PlanRequest = { ...thread.turns[0]!, id: createIdOf(thread.key), turn: null, prompt: '', checks: [] };
       const ctx: SampleContext = { endpoint: 'create', method: 'post', streaming: false, conversationId: null, attempts, startedAt, offsetMs };
-      return { failure: interruptedSample(spec, ctx, monotonicMs() - deps.runStartMs - offsetMs, deps.gracefulStopMs ?? null) };
+      return { failure: interruptedSample(spec, ctx, monotonicMs() - deps.runStartMs - offsetMs, deps.gracefulStopMs ?? null, deps.signalCut?.aborted === true) };
     }
     if (!(error instanceof KbError)) throw error;
     // A conversation that could not be created is recorded once, as a `create` line with its error.

@@ -5,25 +5,27 @@ import { performance } from 'node:perf_hooks';
 import type { KbClient } from '../client/index.js';
 import { createRedactor } from '../client/redact.js';
 import { fromUnits, sampleCreditUnits, toUnits } from '../credits/units.js';
+import type { LoadSpec } from '../domain/load.js';
 import type { RunStatus } from '../domain/run.js';
 import type { Sample } from '../domain/sample.js';
 import { IntervalRecorder, type LiveInterval } from '../metrics/interval-recorder.js';
-import { monotonicMs, startRun, type LoopSpec, type RunEvent, type StopReason, type UnitSource } from '../runner/index.js';
+import { monotonicMs, startRun, type LoopSpec, type RunnerOptions, type RunEvent, type StopReason, type UnitSource } from '../runner/index.js';
 import { ResultsFile } from '../store/results-file.js';
 import { RUN_FILES } from '../store/run-dir.js';
-import { arrivalSchedule, plannedStarts, profileDurationMs, targetRateAt, type LoadProfile } from '../runner/arrivals.js';
+import { arrivalSchedule, profileDurationMs, targetRateAt, type LoadProfile } from '../runner/arrivals.js';
 import { TimelineFile, timelinePath } from '../store/timeline-file.js';
-import { loadShapeOf, maxInFlightOf, sweepRunProfile } from './load-shape.js';
+import { loadShapeOf, sweepRunProfile } from './load-shape.js';
 import { startLoopDelayProbe } from './loop-delay.js';
 import { judgePort, type GradingDeps } from './judge-port.js';
 import { createSetupCheck } from './setup-check.js';
 import { createStopConditions, type StopDecision } from './stop-conditions.js';
 import type { ThresholdAbort } from '../checks/index.js';
 import { arrivalProfileOf, workersProfileOf } from '../load/index.js';
-import { concurrencyProfileOf, loadProfileOf, specOf } from './load-profile.js';
+import { specOf } from './load-profile.js';
 import { redactSample } from './redact-sample.js';
 import type { RunSessionOptions } from './options.js';
 import type { ResolvedTarget } from './target.js';
+import type { WorkerPool } from './workers/pool.js';
 
 export interface ProgressInfo {
   done: number;
@@ -68,6 +70,8 @@ export interface DriveCounts {
   thresholdAborts: readonly ThresholdAbort[];
   /** The suite's largest case or thread weight (a weighted mix draws against it). */
   maxWeight: number;
+  /** --workers N (N > 1): the worker threads spawned on the run (absent: this thread's loop). */
+  workers?: WorkerPool;
 }
 
 /** A request started within --warmup is marked so statistics and thresholds leave it out. */
@@ -83,29 +87,8 @@ function stopOptionsOf(options: RunSessionOptions) {
   };
 }
 
-function mixOf(options: RunSessionOptions, maxWeight: number) {
-  return options.mix === undefined || options.mix === 'sequential' ? {} : { mix: { kind: options.mix, seed: options.seed ?? 1, maxWeight } };
-}
-
-/**
- * The console header's words for a time-bound run's load (null for a closed loop, whose header is
- * its request count): what is planned, and the in-flight cap that may hold starts back.
- */
-export function describeLoad(options: RunSessionOptions): string | null {
-  const cap = `at most ${maxInFlightOf(options)} in flight (--max-in-flight${options.maxInFlight === undefined ? ', default the larger of --concurrency and 64' : ''}); starts held past it are sent late, and over 1 s late or never sent they count as dropped`;
-  const seconds = (ms: number): string => `${Math.round(ms / 100) / 10}s`;
-  if (options.sweep !== undefined && options.durationMs !== undefined) {
-    return `sweep: two probes, then ${options.sweep} rates of ${seconds(options.durationMs)} each, ${cap}`;
-  }
-  const workers = concurrencyProfileOf(options);
-  if (workers !== null) {
-    const peak = workers.kind === 'constant' ? workers.ratePerS : Math.max(...workers.stages.map((s) => s.targetPerS));
-    return `--concurrency-stages: up to ${peak} workers over ${seconds(profileDurationMs(workers))}, cycling through the plan`;
-  }
-  const profile = loadProfileOf(options);
-  if (profile === null) return null;
-  const share = options.shard ? ` (shard ${options.shard.index}/${options.shard.count})` : '';
-  return `${plannedStarts(profile)} planned starts over ${seconds(profileDurationMs(profile))}${share}, ${cap}`;
+function mixOf(spec: LoadSpec, seed: number | undefined, maxWeight: number) {
+  return spec.mix === undefined || spec.mix === 'sequential' ? {} : { mix: { kind: spec.mix, seed: seed ?? 1, maxWeight } };
 }
 
 /**
@@ -113,8 +96,7 @@ export function describeLoad(options: RunSessionOptions): string | null {
  * runner's executor kinds (runner/loop/executors.ts); this adds what only a run has (the schedule
  * drawn with its seed, the shard's segment).
  */
-function loopOf(options: RunSessionOptions): { load: LoopSpec } {
-  const spec = specOf(options);
+function loopOf(spec: LoadSpec, options: RunSessionOptions): { load: LoopSpec } {
   const seed = options.seed !== undefined ? { seed: options.seed } : {};
   switch (spec.kind) {
     case 'closed':
@@ -131,19 +113,14 @@ function loopOf(options: RunSessionOptions): { load: LoopSpec } {
   }
 }
 
-export async function drive(
-  source: UnitSource, options: RunSessionOptions, hooks: DriveHooks, client: KbClient, target: ResolvedTarget, runDir: string, counts: DriveCounts,
-  grading: GradingDeps = {},
-): Promise<DriveOutcome> {
-  const results = new ResultsFile(join(runDir, RUN_FILES.results));
-  // Both keys: the one sent (the embedded service's, in embedded mode) and the user's own.
-  const redact = createRedactor([target.apiKey, options.apiKey, options.graderApiKey, options.embeddings?.apiKey]);
-  // A result that cannot be written (a full disk) stops the run at once: the requests in flight are
-  // cancelled, for their results would have nowhere to go.
-  let cancelRun = (): void => undefined;
-  results.onFailure = () => cancelRun();
-  const handle = startRun(source, {
-    client, target: { boardId: target.boardId, chatId: target.chatId }, concurrency: options.concurrency, ...loopOf(options), ...mixOf(options, counts.maxWeight),
+/** The runner's options of a run: the one loop's, or each worker thread's (session/workers/). */
+export function runnerOptionsOf(
+  options: RunSessionOptions, client: KbClient, target: ResolvedTarget, counts: Pick<DriveCounts, 'previousUnits' | 'maxWeight'>, grading: GradingDeps,
+  signals: { stop: AbortSignal; abort: AbortSignal },
+): RunnerOptions {
+  const spec = specOf(options);
+  return {
+    client, target: { boardId: target.boardId, chatId: target.chatId }, concurrency: options.concurrency, ...loopOf(spec, options), ...mixOf(spec, options.seed, counts.maxWeight),
     timeoutMs: options.timeoutMs, retries: options.retries,
     ...(options.gracefulStopMs !== undefined ? { gracefulStopMs: options.gracefulStopMs } : {}),
     ...(options.maxRetryWaitMs !== undefined ? { backoff: { maxWaitMs: options.maxRetryWaitMs } } : {}),
@@ -151,9 +128,26 @@ export async function drive(
       ...(options.maxCredits !== undefined ? { maxCredits: Math.max(0, options.maxCredits - fromUnits(counts.previousUnits)) } : {}),
       ...(options.minRemaining !== undefined ? { minRemaining: options.minRemaining } : {}),
     },
-    check: judgePort(client, target, options, grading), stop: hooks.stop, abort: hooks.abort,
-  });
-  const timeline = startTimeline(runDir, handle.runStartMs, options, hooks);
+    check: judgePort(client, target, options, grading), stop: signals.stop, abort: signals.abort,
+  };
+}
+
+export async function drive(
+  source: UnitSource, options: RunSessionOptions, hooks: DriveHooks, client: KbClient, target: ResolvedTarget, runDir: string, counts: DriveCounts,
+  grading: GradingDeps = {},
+): Promise<DriveOutcome> {
+  const spec = specOf(options);
+  const results = new ResultsFile(join(runDir, RUN_FILES.results));
+  // Both keys: the one sent (the embedded service's, in embedded mode) and the user's own.
+  const redact = createRedactor([target.apiKey, options.apiKey, options.graderApiKey, options.embeddings?.apiKey]);
+  // A result that cannot be written (a full disk) stops the run at once: the requests in flight are
+  // cancelled, for their results would have nowhere to go.
+  let cancelRun = (): void => undefined;
+  results.onFailure = () => cancelRun();
+  // --workers N: N loops in worker threads, their events joined here (session/workers/).
+  if (counts.workers) await counts.workers.ready;
+  const handle = counts.workers ? counts.workers.start(hooks) : startRun(source, runnerOptionsOf(options, client, target, counts, grading, hooks));
+  const timeline = startTimeline(runDir, handle.runStartMs, options, spec, hooks);
   cancelRun = () => handle.cancel();
   timeline.onFailure(() => cancelRun());
   const progress: ProgressInfo = { done: counts.done, total: counts.total, errors: 0, creditsUsed: fromUnits(counts.previousUnits) };
@@ -180,7 +174,7 @@ export async function drive(
     handle.halt(decision.by, decision.detail);
   };
   // A sweep's probe results come before its 'sweep' event: recorded as warmup, out of its figures.
-  let probing = options.sweep !== undefined;
+  let probing = spec.kind === 'sweep';
   try {
     for await (const event of handle.events as AsyncIterable<RunEvent>) {
       if (results.failure ?? timeline.failure()) break;
@@ -191,7 +185,7 @@ export async function drive(
         continue;
       }
       if (event.type === 'sample') {
-        const marked = probing ? { ...event.sample, warmup: true as const } : markWarmup(event.sample, options.warmupMs);
+        const marked = probing ? { ...event.sample, warmup: true as const } : markWarmup(event.sample, spec.warmupMs);
         const sample = redactSample(marked, redact);
         timeline.record({ type: 'sample', sample });
         results.append(sample, counted(sample));
@@ -240,19 +234,20 @@ function sweepPhase(profile: LoadProfile | null, tMs: number): string {
  * The per-second recorder fed from this loop, its lines appended to timeline.ndjson as each second
  * closes (a timer looks for closed seconds, so quiet seconds get their line too).
  */
-function startTimeline(runDir: string, runStartMs: number, options: RunSessionOptions, hooks: DriveHooks) {
+function startTimeline(runDir: string, runStartMs: number, options: RunSessionOptions, spec: LoadSpec, hooks: DriveHooks) {
   const shape = loadShapeOf(options);
-  const workers = concurrencyProfileOf(options);
+  const workers = workersProfileOf(spec);
+  const sweep = spec.kind === 'sweep';
   const context = (tMs: number): Pick<LiveInterval, 'time_bound' | 'max_in_flight' | 'workers_target' | 'phase'> => ({
-    time_bound: shape !== null || workers !== null || options.sweep !== undefined,
-    max_in_flight: shape !== null || sweepShape !== null ? maxInFlightOf(options) : null,
+    time_bound: spec.kind !== 'closed',
+    max_in_flight: spec.kind === 'arrivals' || (spec.kind === 'sweep' && sweepShape !== null) ? spec.maxInFlight : null,
     workers_target: workers !== null ? Math.round(targetRateAt(workers, tMs)) : null,
-    phase: options.sweep === undefined ? null : sweepPhase(sweepShape, tMs),
+    phase: sweep ? sweepPhase(sweepShape, tMs) : null,
   });
   // A sweep's target is 0 during its probes (closed loops), then its rates' stages.
   let sweepShape: LoadProfile | null = null;
   const sweepTarget = (tMs: number): number => (sweepShape ? targetRateAt(sweepShape, tMs) : 0);
-  const target = shape ? shape.targetRateAt : options.sweep !== undefined ? sweepTarget : null;
+  const target = shape ? shape.targetRateAt : sweep ? sweepTarget : null;
   const recorder = new IntervalRecorder({
     runStartMs, wallOriginMs: performance.timeOrigin, ...(target ? { targetRateAt: target } : {}),
   });

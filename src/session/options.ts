@@ -38,6 +38,8 @@ export interface RunSessionOptions {
   models?: string[];
   repeat: number;
   concurrency: number;
+  /** --workers N: client event loops in worker threads (session/workers/); absent: the default (workers/count.ts). */
+  workers?: number;
   /** Open loop: starts per second, for durationMs, at most maxInFlight outstanding. */
   rate?: number;
   durationMs?: number;

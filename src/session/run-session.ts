@@ -15,9 +15,10 @@ import { assertNoLinkedRunFiles, assertOutDirIsOurs, claimRunDir, defaultRunDir,
 import { acquireRunLock, takeOverNotice, type RunLock } from '../store/run-lock.js';
 import { removeLeftovers } from '../store/leftovers.js';
 import type { LiveInterval } from '../metrics/interval-recorder.js';
-import { describeLoad, drive, type ProgressInfo, type SweepEvent } from './drive.js';
+import { describeLoad } from './describe-load.js';
+import { drive, type ProgressInfo, type SweepEvent } from './drive.js';
 import { maxInFlightOf, sweepLoad } from './load-shape.js';
-import { sweepSlos } from './load-profile.js';
+import { specOf, sweepSlos } from './load-profile.js';
 import { finishReports } from './finish.js';
 import type { RunSessionOptions } from './options.js';
 import { preflight, preflightEmbeddings, preflightGrader } from './preflight.js';
@@ -29,6 +30,8 @@ import { initialRunInfo, plannedTotal } from './run-info.js';
 import { startDurationHeartbeat } from './duration-heartbeat.js';
 import { waitForStartAt, waitForWholeSecond } from './start-at.js';
 import { resolveTarget, type EmbeddedLauncher } from './target.js';
+import { chooseWorkers, isLoopback } from './workers/count.js';
+import { spawnWorkers, type WorkerPool } from './workers/pool.js';
 
 export type { ProgressInfo } from './drive.js';
 
@@ -41,7 +44,7 @@ export interface SessionHooks {
   /** `--start-at`: the run is ready and waits for the instant (nothing sent yet). */
   onWaitStart?(info: { startAt: string }): void;
   /** `load`: a time-bound run's planned load and in-flight cap, in words (null for a closed loop). */
-  onStart?(info: { runDir: string; total: number; done: number; baseUrl: string; embedded: boolean; warnings: string[]; load?: string | null }): void;
+  onStart?(info: { runDir: string; total: number; done: number; baseUrl: string; embedded: boolean; warnings: string[]; load?: string | null; workers?: number }): void;
   onProgress?(progress: ProgressInfo, sample: Sample): void;
   onStopping?(reason: StopReason, detail: string): void;
   /** Once per second of the run: the last seconds' rates, in flight, p95 and errors (a live line). */
@@ -87,6 +90,7 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
   // A fresh embedded service knows none of the earlier conversations: half-done threads are rebuilt.
   const source: UnitSource = state ? remainingUnits(prepared.plan, state, !target.embedded) : prepared.plan;
   let heartbeat: ReturnType<typeof startDurationHeartbeat> | null = null;
+  let pool: WorkerPool | null = null;
   const client = createClient({ baseUrl: target.baseUrl, apiKey: target.apiKey, auth: options.auth, ...(options.dialect ? { dialect: options.dialect } : {}) });
   try {
     await preflight(client, target, hooks.abort, options);
@@ -95,6 +99,16 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
       : undefined;
     if (grader) await preflightGrader(grader, hooks.abort);
     await preflightEmbeddings(options, hooks.abort);
+    // Worker threads start up before the wait for the start instant, so their start-up does not move t0.
+    const workers = chooseWorkers({
+      load: prepared.load, serviceHere: target.embedded || isLoopback(target.baseUrl), partial: previous !== null || overrides.select !== undefined,
+      budget: options.maxCredits !== undefined || options.minRemaining !== undefined, ...(options.workers !== undefined ? { requested: options.workers } : {}),
+    });
+    const replayUnits = toUnits(previous?.replay_credits ?? 0);
+    const previousUnits = (state?.creditUnits ?? 0) + replayUnits;
+    const maxWeight = options.mix === 'weighted' ? maxWeightOf(prepared.suite) : 1;
+    if (workers.count > 1) pool = spawnWorkers(options, target, { previousUnits, maxWeight }, workers.count);
+    await pool?.ready;
     if (options.startAt !== undefined) {
       hooks.onWaitStart?.({ startAt: options.startAt });
       await waitForStartAt(options.startAt, { signal: hooks.stop });
@@ -102,6 +116,8 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
     // Shards that waited for one instant label their start with it (merge lines them up by started_at).
     const startLabel = previous ? startedAt : options.startAt !== undefined ? isoNow() : startedAt;
     let info: RunInfo = { ...initialRunInfo(prepared, options, target, previous, overrides.purpose), started_at: startLabel };
+    // How many client event loops ran (not only how many were asked for): part of how the run was measured.
+    info = { ...info, options: { ...info.options, workers: workers.count } };
     if (!previous) {
       // A default name is claimed atomically (two runs of one suite in one second get two
       // directories); a named one is locked, then checked again: another run may have begun there.
@@ -120,8 +136,8 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
     const done = state ? state.lines - state.foreign : 0;
     const tookOver = lock ? takeOverNotice(lock) : null;
     const warnings = [...(tookOver ? [tookOver] : []), ...(target.notice ? [target.notice] : []), ...prepared.warnings, ...resumed.warnings, ...resumeWarnings(previous, prepared, state)];
-    hooks.onStart?.({ runDir, total, done, baseUrl: target.baseUrl, embedded: target.embedded, warnings, load: describeLoad(options) });
-    const replayUnits = toUnits(previous?.replay_credits ?? 0);
+    if (workers.notice) warnings.push(workers.notice);
+    hooks.onStart?.({ runDir, total, done, baseUrl: target.baseUrl, embedded: target.embedded, warnings, load: describeLoad(specOf(options), options), workers: workers.count });
     // A sweep's rates are known once its probes are done: run.json records them as its load.
     const onSweep = (sweep: SweepEvent): void => {
       const { type: _type, ...plan } = sweep;
@@ -129,7 +145,7 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
       writeRunInfo(runDir, info);
       hooks.onSweep?.(sweep);
     };
-    const outcome = await drive(source, options, { ...hooks, onSweep }, client, target, runDir, { total, done, previousUnits: (state?.creditUnits ?? 0) + replayUnits, thresholdAborts: prepared.thresholdAborts, maxWeight: options.mix === 'weighted' ? maxWeightOf(prepared.suite) : 1 },
+    const outcome = await drive(source, options, { ...hooks, onSweep }, client, target, runDir, { total, done, previousUnits, thresholdAborts: prepared.thresholdAborts, maxWeight, ...(pool ? { workers: pool } : {}) },
       { ...(grader ? { grader } : {}), ...(prepared.knowledge ? { knowledge: prepared.knowledge } : {}) });
     heartbeat.stop();
     const durationMs = priorMs + heartbeat.elapsedMs();
@@ -149,6 +165,7 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
     return { runDir, run, summary };
   } finally {
     heartbeat?.stop();
+    pool?.close();
     await client.close();
     await target.stop();
     lock?.release();

@@ -103,7 +103,7 @@ export function estimateCommand(io: CliIo, setExit: (code: ExitCode) => void): C
       const a = argv as Record<string, unknown>;
       const from = parseList(a.from as string[] | undefined);
       if (from.length > 0 && a.sample !== undefined) throw new InputError('--from forecasts from runs already made; --sample sizes a new sample: give one of them', { field: '--sample' });
-      const options = toSessionOptions(a, io.env, process.cwd());
+      const options = toSessionOptions(a, io.env, io.cwd);
       const quiet = argv.quiet === true || argv.json === true;
       const request = {
         options,

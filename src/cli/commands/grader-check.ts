@@ -55,7 +55,7 @@ export function graderCheckCommand(io: CliIo, setExit: (code: ExitCode) => void)
           ...(a.board ? { board: a.board as string } : {}), ...(a.workspace ? { workspacePath: a.workspace as string } : {}),
         },
         async (embedded) => {
-          const service = await startEmbeddedService(embedded);
+          const service = await startEmbeddedService(embedded, io.env);
           io.setRedact(createRedactor([apiKey, grader.graderApiKey, service.key]));
           return service;
         },

@@ -13,6 +13,7 @@ import { ARRIVAL_KINDS, parseStages, type ArrivalKind } from '../../runner/arriv
 import { MIX_KINDS, type MixKind } from '../../runner/mix.js';
 import { compareTuningOptions } from './compare.js';
 import { parseFailOn } from '../../checks/gates.js';
+import { MAX_SWEEP_RATES, SWEEP_PROBE_MAX_MS, SWEEP_SATURATION_WORKERS } from '../../load/index.js';
 
 /**
  * The flags of anything that sends a suite (`run`, and `estimate`'s sample): target, plan, load,
@@ -36,7 +37,7 @@ export function sendFlags<T>(y: Argv<T>) {
     .option('rate', { type: 'number', describe: 'open loop: starts per second (a start is a case, or a whole thread), with --duration', group: 'Load:' })
     .option('duration', { type: 'string', describe: 'open loop: how long to keep the rate (e.g. 60s)', group: 'Load:' })
     .option('stages', { type: 'string', describe: "open loop, ramping: duration:target starts/s, each stage ramping linearly from the last (e.g. 30s:5,1m:20,30s:0)", group: 'Load:' })
-    .option('sweep', { type: 'number', describe: 'find the rate the service sustains (GuideLLM sweep): probe one at a time and at saturation (--max-in-flight, else 32 workers), then N constant rates between them, each for --duration', group: 'Load:' })
+    .option('sweep', { type: 'number', describe: `find the rate the service sustains (GuideLLM sweep): probe one at a time and at saturation (--max-in-flight, else ${SWEEP_SATURATION_WORKERS} workers; each probe at most ${SWEEP_PROBE_MAX_MS / 1000}s), then N constant rates between them (at most ${MAX_SWEEP_RATES}), each for --duration`, group: 'Load:' })
     .option('slo', { type: 'string', array: true, describe: "with --sweep: a service-level objective in the threshold grammar, judged per rate (repeatable), e.g. 'ttfc_ms=p(95)<2000' or 'pass_rate=rate>0.9'", group: 'Load:' })
     .option('concurrency-stages', { type: 'string', describe: 'closed loop, ramping (k6 ramping-vus): duration:workers stages from 0, cycling through the plan until they end (e.g. 30s:4,1m:16,30s:0)', group: 'Load:' })
     .option('start-rate', { type: 'number', describe: 'open loop: the rate --stages ramps from (default 0)', group: 'Load:' })
@@ -44,6 +45,7 @@ export function sendFlags<T>(y: Argv<T>) {
     .option('warmup', { type: 'string', describe: 'requests started in this first stretch (e.g. 30s) are sent and recorded (warmup: true) but left out of statistics and thresholds', group: 'Load:' })
     .option('mix', { choices: MIX_KINDS, describe: 'time-bound runs: which case or thread each start draws: the plan in order (sequential, the default), shuffled each pass, or weighted by a case\'s or thread\'s `weight` (seeded by --seed)', group: 'Load:' })
     .option('max-in-flight', { type: 'number', describe: 'open loop: outstanding requests at most (default: the larger of --concurrency and 64); later starts are held, sent late, and past 1 s late or never sent they count as dropped (a failing gate)', group: 'Load:' })
+    .option('workers', { type: 'number', describe: 'client event loops in worker threads, each running its share of the load, joined into one run directory (autocannon); default 1 for a closed loop under 256 --concurrency, else the cores free beside the service when it runs on this machine (embedded, or a loopback --base-url)', group: 'Load:' })
     .option('graceful-stop', { type: 'string', default: '30s', describe: 'time-bound runs and stops: how long requests in flight get once the schedule ends (or a stop comes) before they are cut, recorded as interrupted (k6)', group: 'Load:' })
     .option('timeout', { type: 'string', default: '120s', describe: 'per-request time limit (0: none)', group: 'Load:' })
     .option('retries', { type: 'number', default: 2, describe: 'retries on 429 (honouring Retry-After), 5xx and connection errors', group: 'Load:' })
@@ -213,6 +215,7 @@ export function toSessionOptions(a: Record<string, unknown>, env: NodeJS.Process
     ...opt('maxErrorRate', parseFraction(a.maxErrorRate as string | undefined, 'max-error-rate')),
     ...opt('errorWindowMs', a.errorWindow === undefined ? undefined : parseDurationMs(a.errorWindow as string, 'error-window')),
     ...opt('maxInFlight', positive(a.maxInFlight as number | undefined, 'max-in-flight', { integer: true })),
+    ...opt('workers', positive(a.workers as number | undefined, 'workers', { integer: true })),
     ...opt('gracefulStopMs', a.gracefulStop === undefined ? undefined : parseDurationMs(a.gracefulStop as string, 'graceful-stop')),
     requestDefaults: requestDefaults(a),
     timeoutMs: parseDurationMs(a.timeout as string, 'timeout'),

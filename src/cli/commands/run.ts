@@ -60,7 +60,7 @@ export function runCommand(io: CliIo, setExit: (code: ExitCode) => void): Comman
         .example('$0 run suites/demo.yaml --only-failed reports/demo-20261122T101500Z', 'run again what failed there')
         .epilog(FAIL_ON_EPILOG),
     handler: async (argv) => {
-      const options = toSessionOptions(argv as Record<string, unknown>, io.env, process.cwd());
+      const options = toSessionOptions(argv as Record<string, unknown>, io.env, io.cwd);
       const baseline = checkBaseline(argv as Record<string, unknown>);
       if (baseline && argv.allowDifferentSuites !== true) options.baselineSuite = { name: baseline.suite.name, dir: resolve(argv.baseline as string) };
       confirmRepeatsOf(argv as Record<string, unknown>);

@@ -109,12 +109,12 @@ export function serveCommand(io: CliIo, setExit: (code: ExitCode) => void): Comm
       for (const line of describeService(running)) io.out(line);
       await new Promise<void>((resolve) => {
         const stop = (): void => {
-          process.off('SIGINT', stop);
-          process.off('SIGTERM', stop);
+          io.signals.off('SIGINT', stop);
+          io.signals.off('SIGTERM', stop);
           void running.close().then(resolve);
         };
-        process.on('SIGINT', stop);
-        process.on('SIGTERM', stop);
+        io.signals.on('SIGINT', stop);
+        io.signals.on('SIGTERM', stop);
       });
       setExit(EXIT.ok);
     },

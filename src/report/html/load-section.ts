@@ -15,7 +15,16 @@ const KNEE_WORDS: Record<KneeSummary['by'], string> = {
 };
 
 export function kneeWords(knee: KneeSummary): string {
-  return `${formatTick(knee.rate_per_s)} starts/s: ${KNEE_WORDS[knee.by]}`;
+  const workers = knee.workers !== undefined ? ` (${formatCount(knee.workers)} workers)` : '';
+  return `${formatTick(knee.rate_per_s)} starts/s${workers}: ${KNEE_WORDS[knee.by]}`;
+}
+
+/** True when the stages' targets are workers (`--concurrency-stages`), not starts per second. */
+export const byWorkers = (stages: readonly StageSummary[]): boolean => stages.some((s) => s.target_unit === 'workers');
+
+/** A stage's target (starts/s, or workers), held or ramping. */
+export function stageTarget(s: StageSummary, arrow = ' → '): string {
+  return s.from_rate === s.to_rate ? formatTick(s.to_rate) : `${formatTick(s.from_rate)}${arrow}${formatTick(s.to_rate)}`;
 }
 
 function series(label: string, slot: number, points: readonly LoadPoint[], value: (p: LoadPoint) => number | null, dashed = false): TimeSeries {
@@ -33,19 +42,20 @@ function harnessNote(summary: Summary): string {
 function stageRow(s: StageSummary, knee: KneeSummary | null): string {
   const hasKnee = knee !== null && knee.at_ms >= s.start_ms && knee.at_ms < s.end_ms;
   const pct = (p: StageSummary['latency_ms'], k: 'p50' | 'p95' | 'p99'): string => formatMs(p?.[k] ?? null);
-  const target = s.from_rate === s.to_rate ? formatTick(s.to_rate) : `${formatTick(s.from_rate)} → ${formatTick(s.to_rate)}`;
+  const target = stageTarget(s);
   const mark = hasKnee ? ` <span class="badge fail" title="${esc(kneeWords(knee))}">◆ knee</span>` : '';
   return `<tr${hasKnee ? ' class="knee"' : ''}><th scope="row">${s.index + 1}${mark}</th><td>${target}</td><td>${formatCount(s.starts)}</td><td>${s.achieved_rate === null ? '–' : formatTick(s.achieved_rate)}</td>`
     + `<td>${formatCount(s.dropped)}</td><td>${formatRate(s.error_rate)}</td><td>${formatRate(s.pass_rate)}</td>`
     + `<td>${pct(s.ttfc_ms, 'p95')}</td><td>${pct(s.inter_chunk_ms ?? null, 'p50')}</td><td>${pct(s.inter_chunk_ms ?? null, 'p95')}</td><td>${pct(s.latency_ms, 'p50')}</td><td>${pct(s.latency_ms, 'p95')}</td><td>${pct(s.latency_ms, 'p99')}</td>`
     + `<td>${pct(s.corrected_latency_ms, 'p50')}</td><td>${pct(s.corrected_latency_ms, 'p95')}</td><td>${pct(s.corrected_latency_ms, 'p99')}</td>`
-    + `<td>${formatCredits(s.credits_per_min)}</td></tr>`;
+    + `<td>${formatCount(s.output_chars_per_s ?? null)}</td><td>${formatCredits(s.credits_per_min)}</td></tr>`;
 }
 
 function stageTable(stages: readonly StageSummary[], knee: KneeSummary | null): string {
-  const head = '<tr><th scope="col" rowspan="2">Stage</th><th scope="col" rowspan="2">Target, starts/s</th><th scope="col" rowspan="2">Starts</th><th scope="col" rowspan="2">Achieved, starts/s</th>'
+  const head = `<tr><th scope="col" rowspan="2">Stage</th><th scope="col" rowspan="2">${byWorkers(stages) ? 'Workers' : 'Target, starts/s'}</th>`
+    + '<th scope="col" rowspan="2">Starts</th><th scope="col" rowspan="2">Achieved, starts/s</th>'
     + '<th scope="col" rowspan="2">Dropped</th><th scope="col" rowspan="2">Error rate</th><th scope="col" rowspan="2">Pass rate</th><th scope="col" rowspan="2">TTFC p95, ms</th><th scope="col" rowspan="2">Inter-chunk p50, ms</th><th scope="col" rowspan="2">Inter-chunk p95, ms</th>'
-    + '<th scope="colgroup" colspan="3">Latency, ms</th><th scope="colgroup" colspan="3">Corrected latency, ms</th><th scope="col" rowspan="2">Credits/min</th></tr>'
+    + '<th scope="colgroup" colspan="3">Latency, ms</th><th scope="colgroup" colspan="3">Corrected latency, ms</th><th scope="col" rowspan="2">Output, chars/s</th><th scope="col" rowspan="2">Credits/min</th></tr>'
     + '<tr><th scope="col">p50</th><th scope="col">p95</th><th scope="col">p99</th><th scope="col">p50</th><th scope="col">p95</th><th scope="col">p99</th></tr>';
   return `<div class="table-scroll"><table id="stage-table"><caption>Per stage: answer quality (pass rate) beside speed and errors</caption><thead>${head}</thead><tbody>${stages.map((s) => stageRow(s, knee)).join('')}</tbody></table></div>`;
 }

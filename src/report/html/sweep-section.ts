@@ -32,14 +32,15 @@ function sweepTable(sweep: SweepSummary): string {
     const slo = r.slo_pass === null ? '–' : r.slo_pass ? '<span class="badge pass">met</span>' : `<span class="badge fail">missed</span> ${esc(r.slo_failed.join(', '))}`;
     return `<tr${best ? ' class="slo-max"' : ''}><th scope="row">${r.index + 1}${best ? ' ★' : ''}</th><td>${formatTick(r.target_rate)}</td><td>${r.achieved_rate === null ? '–' : formatTick(r.achieved_rate)}</td>`
       + `<td>${formatCount(r.starts)}</td><td>${formatCount(r.dropped)}</td><td>${formatRate(r.error_rate)}</td><td>${formatRate(r.pass_rate)}</td>`
-      + `<td>${formatMs(r.ttfc_ms?.p95 ?? null)}</td><td>${formatMs(r.latency_ms?.p50 ?? null)}</td><td>${formatMs(r.latency_ms?.p95 ?? null)}</td><td>${formatMs(r.latency_ms?.p99 ?? null)}</td><td>${slo}</td></tr>`;
+      + `<td>${formatMs(r.ttfc_ms?.p95 ?? null)}</td><td>${formatMs(r.inter_chunk_ms?.p50 ?? null)}</td><td>${formatMs(r.inter_chunk_ms?.p95 ?? null)}</td><td>${formatCount(r.output_chars_per_s ?? null)}</td>`
+      + `<td>${formatMs(r.latency_ms?.p50 ?? null)}</td><td>${formatMs(r.latency_ms?.p95 ?? null)}</td><td>${formatMs(r.latency_ms?.p99 ?? null)}</td><td>${slo}</td></tr>`;
   });
   // The probes first: closed loops, no target; their answers are warmup, out of the figures.
   const probeRow = (label: string, p: SweepSummary['probes']['sequential']): string =>
-    `<tr class="probe"><th scope="row">${esc(label)} (${p.concurrency} worker${p.concurrency === 1 ? '' : 's'})</th><td>–</td><td>${formatTick(p.rate_per_s)}</td><td>${formatCount(p.starts)}</td>${'<td>–</td>'.repeat(8)}</tr>`;
+    `<tr class="probe"><th scope="row">${esc(label)} (${p.concurrency} worker${p.concurrency === 1 ? '' : 's'})</th><td>–</td><td>${formatTick(p.rate_per_s)}</td><td>${formatCount(p.starts)}</td>${'<td>–</td>'.repeat(11)}</tr>`;
   rows.unshift(probeRow('probe 1', sweep.probes.sequential), probeRow('probe 2', sweep.probes.saturation));
   const head = '<tr><th scope="col">Rate</th><th scope="col">Target, starts/s</th><th scope="col">Achieved, starts/s</th><th scope="col">Starts</th><th scope="col">Dropped</th><th scope="col">Error rate</th>'
-    + '<th scope="col">Pass rate</th><th scope="col">TTFC p95, ms</th><th scope="col">Latency p50, ms</th><th scope="col">p95</th><th scope="col">p99</th><th scope="col">SLO</th></tr>';
+    + '<th scope="col">Pass rate</th><th scope="col">TTFC p95, ms</th><th scope="col">Inter-chunk p50, ms</th><th scope="col">Inter-chunk p95, ms</th><th scope="col">Output, chars/s</th><th scope="col">Latency p50, ms</th><th scope="col">p95</th><th scope="col">p99</th><th scope="col">SLO</th></tr>';
   return `<div class="table-scroll"><table id="sweep-table"><caption>Each rate of the sweep and its SLO verdict</caption><thead>${head}</thead><tbody>${rows.join('')}</tbody></table></div>`;
 }
 
@@ -71,5 +72,9 @@ export function renderSweep(sweep: SweepSummary | undefined): string {
   const quality = rateChart('sweep-rates', 'Sweep: error rate and pass rate against achieved rate', 'share of requests', [
     curve('error rate', 5, rates, (r) => r.error_rate), curve('pass rate', 2, rates, (r) => r.pass_rate),
   ], 'Errors climb and answer quality falls where the service is past its capacity.', marks, (v) => formatRate(v));
-  return `<h3 id="sweep">Sweep</h3>${answer(sweep)}<div class="charts">${latency}${quality}</div>${sweepTable(sweep)}`;
+  const output = rateChart('sweep-output', 'Sweep: output throughput and inter-chunk latency against achieved rate', 'chars/s · ms', [
+    curve('output chars/s', 2, rates, (r) => r.output_chars_per_s ?? null), curve('inter-chunk p50, ms', 0, rates, (r) => r.inter_chunk_ms?.p50 ?? null, true),
+    curve('inter-chunk p95, ms', 1, rates, (r) => r.inter_chunk_ms?.p95 ?? null, true),
+  ], 'Answer characters per second (GuideLLM\'s output throughput, in characters), and the gap between chunks of each streamed answer (ITL).', marks, (v) => formatCount(v));
+  return `<h3 id="sweep">Sweep</h3>${answer(sweep)}<div class="charts">${latency}${quality}${output}</div>${sweepTable(sweep)}`;
 }

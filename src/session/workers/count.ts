@@ -1,0 +1,62 @@
+// How many client event loops (--workers) a run gets, and why fewer than asked when it cannot split.
+import { availableParallelism } from 'node:os';
+import type { LoadSpec } from '../../domain/load.js';
+
+/** A closed loop below this many in flight is one event loop's work (the default: one worker). */
+export const ONE_LOOP_CONCURRENCY = 256;
+
+export interface WorkersContext {
+  load: LoadSpec;
+  /** The --workers flag; absent: the default. */
+  requested?: number;
+  /** The service runs on this machine (the embedded reference service, or a --base-url on loopback): it keeps a core. */
+  serviceHere: boolean;
+  /** A resumed run, or part of a plan (an estimate's sample): the worker would rebuild a different plan. */
+  partial: boolean;
+  budget: boolean;
+  /** Cores of the machine (os.availableParallelism()). */
+  cores?: number;
+}
+
+export interface WorkersChoice {
+  count: number;
+  /** Said to the user when the run uses fewer workers than --workers asked for. */
+  notice?: string;
+}
+
+/** Why this run keeps one event loop, or null when it can split into workers. */
+function oneLoopReason(ctx: WorkersContext): string | null {
+  if (ctx.load.kind === 'sweep') return "a sweep's probes and rates are one schedule";
+  if (ctx.load.kind === 'ramping-workers') return '--concurrency-stages ramps one pool of workers';
+  if (ctx.budget) return 'a credit budget (--max-credits, --min-remaining) is kept by one ledger';
+  if (ctx.partial) return 'a resumed run (or an estimate\'s sample) sends part of a plan';
+  return null;
+}
+
+/**
+ * Default: one worker for a closed loop under 256 in flight, else the cores free beside the service
+ * when it runs on this machine (k6 uses every core); never more workers than a closed loop has
+ * slots. A service on loopback counts like the embedded one: on a 2-core machine a second worker
+ * beside it only added CPU (bench/workers.mjs, streams: docs/load-testing.md).
+ */
+export function chooseWorkers(ctx: WorkersContext): WorkersChoice {
+  const reason = oneLoopReason(ctx);
+  const asked = ctx.requested;
+  if (reason !== null) return asked !== undefined && asked > 1 ? { count: 1, notice: `--workers ${asked}: one worker ran, for ${reason}` } : { count: 1 };
+  const free = Math.max(1, (ctx.cores ?? availableParallelism()) - (ctx.serviceHere ? 1 : 0));
+  const closed = ctx.load.kind === 'closed' ? ctx.load.concurrency : null;
+  const wanted = asked ?? (closed !== null && closed < ONE_LOOP_CONCURRENCY ? 1 : free);
+  if (closed !== null && wanted > closed) return { count: closed, notice: `--workers ${wanted}: ${closed} ran, one per slot of --concurrency ${closed}` };
+  return { count: wanted };
+}
+
+/** A base URL on this machine: 127.0.0.0/8, ::1 or localhost. */
+export function isLoopback(baseUrl: string): boolean {
+  let host: string;
+  try {
+    host = new URL(baseUrl).hostname;
+  } catch {
+    return false;
+  }
+  return host === 'localhost' || host === '[::1]' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}

@@ -1,0 +1,58 @@
+// What the main thread and its worker threads (--workers) say to each other: plain, cloneable data.
+import type { RunEvent, StopReason } from '../../runner/index.js';
+import type { RunSessionOptions } from '../options.js';
+
+/** A worker's share of the run: worker `index` (0-based) of `count`, and what it needs to rebuild the plan. */
+export interface WorkerInit {
+  index: number;
+  count: number;
+  /** The run's prepared options: the worker prepares the same plan from them (nothing sent). */
+  options: RunSessionOptions;
+  target: { baseUrl: string; apiKey: string; boardId: string; chatId: string; embedded: boolean };
+  previousUnits: number;
+  maxWeight: number;
+}
+
+export type ToWorker =
+  /** Start now: the run's t0 in the main thread's clock, and that clock's origin (wall ms). */
+  | { type: 'go'; runStartMs: number; timeOrigin: number }
+  /** The first signal: no new starts, in flight get the graceful stop. */
+  | { type: 'stop' }
+  /** The hard stop: in flight cancelled, not recorded. */
+  | { type: 'abort' }
+  /** A stop condition met (in the main thread or another worker): this worker stops starting too. */
+  | { type: 'halt'; reason: StopReason; detail: string }
+  /** The run is given up (a failure elsewhere, the consumer gone). */
+  | { type: 'cancel' };
+
+export interface WorkerFailure {
+  name: string;
+  message: string;
+  code?: string;
+  stack?: string;
+}
+
+export type FromWorker =
+  /** Prepared: its plan is built, its client made (timeOrigin: its clock's origin, wall ms). */
+  | { type: 'ready'; timeOrigin: number }
+  /** The events of one event-loop turn, times in the main thread's clock, and the credits spent so far (1e-5 units). */
+  | { type: 'events'; events: RunEvent[]; spentUnits: number }
+  /** Its loop is over: every event was sent before this. */
+  | { type: 'end'; spentUnits: number }
+  | { type: 'failed'; error: WorkerFailure };
+
+/** An error of a worker thread, carried to the main thread with its message and stack. */
+export class WorkerError extends Error {
+  readonly code = 'E_WORKER';
+  override readonly name = 'WorkerError';
+  constructor(worker: string, failure: WorkerFailure) {
+    super(`${worker}: ${failure.code ? `${failure.code}: ` : ''}${failure.message}`);
+    if (failure.stack) this.stack = `WorkerError: ${this.message}\n    (in ${worker}) ${failure.stack}`;
+  }
+}
+
+export function failureOf(error: unknown): WorkerFailure {
+  if (!(error instanceof Error)) return { name: 'Error', message: String(error) };
+  const code = (error as { code?: unknown }).code;
+  return { name: error.name, message: error.message, ...(typeof code === 'string' ? { code } : {}), ...(error.stack ? { stack: error.stack } : {}) };
+}

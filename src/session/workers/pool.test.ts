@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import type { RunEvent } from '../../runner/index.js';
+import type { RunSessionOptions } from '../options.js';
+import type { ResolvedTarget } from '../target.js';
+import { WorkerError } from './messages.js';
+import { startWorkers } from './pool.js';
+
+const target: ResolvedTarget = { baseUrl: 'http://127.0.0.1:1', apiKey: 'k', boardId: 'b', chatId: 'c', embedded: false, stop: () => Promise.resolve() };
+const entry = new URL('./fixtures/failing-worker.mjs', import.meta.url);
+
+async function drain(how: string): Promise<{ events: RunEvent[]; error: unknown }> {
+  const never = new AbortController().signal;
+  const handle = await startWorkers({ how } as unknown as RunSessionOptions, target, { previousUnits: 0, maxWeight: 1 }, 2, { stop: never, abort: never }, entry);
+  const events: RunEvent[] = [];
+  try {
+    for await (const event of handle.events) events.push(event);
+  } catch (error) {
+    return { events, error };
+  }
+  return { events, error: null };
+}
+
+describe('a worker that fails', () => {
+  it.each([
+    ['posted', /worker 2 of 2: the plan broke/],
+    ['thrown', /worker 2 of 2: an uncaught throw/],
+    ['exit', /worker 2 of 2: the thread exited \(code 7\) before its loop ended/],
+  ])('%s: ends the run with a WorkerError naming it, after what it had sent', async (how, message) => {
+    const { events, error } = await drain(how);
+    expect(error).toBeInstanceOf(WorkerError);
+    expect((error as WorkerError).code).toBe('E_WORKER');
+    expect(String((error as Error).message)).toMatch(message);
+    expect(events.some((e) => e.type === 'sample' && e.sample.item_id === 'w1')).toBe(true);
+  });
+});

@@ -1,0 +1,156 @@
+// --workers N: N client event loops in worker threads, each running its share of the load
+// (share.ts), their events joined here into the one stream a single-process run yields, so the
+// main thread writes the one run directory (results, timeline, summary, reports) as it always does.
+import { Worker } from 'node:worker_threads';
+import { performance } from 'node:perf_hooks';
+import { CreditLedger } from '../../credits/ledger.js';
+import { fromUnits } from '../../credits/units.js';
+import { Channel } from '../../runner/channel.js';
+import { monotonicMs, type RunEvent, type RunHandle, type StopReason } from '../../runner/index.js';
+import type { RunSessionOptions } from '../options.js';
+import type { ResolvedTarget } from '../target.js';
+import { WorkerError, type FromWorker, type ToWorker, type WorkerInit } from './messages.js';
+
+export const WORKER_ENTRY = new URL('./worker-entry.js', import.meta.url);
+
+interface WorkerState {
+  worker: Worker;
+  name: string;
+  held: number;
+  spentUnits: number;
+  ended: boolean;
+}
+
+/** Worker threads started on a run and preparing it: started together at one t0 once `ready`. */
+export interface WorkerPool {
+  readonly count: number;
+  /** Resolves when every worker has prepared its plan (or one has failed: `start` then reports it). */
+  readonly ready: Promise<void>;
+  /** Starts the loops now (after `ready`): a handle like startRun's. */
+  start(signals: { stop: AbortSignal; abort: AbortSignal }): RunHandle;
+  /** Ends every thread (after the run, or when it never started). */
+  close(): void;
+}
+
+/**
+ * Starts `count` worker threads on the run; each prepares its plan and waits for `start`. They are
+ * spawned before a run waits for its start instant, so their start-up does not move t0. A failure
+ * of any worker (while preparing, running, or an exit before its end) closes the events with a
+ * WorkerError naming it, and the others are cancelled: it is reported like any failure of a run.
+ */
+export function spawnWorkers(
+  options: RunSessionOptions, target: ResolvedTarget, counts: { previousUnits: number; maxWeight: number }, count: number, entry: URL = WORKER_ENTRY,
+): WorkerPool {
+  const ledger = new CreditLedger();
+  const states: WorkerState[] = [];
+  let failed = false;
+  let stopped = false;
+  const send = (message: ToWorker): void => {
+    for (const s of states) if (!s.ended) s.worker.postMessage(message);
+  };
+  const channel = new Channel<RunEvent>();
+  let readyCount = 0;
+  let allReady: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => (allReady = resolve));
+  const fail = (error: Error): void => {
+    if (failed) return;
+    failed = true;
+    allReady(); // nothing more to wait for: the run has failed
+    send({ type: 'cancel' });
+    channel.close(error);
+    for (const s of states) void s.worker.terminate();
+  };
+  channel.onAbandon = () => send({ type: 'cancel' });
+
+  const onEvents = (state: WorkerState, index: number, events: RunEvent[]): void => {
+    for (const event of events) {
+      if (event.type === 'start' || event.type === 'settled') channel.push({ ...event, id: event.id * count + index });
+      else if (event.type === 'held') {
+        state.held = event.count;
+        channel.push({ type: 'held', count: states.reduce((sum, s) => sum + s.held, 0) });
+      } else if (event.type === 'stopped') {
+        // One stop for the run: the first worker's reason, and every other worker stops starting too.
+        if (stopped) continue;
+        stopped = true;
+        channel.push(event);
+        send({ type: 'halt', reason: event.reason, detail: event.detail });
+      } else channel.push(event);
+    }
+  };
+  const onMessage = (state: WorkerState, index: number, message: FromWorker): void => {
+    if (failed) return;
+    if (message.type === 'ready') {
+      readyCount += 1;
+      if (readyCount === count) allReady();
+      return;
+    }
+    if (message.type === 'failed') {
+      fail(new WorkerError(state.name, message.error));
+      return;
+    }
+    // Each answer is in one worker's ledger; the run's spend is their sum.
+    const delta = message.spentUnits - state.spentUnits;
+    state.spentUnits = message.spentUnits;
+    if (delta !== 0) ledger.recordExtra('workers', fromUnits(delta));
+    if (message.type === 'events') onEvents(state, index, message.events);
+    else {
+      state.ended = true;
+      void state.worker.terminate();
+      if (states.every((s) => s.ended)) channel.close();
+    }
+  };
+
+  for (let index = 0; index < count; index += 1) {
+    const init: WorkerInit = {
+      index, count, options,
+      target: { baseUrl: target.baseUrl, apiKey: target.apiKey, boardId: target.boardId, chatId: target.chatId, embedded: target.embedded },
+      previousUnits: counts.previousUnits, maxWeight: counts.maxWeight,
+    };
+    const state: WorkerState = { worker: new Worker(entry, { workerData: init }), name: `worker ${index + 1} of ${count}`, held: 0, spentUnits: 0, ended: false };
+    states.push(state);
+    state.worker.on('message', (message: FromWorker) => onMessage(state, index, message));
+    // An uncaught error is said before the messages the worker sent ahead of it are read; 'exit'
+    // comes after them (Node drains the port first), so the run fails there, with what was sent recorded.
+    let uncaught: WorkerError | null = null;
+    state.worker.on('error', (error) => {
+      uncaught ??= new WorkerError(state.name, { name: error.name, message: error.message, ...(error.stack ? { stack: error.stack } : {}) });
+    });
+    state.worker.on('exit', (code) => {
+      if (!state.ended) fail(uncaught ?? new WorkerError(state.name, { name: 'Error', message: `the thread exited (code ${code}) before its loop ended` }));
+    });
+  }
+  const start = (signals: { stop: AbortSignal; abort: AbortSignal }): RunHandle => {
+    const runStartMs = monotonicMs();
+    if (!failed) send({ type: 'go', runStartMs, timeOrigin: performance.timeOrigin });
+    const onStop = (): void => send({ type: 'stop' });
+    const onAbort = (): void => send({ type: 'abort' });
+    if (signals.stop.aborted) onStop();
+    else signals.stop.addEventListener('abort', onStop, { once: true });
+    if (signals.abort.aborted) onAbort();
+    else signals.abort.addEventListener('abort', onAbort, { once: true });
+    return {
+      events: channel,
+      ledger,
+      runStartMs,
+      cancel: () => send({ type: 'cancel' }),
+      halt: (by: StopReason, detail: string) => send({ type: 'halt', reason: by, detail }),
+    };
+  };
+  const close = (): void => {
+    for (const s of states) {
+      s.ended = true; // an exit asked for is no failure
+      void s.worker.terminate();
+    }
+  };
+  return { count, ready, start, close };
+}
+
+/** Spawns the workers, waits until they are ready and starts them: one call, for a run that has no instant to wait for. */
+export async function startWorkers(
+  options: RunSessionOptions, target: ResolvedTarget, counts: { previousUnits: number; maxWeight: number }, count: number,
+  signals: { stop: AbortSignal; abort: AbortSignal }, entry: URL = WORKER_ENTRY,
+): Promise<RunHandle> {
+  const pool = spawnWorkers(options, target, counts, count, entry);
+  await pool.ready;
+  return pool.start(signals);
+}
