@@ -1,6 +1,6 @@
 // Runs every benchmark in one process (servers and memory measurements in child processes), prints
 // each table with its method, and writes the figures to reports/bench-latest.json (git-ignored).
-//   node bench/run-all.mjs [--quick] [overhead|throughput|memory|memory-run|memory-csv|decoder|peers-throughput|peers-promptfoo|peers-artillery|streams|credits-forecast|history|model-compare|peers ...]
+//   node bench/run-all.mjs [--quick] [overhead|throughput|memory|memory-run|memory-structures|memory-csv|decoder|peers-throughput|peers-promptfoo|peers-artillery|streams|credits-forecast|history|model-compare|peers ...]
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -21,6 +21,7 @@ const BENCHES = {
   throughput: async () => (await import('./throughput.mjs')).benchThroughput,
   memory: async () => (await import('./memory.mjs')).benchMemory,
   'memory-run': async () => (await import('./memory-run.mjs')).benchMemoryRun,
+  'memory-structures': async () => (await import('./memory-structures.mjs')).benchMemoryStructures,
   'memory-csv': async () => (await import('./memory-csv.mjs')).benchMemoryCsv,
   'memory-yaml': async () => (await import('./memory-yaml.mjs')).benchMemoryYaml,
   decoder: async () => (await import('./decoder.mjs')).benchDecoder,

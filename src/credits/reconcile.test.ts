@@ -1,3 +1,6 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BalanceSteps, MAX_GAPS } from './reconcile.js';
 
@@ -35,5 +38,34 @@ describe('BalanceSteps.reconcile', () => {
     expect(r.check_credits).toBeCloseTo((MAX_GAPS + 5) * 0.001, 5);
     // 54 gaps of 0.001 between 55 answers, 55 judges of 0.001 (the first judge's spend fell before any gap): all explained.
     expect(r.unexplained).toBe(0);
+  });
+
+  it('gives the same findings from sorted runs on disk as from one sort in memory, and removes its files', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kbbench-balances-test-'));
+    try {
+      // Two shards' answers one after the other (a merged run): balances interleave, with ties and outside spend.
+      const answers: [string, number, number][] = [];
+      let remaining = 5000;
+      for (let i = 0; i < 600; i += 1) {
+        const used = i % 7 === 0 ? 0.002 : 0.001;
+        remaining -= used + (i % 50 === 0 ? 0.0005 : 0) + (i % 97 === 0 ? 0.01 * (i % 3) : 0);
+        answers.push([`s${i % 2}-${i}`, used, Math.round(remaining * 1e5) / 1e5]);
+        if (i % 13 === 0) answers.push([`tie-${i}`, used, Math.round(remaining * 1e5) / 1e5]);
+      }
+      const shuffled = [...answers.filter((_, i) => i % 2 === 0), ...answers.filter((_, i) => i % 2 === 1)];
+      const inMemory = new BalanceSteps();
+      const onDisk = new BalanceSteps({ spillDir: dir, runEntries: 37 });
+      for (const [item, used, rem] of shuffled) {
+        inMemory.add(item, used, rem, 3);
+        onDisk.add(item, used, rem, 3);
+      }
+      expect(readdirSync(dir).filter((n) => n.startsWith('.kbbench-balances-'))).toHaveLength(1);
+      const expected = inMemory.reconcile();
+      expect(expected.gaps.length).toBeGreaterThan(10);
+      expect(onDisk.reconcile()).toEqual(expected);
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,10 +1,10 @@
 // summary.json `credits`: spend per model and per thread-turn position (sum, mean, spread), per passed
 // answer, the balance over the run and where it came from, and the ledger's reconciliation. Memory:
-// a few numbers per model and turn position, a bounded balance trace, and two numbers per answer that
-// reported a balance (the reconciliation's sort needs them).
+// a few numbers per model and turn position, a bounded balance trace, and the reconciliation's
+// external sort (one run of answers in memory, the rest on disk: credits/reconcile.ts).
 import type { Sample } from '../domain/sample.js';
 import type { BudgetReadout } from './budget-readout.js';
-import { BalanceSteps, type ReconciliationFindings } from './reconcile.js';
+import { BalanceSteps, type BalanceStepsOptions, type ReconciliationFindings } from './reconcile.js';
 import { checkCreditUnits, fromUnits, roundCredits, sampleCreditUnits, toUnits } from './units.js';
 
 export interface CreditStats {
@@ -81,7 +81,7 @@ const NO_BALANCE = 'no answer reported credits_remaining: a streamed answer\'s u
 export class RunCredits {
   private readonly models = new Map<string, { moments: Moments; passed: number }>();
   private readonly turns = new Map<string, Moments>();
-  private readonly steps = new BalanceSteps();
+  private readonly steps: BalanceSteps;
   private trace: { offset_ms: number; credits: number }[] = [];
   private traceStride = 1;
   private traceSeen = 0;
@@ -90,6 +90,15 @@ export class RunCredits {
   private readonly unreported: { endMs: number; units: number }[] = [];
   private passed = 0;
   private totalUnits = 0;
+
+  constructor(options: BalanceStepsOptions = {}) {
+    this.steps = new BalanceSteps(options);
+  }
+
+  /** Removes the reconciliation's temporary files when finish() will not be called. */
+  dispose(): void {
+    this.steps.dispose();
+  }
 
   add(sample: Sample): void {
     if (sample.endpoint === 'create') return;

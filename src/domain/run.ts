@@ -1,5 +1,6 @@
 // run.json: what a run was asked to do and how it ended (CONTRACT.md, "A run directory").
 import type { RecordedLoad } from './load.js';
+import type { OutputReport } from './output.js';
 export type RunStatus = 'running' | 'completed' | 'interrupted' | 'budget-exhausted' | 'failed' | 'aborted';
 
 /** run.json's schema: 2 since the load spec (kbbench 0.1.0 wrote none; store/run-info.ts migrates it on read). */
@@ -39,6 +40,8 @@ export interface RunInfo {
   /** Why the run stopped early, in words (never containing the key). */
   stop_reason?: string;
   abort?: { by: 'threshold' | 'max-errors' | 'max-error-rate' | 'unreachable' | 'setup'; detail: string };
+  /** `--output`: what each live-metrics output sent and dropped (absent without outputs). */
+  outputs?: OutputReport[];
   /** `run --label TEXT`: what kbbench history names this run by. */
   label?: string;
   /** The commit the run belongs to (GITHUB_SHA when present). */

@@ -1,5 +1,6 @@
 // A validated suite, as suite/ produces it and plan/ consumes it. Every element keeps where it
 // was written, so later errors (a bad check at run time) can still name the file and line.
+import type { OutputSpec } from './output.js';
 import type { HttpMethod } from './sample.js';
 
 export interface SourceLocation {
@@ -200,6 +201,8 @@ export interface SuiteLoad {
   warmup_ms?: number;
   /** The embedded service: answers that queued for a model slot miss facts. */
   degrade_quality?: boolean;
+  /** `outputs: [prometheus-rw=http://…]`: live metrics, as `--output` (which replaces them). */
+  outputs?: OutputSpec[];
   location: SourceLocation;
 }
 

@@ -2,6 +2,7 @@
 import type { CreditsSummary } from '../credits/run-credits.js';
 import type { HarnessSaturation, KneeSummary, StagePercentiles, StageSummary, SweepProbe } from './load.js';
 import type { RunStatus, ThresholdResult } from './run.js';
+import type { OutputReport } from './output.js';
 
 export type Verdict = 'pass' | 'fail' | 'incomplete';
 
@@ -297,6 +298,8 @@ export interface Summary {
   flaky?: FlakyList;
   /** Model-graded checks: who graded, and what it cost apart from the answers (absent when none ran). */
   grading?: GraderSummary;
+  /** `--output`: what each live-metrics output sent and dropped (run.json's; absent without outputs). */
+  outputs?: OutputReport[];
 }
 
 /** histograms.json: model → metric → hdr-histogram-js compressed base64 (µs values). */

@@ -45,11 +45,11 @@ export function createLineWriter(path: string): LineWriter {
   };
 }
 
-/** Reads a file line by line, 1 MB at a time (a partition may be larger than a string should be). */
-export function* readLinesSync(path: string): Generator<string> {
+/** Reads a file line by line, 1 MB at a time by default (a partition may be larger than a string should be). */
+export function* readLinesSync(path: string, chunkBytes: number = READ_CHUNK_BYTES): Generator<string> {
   const fd = openSync(path, 'r');
   const decoder = new StringDecoder('utf8');
-  const chunk = Buffer.alloc(READ_CHUNK_BYTES);
+  const chunk = Buffer.alloc(chunkBytes);
   let rest = '';
   try {
     for (;;) {

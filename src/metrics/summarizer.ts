@@ -73,7 +73,8 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
   const models = new Map<string, RequestStatsAccumulator>();
   const cases = createCaseStats(options.cases);
   const timeline = createTimeline();
-  const credits = new RunCredits();
+  // The reconciliation's sorted runs go where the case table spills (the run directory).
+  const credits = new RunCredits(options.cases?.spillDir !== undefined ? { spillDir: options.cases.spillDir } : {});
   const failures = createFailedItems();
   const graders = createGraderStats();
   // One accumulator per tag: tags are a suite's small vocabulary, bounded all the same.
@@ -174,7 +175,11 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
     return { summary, histograms: encodeHistogramSet(set), details: buildDetails(order, set, timeline.toTimeline(order)), cases: caseResult.table };
   };
 
-  return { add, finish, discard: () => cases.discard() };
+  const discard = (): void => {
+    cases.discard();
+    credits.dispose();
+  };
+  return { add, finish, discard };
 }
 
 /** A start is a case, or a whole thread: a case's request, or a thread's first turn (sent or skipped). */

@@ -86,7 +86,8 @@ export async function buildReports(options: BuildReportsOptions): Promise<BuildR
   });
   try {
     const loaded = withBudget(withLoad(finished.summary, load), run.options);
-    const summary = sweepSummary ? { ...loaded, sweep: sweepSummary } : loaded;
+    const swept = sweepSummary ? { ...loaded, sweep: sweepSummary } : loaded;
+    const summary: Summary = run.outputs ? { ...swept, outputs: run.outputs } : swept;
     const files = [await writeHistogramFile(runDir, finished.histograms)];
     const input: ReportInput = {
       runDir, run, summary, details: finished.details, load, evidence: evidence.result(), cases: finished.cases, samples: () => readResults(runDir),

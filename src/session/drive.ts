@@ -9,6 +9,8 @@ import type { LoadSpec } from '../domain/load.js';
 import type { RunStatus } from '../domain/run.js';
 import type { Sample } from '../domain/sample.js';
 import { IntervalRecorder, type LiveInterval } from '../metrics/interval-recorder.js';
+import type { OutputReport } from '../domain/output.js';
+import { createOutputs, ModelTally, OutputStream, type ClosedSecond, type Output, type OutputContext } from '../outputs/index.js';
 import { monotonicMs, startRun, type LoopSpec, type RunnerOptions, type RunEvent, type StopReason, type UnitSource } from '../runner/index.js';
 import { ResultsFile } from '../store/results-file.js';
 import { RUN_FILES } from '../store/run-dir.js';
@@ -59,6 +61,8 @@ export interface DriveOutcome {
   failure?: unknown;
   /** A stop condition met (status aborted). */
   abort?: StopDecision;
+  /** What each `--output` sent and dropped (empty without outputs). */
+  outputs: OutputReport[];
 }
 
 export interface DriveCounts {
@@ -70,6 +74,8 @@ export interface DriveCounts {
   thresholdAborts: readonly ThresholdAbort[];
   /** The suite's largest case or thread weight (a weighted mix draws against it). */
   maxWeight: number;
+  /** Who the run is, for the live-metrics outputs' labels (absent: no `--output` is started). */
+  outputContext?: OutputContext;
   /** --workers N (N > 1): the worker threads spawned on the run (absent: this thread's loop). */
   workers?: WorkerPool;
 }
@@ -147,7 +153,7 @@ export async function drive(
   // --workers N: N loops in worker threads, their events joined here (session/workers/).
   if (counts.workers) await counts.workers.ready;
   const handle = counts.workers ? counts.workers.start(hooks) : startRun(source, runnerOptionsOf(options, client, target, counts, grading, hooks));
-  const timeline = startTimeline(runDir, handle.runStartMs, options, spec, hooks);
+  const timeline = startTimeline(runDir, handle.runStartMs, options, spec, hooks, counts.outputContext);
   cancelRun = () => handle.cancel();
   timeline.onFailure(() => cancelRun());
   const progress: ProgressInfo = { done: counts.done, total: counts.total, errors: 0, creditsUsed: fromUnits(counts.previousUnits) };
@@ -200,22 +206,22 @@ export async function drive(
       } else if (event.type === 'dropped') dropped += event.count;
     }
   } catch (failure) {
-    timeline.close();
+    const outputs = await timeline.close();
     results.close();
-    return { status: 'failed', stopReason: String(failure), dropped, failure, unrecordedUnits: unrecordedUnits() };
+    return { status: 'failed', stopReason: String(failure), dropped, failure, unrecordedUnits: unrecordedUnits(), outputs };
   }
-  timeline.close();
+  const outputs = await timeline.close();
   results.close();
   // A full disk: results.ndjson's failure first (the source of truth), else timeline.ndjson's.
   const storage = results.failure ?? timeline.failure();
-  if (storage) return { status: 'failed', stopReason: storage.message, dropped, failure: storage, unrecordedUnits: unrecordedUnits() };
+  if (storage) return { status: 'failed', stopReason: storage.message, dropped, failure: storage, unrecordedUnits: unrecordedUnits(), outputs };
   // Requests cancelled by a hard stop were not recorded: the run is not complete, whatever else finished.
   if (stop === null && hooks.abort.aborted) stop = 'interrupted';
   const aborted = abort as StopDecision | null;
-  if (aborted !== null) return { status: 'aborted', stopReason: aborted.detail, abort: aborted, dropped, unrecordedUnits: unrecordedUnits() };
-  if (stop === 'budget-exhausted') return { status: 'budget-exhausted', stopReason: stopDetail, dropped, unrecordedUnits: unrecordedUnits() };
-  if (stop === 'interrupted') return { status: 'interrupted', stopReason: 'interrupted by a signal', dropped, unrecordedUnits: unrecordedUnits() };
-  return { status: 'completed', dropped, unrecordedUnits: unrecordedUnits() };
+  if (aborted !== null) return { status: 'aborted', stopReason: aborted.detail, abort: aborted, dropped, unrecordedUnits: unrecordedUnits(), outputs };
+  if (stop === 'budget-exhausted') return { status: 'budget-exhausted', stopReason: stopDetail, dropped, unrecordedUnits: unrecordedUnits(), outputs };
+  if (stop === 'interrupted') return { status: 'interrupted', stopReason: 'interrupted by a signal', dropped, unrecordedUnits: unrecordedUnits(), outputs };
+  return { status: 'completed', dropped, unrecordedUnits: unrecordedUnits(), outputs };
 }
 
 /** Where a sweep is at `tMs`: probing, or its k-th rate of N (its stages follow a first one of target 0). */
@@ -231,10 +237,11 @@ function sweepPhase(profile: LoadProfile | null, tMs: number): string {
 }
 
 /**
- * The per-second recorder fed from this loop, its lines appended to timeline.ndjson as each second
- * closes (a timer looks for closed seconds, so quiet seconds get their line too).
+ * The per-second recorder fed from this loop, each closed second one stream (src/outputs/) read by
+ * timeline.ndjson, the console's live line and every `--output` (a timer looks for closed seconds,
+ * so quiet seconds get their line too).
  */
-function startTimeline(runDir: string, runStartMs: number, options: RunSessionOptions, spec: LoadSpec, hooks: DriveHooks) {
+function startTimeline(runDir: string, runStartMs: number, options: RunSessionOptions, spec: LoadSpec, hooks: DriveHooks, outputContext: OutputContext | undefined) {
   const shape = loadShapeOf(options);
   const workers = workersProfileOf(spec);
   const sweep = spec.kind === 'sweep';
@@ -254,10 +261,20 @@ function startTimeline(runDir: string, runStartMs: number, options: RunSessionOp
   const file = new TimelineFile(timelinePath(runDir));
   const probe = startLoopDelayProbe();
   const loopDelay = (): number | null => probe.takeP99Ms();
-  const write = (lines: ReturnType<IntervalRecorder['flush']>): void => {
-    file.append(lines);
-    const live = lines.length > 0 ? recorder.live() : null;
-    if (live) hooks.onInterval?.({ ...live, ...context(live.line.offset_ms + 1000) });
+  const tally = new ModelTally(performance.timeOrigin);
+  // The live line reads the recorder's last seconds: once per flush, at its latest line.
+  const liveLine: Output = {
+    kind: 'live', start: () => undefined, stop: () => Promise.resolve(null),
+    second({ line }: ClosedSecond): void {
+      const live = recorder.live();
+      if (live && live.line === line) hooks.onInterval?.({ ...live, ...context(live.line.offset_ms + 1000) });
+    },
+  };
+  const timelineFile: Output = { kind: 'timeline', start: () => undefined, stop: () => Promise.resolve(null), second: ({ line }) => file.append([line]) };
+  const stream = new OutputStream([timelineFile, liveLine, ...(outputContext ? createOutputs(options.outputs ?? [], outputContext) : [])]);
+  stream.start();
+  const write = (lines: ReturnType<IntervalRecorder['flush']>, final = false): void => {
+    for (const [i, line] of lines.entries()) stream.second({ line, models: tally.take(final && i === lines.length - 1 ? Infinity : line.t) });
   };
   const timer = setInterval(() => write(recorder.flush(monotonicMs(), loopDelay)), TIMELINE_TICK_MS);
   timer.unref();
@@ -272,19 +289,24 @@ function startTimeline(runDir: string, runStartMs: number, options: RunSessionOp
     },
     record(event: RunEvent): void {
       const now = monotonicMs();
-      if (event.type === 'sample') recorder.sample(event.sample, now);
+      if (event.type === 'sample') {
+        recorder.sample(event.sample, now);
+        tally.add(event.sample, now);
+      }
       else if (event.type === 'start') recorder.start(event.at_ms, event.id, event.intended_at_ms);
       else if (event.type === 'settled') recorder.settled(now, event.id);
       else if (event.type === 'held') recorder.held(event.count, now);
       else if (event.type === 'dropped') recorder.dropped(event.count, now);
       else recorder.endSchedule();
     },
-    close(): void {
-      if (closed) return;
+    /** The last seconds written, then the outputs flushed within their deadline: their reports. */
+    async close(): Promise<OutputReport[]> {
+      if (closed) return [];
       closed = true;
       clearInterval(timer);
-      file.append(recorder.finish(monotonicMs(), loopDelay));
+      write(recorder.finish(monotonicMs(), loopDelay), true);
       probe.stop();
+      return stream.stop();
     },
   };
 }

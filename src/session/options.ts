@@ -6,6 +6,8 @@ import type { Gate } from '../checks/gates.js';
 import type { ArrivalKind } from '../runner/arrivals.js';
 import type { MixKind } from '../runner/mix.js';
 import type { LoadSpec } from '../domain/load.js';
+import type { OutputSpec } from '../domain/output.js';
+import { recordableOutputs } from '../outputs/spec.js';
 
 export interface EmbeddedServiceOptions {
   workspacePath?: string;
@@ -116,6 +118,8 @@ export interface RunSessionOptions {
   graderUrl?: string;
   /** An outside grader's key (KBBENCH_GRADER_API_KEY or --grader-key-file); never recorded. */
   graderApiKey?: string;
+  /** `--output NAME=URL` (repeatable) and the suite's `load.outputs`: live metrics to these endpoints. */
+  outputs?: OutputSpec[];
   /**
    * The run's load spec, built once by prepareRun (src/load/) from the load flags above and the
    * suite's `load:` block. Everything after preparation reads the load from here.
@@ -127,6 +131,10 @@ export interface RunSessionOptions {
 export function recordableOptions(o: RunSessionOptions): Record<string, unknown> {
   // The load is recorded as run.json's `load.spec`, typed, not as option fields to be cast.
   const { apiKey: _apiKey, graderApiKey: _graderKey, toolVersion: _v, embeddings, baselineSuite: _baseline, load: _load, label: _label, ...rest } = o;
-  const kept = embeddings ? { embeddings: { baseUrl: embeddings.baseUrl, model: embeddings.model } } : {};
+  const kept = {
+    ...(embeddings ? { embeddings: { baseUrl: embeddings.baseUrl, model: embeddings.model } } : {}),
+    // An endpoint's user and password are sent, never recorded.
+    ...(rest.outputs ? { outputs: recordableOutputs(rest.outputs) } : {}),
+  };
   return JSON.parse(JSON.stringify({ ...rest, ...kept })) as Record<string, unknown>;
 }

@@ -15,6 +15,7 @@ import { assertNoLinkedRunFiles, assertOutDirIsOurs, claimRunDir, defaultRunDir,
 import { acquireRunLock, takeOverNotice, type RunLock } from '../store/run-lock.js';
 import { removeLeftovers } from '../store/leftovers.js';
 import type { LiveInterval } from '../metrics/interval-recorder.js';
+import type { OutputContext } from '../outputs/index.js';
 import { describeLoad } from './describe-load.js';
 import { drive, type ProgressInfo, type SweepEvent } from './drive.js';
 import { maxInFlightOf, sweepLoad } from './load-shape.js';
@@ -145,7 +146,7 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
       writeRunInfo(runDir, info);
       hooks.onSweep?.(sweep);
     };
-    const outcome = await drive(source, options, { ...hooks, onSweep }, client, target, runDir, { total, done, previousUnits, thresholdAborts: prepared.thresholdAborts, maxWeight, ...(pool ? { workers: pool } : {}) },
+    const outcome = await drive(source, options, { ...hooks, onSweep }, client, target, runDir, { total, done, previousUnits, thresholdAborts: prepared.thresholdAborts, maxWeight, ...(pool ? { workers: pool } : {}), outputContext: outputContextOf(info, options) },
       { ...(grader ? { grader } : {}), ...(prepared.knowledge ? { knowledge: prepared.knowledge } : {}) });
     heartbeat.stop();
     const durationMs = priorMs + heartbeat.elapsedMs();
@@ -154,6 +155,7 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
       replay_credits: roundCredits(fromUnits(replayUnits + outcome.unrecordedUnits)),
       ...(outcome.stopReason ? { stop_reason: outcome.stopReason } : {}),
       ...(outcome.abort ? { abort: outcome.abort } : {}),
+      ...(outcome.outputs.length > 0 ? { outputs: outcome.outputs } : {}),
     };
     if (outcome.failure instanceof StorageError) throw storageStop(outcome.failure, runDir, run, options.suitePath);
     writeRunInfo(runDir, run);
@@ -170,6 +172,12 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
     await target.stop();
     lock?.release();
   }
+}
+
+/** The labels of the live-metrics outputs: the run, its suite, its shard (a distributed run is one picture by them). */
+function outputContextOf(info: RunInfo, options: RunSessionOptions): OutputContext {
+  const shard = options.shard ? `${options.shard.index}/${options.shard.count}` : '1/1';
+  return { runId: info.run_id, suite: info.suite.name, shard, models: info.plan.models };
 }
 
 function maxWeightOf(suite: PreparedRun['suite']): number {

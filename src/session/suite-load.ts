@@ -22,5 +22,7 @@ export function withSuiteLoad(options: RunSessionOptions, load: SuiteLoad | unde
   if (merged.maxInFlight === undefined && load.max_in_flight !== undefined) merged.maxInFlight = load.max_in_flight;
   if (merged.warmupMs === undefined && load.warmup_ms !== undefined) merged.warmupMs = load.warmup_ms;
   if (merged.embedded.degradeQuality === undefined && load.degrade_quality !== undefined) merged.embedded.degradeQuality = load.degrade_quality;
+  // `--output` given replaces the suite's outputs (as k6's -o does a script's).
+  if (merged.outputs === undefined && load.outputs !== undefined) merged.outputs = load.outputs;
   return merged;
 }

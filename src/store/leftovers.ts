@@ -4,8 +4,8 @@
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** atomic-file.ts's temporary names (`<file>.tmp-<8 hex>`) and case-spill.ts's directories. */
-const LEFTOVER = /(?:\.tmp-[0-9a-f]{8}$)|(?:^\.kbbench-cases-)/;
+/** atomic-file.ts's temporary names (`<file>.tmp-<8 hex>`) and case-spill.ts's and credits/reconcile.ts's directories. */
+const LEFTOVER = /(?:\.tmp-[0-9a-f]{8}$)|(?:^\.kbbench-(?:cases|balances)-)/;
 
 /** Removes the leftovers of killed writers; call it only with the directory's lock held. Returns how many. */
 export function removeLeftovers(dir: string): number {

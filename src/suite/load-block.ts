@@ -6,6 +6,17 @@ import { durationMsOf, parseStages, type LoadStage } from '../domain/stages.js';
 import type { SuiteLoad } from '../domain/suite.js';
 import { buildLoadSpec, LoadFieldError, SUITE_NAMES, type LoadInput } from '../load/index.js';
 import { optional, strictMap } from './primitives.js';
+import { parseOutputSpec } from '../outputs/spec.js';
+import type { OutputSpec } from '../domain/output.js';
+
+/** `outputs: [prometheus-rw=http://…/api/v1/write]`: each entry as `--output` reads it. */
+const outputsSchema = z.array(z.string({ error: 'expected NAME=URL, e.g. prometheus-rw=http://127.0.0.1:9090/api/v1/write' }), { error: 'expected a list of NAME=URL' })
+  .transform((list, ctx): OutputSpec[] => list.flatMap((text, i) => {
+    const parsed = parseOutputSpec(text);
+    if ('spec' in parsed) return [parsed.spec];
+    ctx.addIssue({ code: 'custom', path: [i], message: parsed.error, input: text });
+    return [];
+  }));
 
 const DURATION_MESSAGE = 'expected a duration like 30s, 2m or 500ms';
 
@@ -43,7 +54,11 @@ export const loadSchema = strictMap('load', {
   max_in_flight: optional(z.number().int('must be a whole number').positive('must be 1 or more')),
   warmup: optional(durationSchema),
   degrade_quality: optional(z.boolean()),
+  outputs: optional(outputsSchema),
 }).superRefine((load, ctx) => {
+  // A block of outputs alone keeps the flags' (or the closed loop's) load: only a shape is judged.
+  const { outputs: _outputs, ...shape } = load;
+  if (Object.values(shape).every((v) => v === undefined) && load.outputs !== undefined) return;
   // The flags' rules (src/load/, written once), said at the suite's own key.
   if (load.stages === undefined && load.rate === undefined) {
     ctx.addIssue({ code: 'custom', path: ['stages'], message: 'a load block needs stages, or rate and duration' });
@@ -78,5 +93,6 @@ export function buildLoad(entry: LoadEntry, location: SuiteLoad['location']): Su
   if (entry.max_in_flight !== undefined) load.max_in_flight = entry.max_in_flight;
   if (entry.warmup !== undefined) load.warmup_ms = entry.warmup;
   if (entry.degrade_quality !== undefined) load.degrade_quality = entry.degrade_quality;
+  if (entry.outputs !== undefined) load.outputs = entry.outputs;
   return load;
 }

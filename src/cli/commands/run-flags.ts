@@ -13,6 +13,7 @@ import { ARRIVAL_KINDS, parseStages, type ArrivalKind } from '../../runner/arriv
 import { MIX_KINDS, type MixKind } from '../../runner/mix.js';
 import { compareTuningOptions } from './compare.js';
 import { parseFailOn } from '../../checks/gates.js';
+import { parseOutputSpec, type OutputSpec } from '../../outputs/index.js';
 import { MAX_SWEEP_RATES, SWEEP_PROBE_MAX_MS, SWEEP_SATURATION_WORKERS } from '../../load/index.js';
 
 /**
@@ -66,6 +67,7 @@ export function sendFlags<T>(y: Argv<T>) {
     .option('currency', { type: 'string', describe: 'the currency of --credit-price (e.g. EUR), only echoed', group: 'Credits:' })
     .option('min-remaining', { type: 'number', describe: 'stop before the account could fall below this (exit 3)', group: 'Credits:' })
     .option('out', { type: 'string', describe: 'run directory (default reports/<suite>-<timestamp>)', group: 'Output:' })
+    .option('output', { type: 'string', array: true, describe: 'live metrics of every closed second to NAME=URL (repeatable), e.g. prometheus-rw=http://127.0.0.1:9090/api/v1/write; a dead endpoint costs the run nothing (docs/live-metrics.md)', group: 'Output:' })
     .option('quiet', { type: 'boolean', default: false, describe: 'print the verdict line and the report path only', group: 'Output:' })
     .option('json', { type: 'boolean', default: false, describe: 'print summary.json on stdout', group: 'Output:' })
     .option('seed', { type: 'number', describe: 'one seed for Poisson arrivals, the traffic mix and the embedded service', group: 'Load:' })
@@ -187,6 +189,17 @@ function embeddingsOf(a: Record<string, unknown>, env: NodeJS.ProcessEnv): RunSe
 
 const DEFAULT_EMBEDDINGS_MODEL = 'text-embedding-3-small';
 
+/** `--output NAME=URL` (repeatable): each checked now, before anything is sent. */
+function outputsOf(value: unknown): OutputSpec[] | undefined {
+  if (value === undefined) return undefined;
+  const list = (Array.isArray(value) ? value : [value]).map(String);
+  return list.map((text) => {
+    const parsed = parseOutputSpec(text);
+    if ('error' in parsed) throw new InputError(parsed.error, { field: '--output' });
+    return parsed.spec;
+  });
+}
+
 export function toSessionOptions(a: Record<string, unknown>, env: NodeJS.ProcessEnv, cwd: string): RunSessionOptions {
   const baseUrl = (a.baseUrl as string | undefined) ?? env.KBBENCH_BASE_URL;
   const apiKey = readApiKey(env, a.apiKeyFile as string | undefined);
@@ -229,6 +242,7 @@ export function toSessionOptions(a: Record<string, unknown>, env: NodeJS.Process
     ...opt('currency', typeof a.currency === 'string' ? a.currency : undefined),
     ...opt('resumeDir', a.resume as string | undefined),
     ...opt('outDir', a.out as string | undefined),
+    ...opt('outputs', outputsOf(a.output)),
     ...opt('label', typeof a.label === 'string' && a.label !== '' ? a.label : undefined),
     ...opt('commit', env.GITHUB_SHA ? env.GITHUB_SHA : undefined),
     reportsRoot: `${cwd}/reports`,
