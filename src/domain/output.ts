@@ -2,7 +2,7 @@
 // summary.json `outputs`, and the console's line per output.
 
 /** The kinds of live-metrics output; each has its factory in src/outputs/registry.ts. */
-export const OUTPUT_KINDS = ['prometheus-rw'] as const;
+export const OUTPUT_KINDS = ['prometheus-rw', 'otlp'] as const;
 export type OutputKind = (typeof OUTPUT_KINDS)[number];
 
 /** `--output NAME=URL` (or the suite's `load.outputs`), parsed: the URL without user or password. */

@@ -67,7 +67,7 @@ export function sendFlags<T>(y: Argv<T>) {
     .option('currency', { type: 'string', describe: 'the currency of --credit-price (e.g. EUR), only echoed', group: 'Credits:' })
     .option('min-remaining', { type: 'number', describe: 'stop before the account could fall below this (exit 3)', group: 'Credits:' })
     .option('out', { type: 'string', describe: 'run directory (default reports/<suite>-<timestamp>)', group: 'Output:' })
-    .option('output', { type: 'string', array: true, describe: 'live metrics of every closed second to NAME=URL (repeatable), e.g. prometheus-rw=http://127.0.0.1:9090/api/v1/write; a dead endpoint costs the run nothing (docs/live-metrics.md)', group: 'Output:' })
+    .option('output', { type: 'string', array: true, describe: 'live metrics of every closed second to NAME=URL (repeatable), e.g. prometheus-rw=http://127.0.0.1:9090/api/v1/write or otlp=http://127.0.0.1:4318; a dead endpoint costs the run nothing (docs/live-metrics.md)', group: 'Output:' })
     .option('quiet', { type: 'boolean', default: false, describe: 'print the verdict line and the report path only', group: 'Output:' })
     .option('json', { type: 'boolean', default: false, describe: 'print summary.json on stdout', group: 'Output:' })
     .option('seed', { type: 'number', describe: 'one seed for Poisson arrivals, the traffic mix and the embedded service', group: 'Load:' })
