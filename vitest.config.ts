@@ -1,8 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
+/** The memory checks (200,000 requests) and the browser tests: run by `npm test`, or alone with `npm run test:slow`. */
+const SLOW = ['test/slow/**/*.test.ts', 'test/runner-memory.test.ts', 'test/report-browser.test.ts', 'test/compare-browser.e2e.test.ts'];
+/** Tests that run dist/ (the bin, the CLI in-process, the library entry) but are not named *.e2e.test.ts. */
+const RUNS_DIST = ['test/library.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
@@ -11,5 +15,25 @@ export default defineConfig({
     maxWorkers: 2,
     // The JSON report lets .ci/run print a plain "N passed, N failed" closing line.
     reporters: ['default', ['json', { outputFile: 'reports/vitest-results.json' }]],
+    // `npm test` runs all three; `npm run test:unit` (or test:e2e, test:slow) one of them.
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], exclude: ['test/**/*.e2e.test.ts', ...SLOW, ...RUNS_DIST] },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/**/*.e2e.test.ts', ...RUNS_DIST],
+          exclude: SLOW,
+          // dist/ older than src/ fails here, before any test runs against a stale build.
+          globalSetup: ['test/global-setup.ts'],
+          // The CLI run in-process is dist/ loaded by Node itself, as the bin loads it (not re-transformed).
+          server: { deps: { external: [/\/dist\//] } },
+        },
+      },
+      { extends: true, test: { name: 'slow', include: SLOW, globalSetup: ['test/global-setup.ts'] } },
+    ],
   },
 });

@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
-import { readJson, readNdjson, runCli, tempDir } from './helpers.js';
+import { readJson, readNdjson, runCliInProcess as runCli, tempDir } from './helpers.js';
 
 describe('checks that survive rewording', () => {
   it('passes a similar answer and a judged one, fails a judged wrong fact, counts the judge credits', async () => {

@@ -3,7 +3,7 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, readJson, runCli, tempDir } from './helpers.js';
+import { ROOT, readJson, runCliInProcess as runCli, tempDir } from './helpers.js';
 
 interface Cmp { verdict: string; counts: Record<string, number>; regressions: { item_id: string; newly_failed_checks: { check: number; type: string; detail: string }[] }[] }
 

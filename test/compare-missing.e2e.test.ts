@@ -2,7 +2,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, readJson, runCli, tempDir } from './helpers.js';
+import { ROOT, readJson, runCliInProcess as runCli, tempDir } from './helpers.js';
 
 /** small.yaml with its workspace made absolute and its cases edited by `edit`. */
 function suiteFile(edit: (text: string) => string = (t) => t): string {

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, readJson, runCli, tempDir } from './helpers.js';
+import { ROOT, readJson, runCliInProcess as runCli, tempDir } from './helpers.js';
 
 function suiteFile(name: string, edit: (text: string) => string = (t) => t): string {
   const text = readFileSync(join(ROOT, 'test/fixtures/e2e/small.yaml'), 'utf8')

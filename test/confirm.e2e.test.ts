@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Comparison } from '../src/compare/types.js';
-import { demoWorkspaceWithRefundWindowChanged, readJson, runCli, tempDir } from './helpers.js';
+import { demoWorkspaceWithRefundWindowChanged, readJson, runCliInProcess as runCli, tempDir } from './helpers.js';
 
 const SUITE = 'test/fixtures/compare/suite.yaml';
 const MODELS = ['claude-sonnet-4-6', 'gpt-4o', 'gpt-4o-mini'];

@@ -3,7 +3,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from './helpers.js';
+import { runCliInProcess as runCli, tempDir } from './helpers.js';
 import { hostileSuite, startHostileServer, type HostileServer } from './hostile-server.js';
 
 const KEY = 'kb-live-console-0123456789';

@@ -1,7 +1,7 @@
 // Failed requests are not "credits unknown": 429s are counted apart as not charged, streams cut mid-answer as maybe charged.
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readJson, runCli, startServe, tempDir, type ServeHandle } from './helpers.js';
+import { readJson, runCliInProcess as runCli, startServe, tempDir, type ServeHandle } from './helpers.js';
 
 const SUITE = 'test/fixtures/e2e/small.yaml';
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
 import type { CreditsSummary } from '../src/credits/run-credits.js';
-import { readJson, readNdjson, runCli, startServe, tempDir, type ServeHandle } from './helpers.js';
+import { readJson, readNdjson, runCliInProcess as runCli, startServe, tempDir, type ServeHandle } from './helpers.js';
 
 const DEMO = 'suites/demo.yaml';
 const TARGET = { board: 'winter-frost-CJk4G', chat: 'chatNode-patient-star-4uIJt' };

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
 import { STREAM_DIALECTS } from '../src/protocol/index.js';
-import { readNdjson, runCli, startServe, tempDir, type ServeHandle } from './helpers.js';
+import { readNdjson, runCliInProcess as runCli, startServe, tempDir, type ServeHandle } from './helpers.js';
 
 const SUITE = 'test/fixtures/e2e/small.yaml';
 

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
-import { readJson, readNdjson, runCli, tempDir } from './helpers.js';
+import { readJson, readNdjson, runCliInProcess as runCli, tempDir } from './helpers.js';
 
 const DEMO = 'suites/demo.yaml';
 const DEMO_KEY = 'kb-demo-0000-local';

@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
-import { readJson, readNdjson, ROOT, runCli, tempDir } from './helpers.js';
+import { readJson, readNdjson, ROOT, runCliInProcess as runCli, tempDir } from './helpers.js';
 import { GRADER_MODEL, startOpenAiGraderServer, type OpenAiGraderServer } from './openai-grader-server.js';
 
 const PARCELS = 'suites/parcel-lockers/suite.yaml';

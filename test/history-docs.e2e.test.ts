@@ -4,7 +4,7 @@ import { cpSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { HistoryJson } from '../src/history/index.js';
-import { ROOT, runCli, tempDir } from './helpers.js';
+import { ROOT, runCliInProcess as runCli, tempDir } from './helpers.js';
 
 function docCommands(): string[][] {
   const text = readFileSync(join(ROOT, 'docs', 'history.md'), 'utf8');

@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HistoryJson } from '../src/history/index.js';
-import { ROOT, runCli, tempDir } from './helpers.js';
+import { ROOT, runCliInProcess as runCli, tempDir } from './helpers.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);

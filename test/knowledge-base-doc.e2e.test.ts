@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readJson, ROOT, runCli, tempDir } from './helpers.js';
+import { readJson, ROOT, runCliInProcess as runCli, tempDir } from './helpers.js';
 import { startOpenAiGraderServer, type OpenAiGraderServer } from './openai-grader-server.js';
 
 const DOC = join(ROOT, 'docs', 'your-knowledge-base.md');

@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { StageSummary } from '../src/domain/load.js';
-import { readJson, runCli, tempDir } from './helpers.js';
+import { readJson, runCliInProcess as runCli, tempDir } from './helpers.js';
 
 interface RunJson { plan: { starts: number }; options: { stages: unknown; maxInFlight?: number; embedded: { degradeQuality?: boolean } } }
 interface SummaryJson { stages: StageSummary[] | null; totals: { starts: number; dropped: number } }

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
-import { readNdjson, runCli, tempDir } from './helpers.js';
+import { readNdjson, runCliInProcess as runCli, tempDir } from './helpers.js';
 
 async function runAt(rate: number): Promise<Sample[]> {
   const out = join(tempDir(), 'run');

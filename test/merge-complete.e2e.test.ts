@@ -4,7 +4,7 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readJson, runCli, tempDir } from './helpers.js';
+import { readJson, runCliInProcess as runCli, tempDir } from './helpers.js';
 
 const SUITE = 'test/fixtures/e2e/small.yaml';
 const PLAN = ['--models', 'gpt-4o-mini', '--latency-scale', '0'];

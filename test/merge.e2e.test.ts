@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
 import { TIMING_METRICS, type HistogramFile } from '../src/domain/summary.js';
 import { createHistogram, createTally, decodeHistogramFile, percentilesMs, recordMs } from '../src/metrics/index.js';
-import { readJson, readNdjson, runCli, tempDir } from './helpers.js';
+import { readJson, readNdjson, runCliInProcess as runCli, tempDir } from './helpers.js';
 
 const SUITE = 'test/fixtures/e2e/small.yaml';
 

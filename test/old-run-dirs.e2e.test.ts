@@ -4,7 +4,7 @@ import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
-import { readJson, readNdjson, ROOT, runCli, tempDir } from './helpers.js';
+import { readJson, readNdjson, ROOT, runCliInProcess as runCli, tempDir } from './helpers.js';
 
 const SUITE = 'test/fixtures/e2e/small.yaml';
 const FIXTURE = join(ROOT, 'test/fixtures/runs/v0.1.0-interrupted');

@@ -3,7 +3,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, runCli, tempDir } from './helpers.js';
+import { ROOT, runCliInProcess as runCli, tempDir } from './helpers.js';
 
 describe('report of an unfinished --filter run', () => {
   it('counts as unsent only what the filter planned', async () => {

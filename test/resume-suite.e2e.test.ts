@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
-import { ROOT, readJson, readNdjson, runCli, tempDir } from './helpers.js';
+import { ROOT, readJson, readNdjson, runCliInProcess as runCli, tempDir } from './helpers.js';
 
 /** small.yaml, copied where it can be edited (its workspace made absolute). */
 function copySuite(name = 'small', extraCase = ''): string {

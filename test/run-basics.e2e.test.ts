@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
-import { readJson, readNdjson, runCli, tempDir, type CliResult } from './helpers.js';
+import { readJson, readNdjson, runCliInProcess as runCli, tempDir, type CliResult } from './helpers.js';
 
 const DEMO_KEY = 'kb-demo-0000-local';
 const RESULT_FIELDS = [

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendJson } from '../src/client/test-support/raw-server.js';
 import type { Sample } from '../src/domain/sample.js';
-import { readNdjson, runCli, tempDir } from './helpers.js';
+import { readNdjson, runCliInProcess as runCli, tempDir } from './helpers.js';
 import { hostileSuite, startHostileServer, type HostileServer } from './hostile-server.js';
 
 const KEY = 'kb-live-7f3a9c2e51d04b8a-echoed';

@@ -1,6 +1,6 @@
 // `kbbench serve`'s capacity and pause flags reach the service, and bad values exit 2 naming the flag.
 import { describe, expect, it } from 'vitest';
-import { runCli, startServe } from './helpers.js';
+import { runCliInProcess as runCli, startServe } from './helpers.js';
 
 const ASK = '/api/conversation?board_id=winter-frost-CJk4G&chat_id=chatNode-patient-star-4uIJt&model=gpt-4o&streaming=true&prompt=How+long+is+the+free+trial%3F';
 

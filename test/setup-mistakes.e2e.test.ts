@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendJson } from '../src/client/test-support/raw-server.js';
 import type { RunInfo } from '../src/domain/run.js';
 import type { Sample } from '../src/domain/sample.js';
-import { readJson, readNdjson, ROOT, runCli, tempDir } from './helpers.js';
+import { readJson, readNdjson, ROOT, runCliInProcess as runCli, tempDir } from './helpers.js';
 import { HOSTILE_BOARD, HOSTILE_CHAT, hostileSuite, startHostileServer, type HostileServer } from './hostile-server.js';
 
 const SUITE = 'test/fixtures/e2e/small.yaml';

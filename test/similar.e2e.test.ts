@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
 import { sendJson } from '../src/client/test-support/raw-server.js';
-import { readNdjson, runCli, tempDir } from './helpers.js';
+import { readNdjson, runCliInProcess as runCli, tempDir } from './helpers.js';
 import { HOSTILE_BOARD, HOSTILE_CHAT, startHostileServer, type HostileServer } from './hostile-server.js';
 
 const REFERENCE = 'You have 72 hours to collect a parcel after it is delivered to the locker.';

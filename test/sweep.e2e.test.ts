@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
 import type { Summary } from '../src/domain/summary.js';
 import type { RunInfo } from '../src/domain/run.js';
-import { readJson, readNdjson, ROOT, runCli, tempDir } from './helpers.js';
+import { readJson, readNdjson, ROOT, runCliInProcess as runCli, tempDir } from './helpers.js';
 
 const SUITE = 'test/fixtures/e2e/small.yaml';
 const BASE = ['--models', 'gpt-4o-mini', '--latency-scale', '0.05', '--duration', '1s', '--max-in-flight', '8'];

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
 import type { Summary } from '../src/domain/summary.js';
-import { readNdjson, runCli, tempDir } from './helpers.js';
+import { readNdjson, runCliInProcess as runCli, tempDir } from './helpers.js';
 
 describe('tags', () => {
   it('gives pass rate, latency and credits per tag, and judges {tag:…} thresholds', async () => {

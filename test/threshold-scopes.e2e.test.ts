@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempDir } from './helpers.js';
+import { runCliInProcess as runCli, tempDir } from './helpers.js';
 
 const SUITE = 'test/fixtures/e2e/small.yaml';
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Summary } from '../src/domain/summary.js';
 import type { TimelineLine } from '../src/domain/timeline.js';
 import type { Sample } from '../src/domain/sample.js';
-import { readJson, readNdjson, runCli, startServe, tempDir, type ServeHandle } from './helpers.js';
+import { readJson, readNdjson, runCliInProcess as runCli, startServe, tempDir, type ServeHandle } from './helpers.js';
 
 describe('the timeline of an open-loop run', () => {
   let serve: ServeHandle;

@@ -51,5 +51,18 @@ function sleepOnce(ms: number, signal?: AbortSignal): Promise<boolean> {
   });
 }
 
+/**
+ * The runner's time as a value (tinybench's `now`): the system's monotonic clock in a run, a fake
+ * one in a test, which then advances time instead of waiting for it (a think time of 60 ms takes none).
+ */
+export interface Clock {
+  /** Monotonic ms. */
+  now(): number;
+  /** Resolves true after `ms`, or false at once when `signal` aborts. */
+  sleep(ms: number, signal?: AbortSignal): Promise<boolean>;
+}
+
+export const systemClock: Clock = { now: monotonicMs, sleep };
+
 /** Rounds a duration to microseconds: sub-ms precision without float noise in the files. */
 export const roundMs = (ms: number): number => Math.round(ms * 1000) / 1000;

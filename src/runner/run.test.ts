@@ -4,7 +4,7 @@ import type { AnswerResult } from '../domain/answer.js';
 import type { AskRequest, ChatClient, ContinueRequest } from '../domain/client.js';
 import { RateLimitedError, ServerError } from '../domain/errors.js';
 import type { Sample } from '../domain/sample.js';
-import { sleep } from './clock.js';
+import { sleep, type Clock } from './clock.js';
 import { caseId, threadKey, turnId } from '../plan/item-id.js';
 import type { PlanRequest as RequestSpec, PlanUnit as RunUnit } from '../plan/types.js';
 
@@ -264,14 +264,22 @@ describe('startRun', () => {
     expect(new Set(samples.map((s) => s.item_id)).size).toBe(samples.length);
   });
 
-  it('think time: a thread pauses between its turns, not before the first', async () => {
-    const client = scriptedClient(async () => answer('x'));
+  it('think time: a thread pauses between its turns, not before the first (fake clock: no real wait)', async () => {
+    // Time moves only when the runner sleeps: each gap is exactly the think time it drew.
+    let nowMs = 1000;
+    const slept: number[] = [];
+    const clock: Clock = { now: () => nowMs, sleep: async (ms) => { slept.push(ms); nowMs += ms; return true; } };
+    const instant = (text: string): AnswerResult => ({ ...answer(text), marks: { sentAt: nowMs, headersAt: nowMs, firstChunkAt: nowMs, lastChunkAt: nowMs, finishAt: nowMs, usageAt: nowMs, endAt: nowMs } });
+    const client = scriptedClient(async () => instant('x'));
     const unit = { ...thread('t', 3), think_time: { min_ms: 60, max_ms: 80 } } as RunUnit;
-    const samples = (await collect([unit], client)).samples.filter((s) => s.endpoint !== 'create');
+    const samples = (await collect([unit], client, { clock })).samples.filter((s) => s.endpoint !== 'create');
     expect(samples.map((s) => s.turn)).toEqual([1, 2, 3]);
+    expect(slept).toHaveLength(2);
     for (let i = 1; i < samples.length; i += 1) {
       const gap = samples[i]!.offset_ms - (samples[i - 1]!.offset_ms + (samples[i - 1]!.latency_ms ?? 0));
-      expect(gap).toBeGreaterThanOrEqual(55); // at least the shortest think time (timers never fire early by more than a ms)
+      expect(gap).toBeCloseTo(slept[i - 1]!, 2); // offsets are kept to the microsecond
+      expect(gap).toBeGreaterThanOrEqual(60);
+      expect(gap).toBeLessThanOrEqual(80);
     }
   });
 

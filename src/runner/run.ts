@@ -5,7 +5,7 @@ import { CreditLedger } from '../credits/ledger.js';
 import type { ChatClient } from '../domain/client.js';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
 import { Channel } from './channel.js';
-import { monotonicMs } from './clock.js';
+import { systemClock, type Clock } from './clock.js';
 import { StartGate, type StopReason } from './gate.js';
 import type { LoadProfile } from './arrivals.js';
 import type { MixOptions } from './mix.js';
@@ -52,6 +52,8 @@ export interface RunnerOptions {
   ledger?: CreditLedger;
   /** The run's t0 (monotonic ms), when set by whoever starts several loops at one instant (--workers). */
   runStartMs?: number;
+  /** Offsets and think times (default the system's monotonic clock). A fake one is for closed loops: the open loop's timers are real. */
+  clock?: Clock;
 }
 
 export interface RunHandle {
@@ -93,7 +95,8 @@ export function startRun(source: UnitSource, options: RunnerOptions): RunHandle 
   // (The client's requests share one listener per signal: see client/request-guard.ts.)
   setMaxListeners(0, options.stop, options.abort, stop, abort, hardAbort, cut.signal);
   const ledger = options.ledger ?? new CreditLedger();
-  const runStartMs = options.runStartMs ?? monotonicMs();
+  const clock = options.clock ?? systemClock;
+  const runStartMs = options.runStartMs ?? clock.now();
   const channel = new Channel<RunEvent>(() => cancel.abort());
   channel.onAbandon = () => cancel.abort();
   const deps: SendDeps = {
@@ -104,6 +107,7 @@ export function startRun(source: UnitSource, options: RunnerOptions): RunHandle 
     check: options.check,
     ledger,
     runStartMs,
+    clock,
     abort,
     hardAbort,
     cut: cut.signal,

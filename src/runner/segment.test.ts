@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { caseId, formatItemId, withCycle } from '../plan/item-id.js';
 import type { PlanUnit, Shard } from '../plan/types.js';
-import { constantOffsets, segmentRequests, segmentSize, segmentStarts, unitsByStart } from './segment.js';
+import { arrivalSchedule, type LoadProfile, type ScheduledStart } from './arrivals.js';
+import { segmentRequests, segmentSchedule, segmentSize, unitsByStart } from './segment.js';
 
 /** A plan of `size` units; unit u is a thread of (u % 3) + 1 turns when `threads`, else a case. */
 function planOf(size: number, threads = false): { units(): IterableIterator<PlanUnit> } {
@@ -17,26 +18,41 @@ function planOf(size: number, threads = false): { units(): IterableIterator<Plan
 const shards = (count: number): Shard[] => Array.from({ length: count }, (_, i) => ({ index: i + 1, count }));
 const idOf = (d: { unit: PlanUnit; cycle: number }): string => formatItemId(withCycle(d.unit.kind === 'case' ? d.unit.request.id : d.unit.key, d.cycle));
 
-describe('segmentStarts', () => {
-  it('splits a schedule into N interleaved segments whose union is the schedule, each start once', () => {
+/** A schedule of the given starts (index k at offsets[k]), as arrivals.ts yields one. */
+const scheduleOf = (offsets: number[]): Iterator<ScheduledStart> => offsets.map((atMs, index) => ({ index, atMs })).values();
+
+describe('segmentSchedule', () => {
+  it('splits an arrival schedule into N interleaved segments whose union is the schedule, each start once', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 50 }), fc.integer({ min: 0, max: 3000 }), fc.integer({ min: 1, max: 7 }), (rate, durationMs, count) => {
-        const whole = [...segmentStarts(constantOffsets(rate, durationMs), null)];
-        const parts = shards(count).map((s) => [...segmentStarts(constantOffsets(rate, durationMs), s)]);
-        const union = parts.flat().sort((a, b) => a.k - b.k);
+        const profile: LoadProfile = { kind: 'constant', ratePerS: rate, durationMs };
+        const whole = [...segmentSchedule(arrivalSchedule(profile, { arrival: 'constant' }), null)];
+        const parts = shards(count).map((s) => [...segmentSchedule(arrivalSchedule(profile, { arrival: 'constant' }), s)]);
+        const union = parts.flat().sort((a, b) => a.index - b.index);
         expect(union).toEqual(whole);
         parts.forEach((part, i) => {
           expect(part.length).toBe(segmentSize(whole.length, shards(count)[i]!));
           // No burst: a segment's starts are exactly N global intervals apart.
-          for (let j = 1; j < part.length; j += 1) expect(part[j]!.offsetMs - part[j - 1]!.offsetMs).toBeCloseTo((count * 1000) / rate, 9);
+          for (let j = 1; j < part.length; j += 1) expect(part[j]!.atMs - part[j - 1]!.atMs).toBeCloseTo((count * 1000) / rate, 9);
         });
       }),
     );
   });
 
-  it('keeps the offsets of any schedule (a ramp or Poisson) and takes k mod N = i − 1', () => {
+  it('keeps the offsets of any schedule (a ramp, Poisson) and takes index mod N = i − 1', () => {
     const offsets = [0, 5, 7, 30, 31, 90, 91, 92];
-    expect([...segmentStarts(offsets, { index: 2, count: 3 })]).toEqual([{ k: 1, offsetMs: 5 }, { k: 4, offsetMs: 31 }, { k: 7, offsetMs: 92 }]);
+    expect([...segmentSchedule(scheduleOf(offsets), { index: 2, count: 3 })]).toEqual([{ index: 1, atMs: 5 }, { index: 4, atMs: 31 }, { index: 7, atMs: 92 }]);
+  });
+
+  it('splits seeded Poisson arrivals the same way: the segments together are the one schedule', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 1000 }), (rate, count, seed) => {
+        const profile: LoadProfile = { kind: 'constant', ratePerS: rate, durationMs: 2000 };
+        const whole = [...arrivalSchedule(profile, { arrival: 'poisson', seed })];
+        const parts = shards(count).flatMap((s) => [...segmentSchedule(arrivalSchedule(profile, { arrival: 'poisson', seed }), s)]);
+        expect(parts.sort((a, b) => a.index - b.index)).toEqual(whole);
+      }),
+    );
   });
 });
 
@@ -47,7 +63,7 @@ describe('unitsByStart', () => {
         const offsets = Array.from({ length: total }, (_, k) => k);
         const drawAll = (segment: Shard | null): string[] => {
           const draw = unitsByStart(planOf(size));
-          return [...segmentStarts(offsets, segment)].map((s) => idOf(draw(s.k)!));
+          return [...segmentSchedule(scheduleOf(offsets), segment)].map((s) => idOf(draw(s.index)!));
         };
         const whole = drawAll(null);
         expect(whole).toEqual(offsets.map((k) => formatItemId(caseId(`c${k % size}`, 'm', 1, Math.floor(k / size) + 1))));
@@ -70,7 +86,7 @@ describe('segmentRequests', () => {
         let all = 0;
         for (const s of shards(count)) {
           const draw = unitsByStart(source);
-          const direct = [...segmentStarts(Array.from({ length: total }, (_, k) => k), s)].reduce((sum, st) => sum + requests(draw(st.k)!.unit), 0);
+          const direct = [...segmentSchedule(scheduleOf(Array.from({ length: total }, (_, k) => k)), s)].reduce((sum, st) => sum + requests(draw(st.index)!.unit), 0);
           expect(segmentRequests(source.units(), size, requests, total, s)).toBe(direct);
           all += direct;
         }

@@ -8,34 +8,6 @@ import type { PlanUnit, Shard } from '../plan/types.js';
 import type { UnitSource } from './unit.js';
 import type { ScheduledStart } from './arrivals.js';
 
-/** One start of the whole run: its place in the global schedule and when it is due (ms after t0). */
-export interface GlobalStart {
-  k: number;
-  offsetMs: number;
-}
-
-/**
- * The constant-rate schedule, as an iterator of global start offsets: start k at k / rate seconds,
- * floor(rate × duration) starts. (The arrivals module's schedules, ramps and Poisson, are iterators
- * of the same kind and go through `segmentStarts` the same way.)
- */
-export function* constantOffsets(ratePerS: number, durationMs: number): Generator<number> {
-  const total = Math.floor((ratePerS * durationMs) / 1000);
-  const intervalMs = 1000 / ratePerS;
-  for (let k = 0; k < total; k += 1) yield k * intervalMs;
-}
-
-/** The starts of one segment of a global schedule; no segment (null) is the whole schedule. */
-export function* segmentStarts(offsets: Iterable<number>, segment: Shard | null): Generator<GlobalStart> {
-  const count = segment?.count ?? 1;
-  const mine = (segment?.index ?? 1) - 1;
-  let k = 0;
-  for (const offsetMs of offsets) {
-    if (k % count === mine) yield { k, offsetMs };
-    k += 1;
-  }
-}
-
 /** The starts of one segment of an arrival schedule (arrivals.ts): those whose global index is its own. */
 export function* segmentSchedule(schedule: Iterator<ScheduledStart>, segment: Shard | null): Generator<ScheduledStart> {
   const count = segment?.count ?? 1;

@@ -9,7 +9,7 @@ import { checkCreditUnits, fromUnits } from '../credits/units.js';
 import { itemOutcome } from '../checks/outcome.js';
 import type { PlanRequest } from '../plan/types.js';
 import { withRetries, type BackoffPolicy } from './backoff.js';
-import { isoNow, monotonicMs, roundMs } from './clock.js';
+import { isoNow, roundMs, systemClock, type Clock } from './clock.js';
 import { interruptedSample, sampleFromAnswer, sampleFromError, skippedSample, type SampleContext } from './sample-builder.js';
 
 export interface CheckSubject {
@@ -30,6 +30,8 @@ export interface SendDeps {
   ledger: CreditLedger;
   /** Monotonic ms at which the run started: sample offsets are measured from it. */
   runStartMs: number;
+  /** Where offsets and think times take their time from (default: the system's monotonic clock; tests pass a fake one). */
+  clock?: Clock;
   /** Cancels requests in flight down to the socket: the hard abort, or the end of the graceful stop (`cut`). */
   abort: AbortSignal;
   /** The hard abort alone (results can no longer be written, or nobody reads them): what it cancels is not recorded. */
@@ -95,8 +97,9 @@ function callClient(spec: PlanRequest, deps: SendDeps, conversationId: string | 
 
 /** Runs the request until it succeeds, fails for good, or the retries are used up. */
 export async function sendRequest(spec: PlanRequest, deps: SendDeps, conversationId: string | null): Promise<Sample> {
+  const clock = deps.clock ?? systemClock;
   const startedAt = isoNow();
-  const offsetMs = monotonicMs() - deps.runStartMs;
+  const offsetMs = clock.now() - deps.runStartMs;
   const ctx = (attempts: number): SampleContext => ({
     endpoint: conversationId === null ? 'ask' : 'continue',
     method: spec.options.method ?? 'post',
@@ -106,7 +109,7 @@ export async function sendRequest(spec: PlanRequest, deps: SendDeps, conversatio
     startedAt,
     offsetMs,
   });
-  const firstSentAt = monotonicMs();
+  const firstSentAt = clock.now();
   const scheduled = (sample: Sample, sentAt: number | undefined): Sample => withSchedule(sample, spec.intended_at_ms, firstSentAt, sentAt);
   let attempts = 0;
   const refused = deps.refusedModels?.reasonFor(spec.model);
@@ -123,7 +126,7 @@ export async function sendRequest(spec: PlanRequest, deps: SendDeps, conversatio
     if (deps.abort.aborted || error instanceof AbortedError) {
       if (deps.cut?.aborted !== true || deps.hardAbort?.aborted === true) throw new RequestCancelled('cancelled');
       // Cut at the end of the graceful stop: recorded, with how long it was outstanding.
-      const now = monotonicMs();
+      const now = clock.now();
       const sample = interruptedSample(spec, ctx(attempts), now - firstSentAt, deps.gracefulStopMs ?? null, deps.signalCut?.aborted === true);
       sample.scheduled_delay_ms = spec.intended_at_ms == null ? 0 : roundMs(Math.max(0, firstSentAt - spec.intended_at_ms));
       sample.corrected_latency_ms = roundMs(now - (spec.intended_at_ms ?? firstSentAt));

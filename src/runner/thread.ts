@@ -2,7 +2,7 @@
 import { AbortedError, KbError } from '../domain/errors.js';
 import type { Sample } from '../domain/sample.js';
 import { withRetries } from './backoff.js';
-import { isoNow, monotonicMs, sleep } from './clock.js';
+import { isoNow, systemClock } from './clock.js';
 import { createIdOf } from '../plan/item-id.js';
 import { createRandom } from '../domain/random.js';
 import type { PlanRequest, PlanThread } from '../plan/types.js';
@@ -21,7 +21,7 @@ type Created = { conversationId: string } | { failure: Sample };
 
 async function createWithRetries(thread: PlanThread, deps: SendDeps): Promise<Created> {
   const startedAt = isoNow();
-  const offsetMs = monotonicMs() - deps.runStartMs;
+  const offsetMs = (deps.clock ?? systemClock).now() - deps.runStartMs;
   let attempts = 0;
   const create = (n: number) => {
     attempts = n;
@@ -42,7 +42,7 @@ async function createWithRetries(thread: PlanThread, deps: SendDeps): Promise<Cr
       // Cut at the end of the graceful stop while the conversation was being created: recorded, so the start is not lost.
       const spec: PlanRequest = { ...thread.turns[0]!, id: createIdOf(thread.key), turn: null, prompt: '', checks: [] };
       const ctx: SampleContext = { endpoint: 'create', method: 'post', streaming: false, conversationId: null, attempts, startedAt, offsetMs };
-      return { failure: interruptedSample(spec, ctx, monotonicMs() - deps.runStartMs - offsetMs, deps.gracefulStopMs ?? null, deps.signalCut?.aborted === true) };
+      return { failure: interruptedSample(spec, ctx, (deps.clock ?? systemClock).now() - deps.runStartMs - offsetMs, deps.gracefulStopMs ?? null, deps.signalCut?.aborted === true) };
     }
     if (!(error instanceof KbError)) throw error;
     // A conversation that could not be created is recorded once, as a `create` line with its error.
@@ -57,7 +57,7 @@ function skipRest(turns: PlanRequest[], conversationId: string | null, reason: s
   for (const turn of turns) {
     const ctx: SampleContext = {
       endpoint: 'continue', method: turn.options.method ?? 'post', streaming: turn.options.streaming ?? true,
-      conversationId, attempts: 0, startedAt: isoNow(), offsetMs: monotonicMs() - deps.runStartMs,
+      conversationId, attempts: 0, startedAt: isoNow(), offsetMs: (deps.clock ?? systemClock).now() - deps.runStartMs,
     };
     hooks.emit(skippedSample(turn, ctx, reason));
   }
@@ -115,7 +115,7 @@ export async function runThread(thread: PlanThread, deps: SendDeps, hooks: Threa
   for (let i = 0; i < thread.turns.length; i += 1) {
     const turn = thread.turns[i]!;
     // k6's sleep between a user's steps; a hard stop cuts it short, a soft one is seen by beforeTurn.
-    if (i > 0 && think !== null && !(await sleep(think(), deps.abort))) return;
+    if (i > 0 && think !== null && !(await (deps.clock ?? systemClock).sleep(think(), deps.abort))) return;
     const release = await hooks.beforeTurn(turn);
     if (!release) return; // stopped: the remaining turns stay unsent, so --resume continues them
     let sample: Sample;

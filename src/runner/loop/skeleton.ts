@@ -4,7 +4,7 @@
 // deadline and gives units in flight the graceful stop before they are cut.
 import type { Sample } from '../../domain/sample.js';
 import type { PlanUnit } from '../../plan/types.js';
-import { monotonicMs } from '../clock.js';
+import { systemClock } from '../clock.js';
 import type { StartGate } from '../gate.js';
 import type { MixOptions } from '../mix.js';
 import type { SendDeps } from '../send.js';
@@ -41,6 +41,8 @@ export interface LoopOptions {
 export function runLoop(options: LoopOptions): void {
   const { deps, gate, channel, source } = options;
   const t0 = deps.runStartMs;
+  // The run's clock (t0 is on it): a test's fake clock moves offsets and stage ages; the open loop's timers are real.
+  const now = (): number => (deps.clock ?? systemClock).now();
   const control: LoopControl = {
     push: (event) => channel.push(event),
     setRetryDeadline: (elapsedMs) => {
@@ -97,7 +99,7 @@ export function runLoop(options: LoopOptions): void {
   const launch = (unit: PlanUnit): void => {
     inFlight += 1;
     const id = nextId++;
-    channel.push({ type: 'start', id, at_ms: monotonicMs(), intended_at_ms: intendedAtOf(unit) });
+    channel.push({ type: 'start', id, at_ms: now(), intended_at_ms: intendedAtOf(unit) });
     runUnit(unit, deps, gate, emit).then(
       () => {
         inFlight -= 1;
@@ -125,11 +127,11 @@ export function runLoop(options: LoopOptions): void {
       timer = undefined;
       timerAtMs = Infinity;
       pump();
-    }, Math.max(0, t0 + atMs - monotonicMs()));
+    }, Math.max(0, t0 + atMs - now()));
   };
 
   function giveUpLate(): void {
-    const limitMs = monotonicMs() - GIVE_UP_LATE_MS;
+    const limitMs = now() - GIVE_UP_LATE_MS;
     let expired = 0;
     while (held.length > 0 && (intendedAtOf(held[0]!) ?? Infinity) < limitMs) {
       held.shift();
@@ -143,7 +145,7 @@ export function runLoop(options: LoopOptions): void {
     // Looked at even after the schedule ended: a signal during the graceful stop still makes the run a stopped one.
     if (gate.stopped !== null) end();
     while (!ending) {
-      const state: LoopState = { elapsedMs: monotonicMs() - t0, inFlight: inFlight + held.length, settled, nextIndex };
+      const state: LoopState = { elapsedMs: now() - t0, inFlight: inFlight + held.length, settled, nextIndex };
       const next = executor.next(state);
       if (next.kind === 'done') {
         end();
