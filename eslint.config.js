@@ -33,4 +33,42 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [{ group: ['**/server/**', '**/cli/**'], message: 'client/ and runner/ never import the reference service or the CLI.' }] }],
     },
   },
+  // Layering (issue 24): each rule below keeps one fixed leak fixed. Plain no-restricted-imports
+  // per folder, not eslint-plugin-boundaries: six rules need no new dependency, and the message
+  // says where the code belongs instead.
+  {
+    files: ['src/checks/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/metrics/**'], message: 'checks/ judges answers; thresholds and gates live in metrics/, which checks/ never imports.' }] }] },
+  },
+  {
+    files: ['src/metrics/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/checks/**'], message: 'metrics/ owns thresholds and gates beside its aggregates (k6); it never imports checks/.' }] }] },
+  },
+  {
+    files: ['src/domain/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^\\.\\./(?!protocol/)', message: 'domain/ holds shapes: it imports only ../protocol (a shape another folder computes is declared here, e.g. domain/credits.ts).' }] }] },
+  },
+  {
+    files: ['src/merge/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/session/**'], message: 'merge/ builds reports through report/ (buildReports), never through session/, the orchestrator.' }] }] },
+  },
+  {
+    // Whether a directory is a run has one owner: store/run-dir.ts (assertRunDir, holdsRun).
+    files: ['src/**/*.ts'],
+    ignores: ['src/store/**', 'src/**/*.test.ts', 'src/**/test-support/**'],
+    rules: {
+      'no-restricted-syntax': ['error', {
+        selector: "CallExpression[callee.name='existsSync'] MemberExpression[object.name='RUN_FILES'][property.name=/^(run|results)$/]",
+        message: 'Ask store/run-dir.ts (assertRunDir, holdsRun) whether a directory is a run.',
+      }],
+    },
+  },
+  {
+    files: ['src/session/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/compare/run-dir*'], message: 'store/run-dir.ts owns whether a directory is a run.' }] }] },
+  },
+  {
+    files: ['src/report/console-*.ts', 'src/report/model-pairs-text.ts', 'src/report/load-words.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/html/**'], message: 'The console shares wording through report/ modules (load-words.ts, model-pairs-text.ts), never report/html/.' }] }] },
+  },
 );

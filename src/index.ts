@@ -7,7 +7,8 @@ export { buildPlan, describePlan, parseShard, formatItemId, parseItemId, type It
 export { createClient, type ClientOptions, type KbClient, type StreamEvent } from './client/index.js';
 export { startRun, type RunEvent, type RunnerOptions, type RunHandle, type UnitSource } from './runner/index.js';
 export { CreditLedger } from './credits/ledger.js';
-export { runChecks, createThresholdSinks, validateThresholds, textSimilarity, type ThresholdSinks } from './checks/index.js';
+export { runChecks, textSimilarity } from './checks/index.js';
+export { createThresholdSinks, validateThresholds, type ThresholdSinks } from './metrics/index.js';
 export { runSession, type SessionHooks, type SessionResult } from './session/run-session.js';
 export type { RunSessionOptions } from './session/options.js';
 export { estimateSuite } from './session/estimate.js';

@@ -1,16 +1,33 @@
-// Every command of the README's quick start is run here, as written, with only what a test must
-// change (a temporary --out, instant latencies, a 60 s load test or ramp shortened, placeholders filled).
-// A new README line this file does not know fails the test, so the README cannot drift from the CLI.
-import { existsSync, readFileSync } from 'node:fs';
+// Every `npx kbbench` line of the README and of every docs/*.md page is run here, as written, with
+// only what a test must change (a temporary --out, instant latencies, a 60 s load test or ramp
+// shortened, placeholders filled). A page whose commands build on each other has its own test
+// (OWN_TEST), which must read that page. A new line this file does not know fails the test, so the
+// docs cannot drift from the CLI.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, runCli, startServe, tempDir, type ServeHandle } from './helpers.js';
+import { demoWorkspaceWithRefundWindowChanged, ROOT, runCli, startServe, tempDir, type ServeHandle } from './helpers.js';
 
 const DEMO_BOARD = 'winter-frost-CJk4G';
 const DEMO_CHAT = 'chatNode-patient-star-4uIJt';
 
-/** Pages whose `npx kbbench …` lines run here: the README and the user guides that show commands. */
-const PAGES = ['README.md', 'docs/comparing-models.md', 'docs/load-testing.md'];
+/** Pages whose commands are a sequence (each builds on the last), run in order by their own test. */
+const OWN_TEST: Record<string, string> = {
+  'docs/your-knowledge-base.md': 'test/knowledge-base-doc.e2e.test.ts',
+  'docs/history.md': 'test/history-docs.e2e.test.ts',
+};
+
+/** Pages whose `npx kbbench …` lines run here: the README and every page of docs/. */
+const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)].filter((page) => !(page in OWN_TEST));
+
+/** A user's own names on the pages, played by the demo and the test's service. */
+const PLACEHOLDERS: Record<string, string> = { 'faq.csv': 'suites/demo.csv', 'suites/support-faq.yaml': 'suites/demo.yaml' };
+
+/** Lines that must not exit 0, as their page says, and what their page promises they show. */
+const EXPECTED: { line: RegExp; code: number; markdown?: RegExp }[] = [
+  // docs/ci.md, "Try the whole loop locally": a changed refund window fails the comparison.
+  { line: /--workspace \/tmp\/ws\/workspace\.yaml --baseline/, code: 1, markdown: /refund-window/ },
+];
 
 /** The `npx kbbench …` lines of a page's code blocks, without their comments. */
 function readmeCommands(page = 'README.md'): string[] {
@@ -31,10 +48,14 @@ function split(line: string): { env: string[]; args: string[] } {
 
 let serve: ServeHandle;
 let baselineDir: string;
+let changedWorkspace: string;
+let markdownFile: string;
 
 beforeAll(async () => {
   serve = await startServe(['--latency-scale', '0']);
   baselineDir = join(tempDir(), 'baseline');
+  changedWorkspace = demoWorkspaceWithRefundWindowChanged(join(tempDir(), 'ws'));
+  markdownFile = join(tempDir(), 'pr.md');
   const r = await runCli(['run', 'suites/demo.yaml', '--latency-scale', '0', '--out', baselineDir, '--quiet']);
   expect(r.code, r.stderr).toBe(0);
 }, 120_000);
@@ -54,16 +75,19 @@ function suiteHasLoadBlock(suite: string | undefined): boolean {
 
 /** The README line as the test runs it; undefined for a line this file does not know. */
 function adapt(line: string): { args: string[]; env: Record<string, string> } | undefined {
-  const { env, args } = split(line);
+  const { env, args: written } = split(line);
+  // A page's own --out (a baseline folder, /tmp/base) becomes the test's temporary one.
+  const args = written.map((word) => PLACEHOLDERS[word] ?? word).filter((_, i, all) => all[i] !== '--out' && all[i - 1] !== '--out');
   const [command] = args;
   const out = ['--out', join(tempDir(), 'run')];
   if (command === 'run' && env.some((e) => e.startsWith('KBBENCH_API_KEY='))) {
-    // The live service, played by `kbbench serve`; faq.csv is the user's own CSV, here the demo's.
-    const live = args.map((word) => ({ 'faq.csv': 'suites/demo.csv', 'https://…': serve.url, B: DEMO_BOARD, C: DEMO_CHAT })[word] ?? word);
-    return { args: [...live, ...out], env: { KBBENCH_API_KEY: serve.key } };
+    // The live service, played by `kbbench serve`; the user's own suite is the demo's.
+    const live = args.map((word) => ({ 'https://…': serve.url, 'https://api.example.com': serve.url, B: DEMO_BOARD, C: DEMO_CHAT })[word] ?? word);
+    const target = live.includes('--board') ? [] : ['--board', DEMO_BOARD, '--chat', DEMO_CHAT];
+    return { args: [...live, ...target, ...out], env: { KBBENCH_API_KEY: serve.key } };
   }
   if (command === 'run') {
-    const local = args.map((word, i) => (args[i - 1] === '--duration' ? '2s' : args[i - 1] === '--stages' ? SHORT_STAGES : args[i - 1] === '--concurrency-stages' ? '1s:2,1s:1' : args[i - 1] === '--baseline' ? baselineDir : word));
+    const local = args.map((word, i) => (args[i - 1] === '--duration' ? '2s' : args[i - 1] === '--stages' ? SHORT_STAGES : args[i - 1] === '--concurrency-stages' ? '1s:2,1s:1' : args[i - 1] === '--baseline' ? baselineDir : args[i - 1] === '--workspace' && word === '/tmp/ws/workspace.yaml' ? changedWorkspace : args[i - 1] === '--markdown' ? markdownFile : word));
     const ramp = suiteHasLoadBlock(args[1]) && !args.some((word) => SHAPE_FLAGS.includes(word)) ? ['--stages', SHORT_STAGES] : [];
     // A closed loop that cycles until its stages end sends as fast as answers come: with instant
     // answers it would spend past the demo's `credits_used sum<=5`, so it keeps a little latency.
@@ -84,13 +108,18 @@ function adapt(line: string): { args: string[]; env: Record<string, string> } | 
   return undefined;
 }
 
-describe('the README quick start and the guides', () => {
+describe('the README and every docs/ page', () => {
   const lines = [...new Set(PAGES.flatMap((page) => readmeCommands(page)))];
 
-  it('shows commands (the extraction works)', () => {
-    expect(lines.length).toBeGreaterThanOrEqual(8);
+  it('shows commands (the extraction works), and a page left to its own test is read by it', () => {
+    expect(PAGES).toEqual(expect.arrayContaining(['README.md', 'docs/cli.md', 'docs/ci.md', 'docs/load-testing.md']));
+    expect(readmeCommands('README.md')).toHaveLength(3);
     expect(lines).toContain('npx kbbench run suites/demo.csv --no-stream --method get');
     expect(readmeCommands('docs/comparing-models.md')).toHaveLength(3);
+    for (const [page, test] of Object.entries(OWN_TEST)) {
+      expect(readmeCommands(page).length, page).toBeGreaterThan(0);
+      expect(readFileSync(join(ROOT, test), 'utf8'), `${test} reads ${page}`).toContain(page.split('/').pop()!);
+    }
   });
 
   it.each(lines)('%s', async (line) => {
@@ -105,7 +134,9 @@ describe('the README quick start and the guides', () => {
     const adapted = adapt(line);
     expect(adapted, `a README command this test does not know how to run: ${line}`).toBeDefined();
     const r = await runCli(adapted!.args, { env: adapted!.env });
-    expect(r.code, `${line}\n${r.stderr}`).toBe(0);
+    const expected = EXPECTED.find((e) => e.line.test(line));
+    expect(r.code, `${line}\n${r.stderr}`).toBe(expected?.code ?? 0);
+    if (expected?.markdown) expect(readFileSync(markdownFile, 'utf8')).toMatch(expected.markdown);
     // A CSV names no board: against the embedded service the workspace's default is asked, and said.
     if (line.includes('suites/demo.csv') && !line.includes('--board')) expect(r.stderr).toMatch(/asking the embedded workspace's default target/);
   }, 180_000);

@@ -4,7 +4,7 @@ import { formatRate } from '../report/format.js';
 import { digestRun, type RunDigest } from './collect.js';
 import { matchItems, type ItemMatch } from './items.js';
 import { compareModels } from './models.js';
-import { assertRunDir } from './run-dir.js';
+import { assertRunDir } from '../store/run-dir.js';
 import { headCoverage } from './head-plan.js';
 import { assertSameSuite } from './same-suite.js';
 import type { Comparison, CompareOptions, ModelChange, PassRateChange, RunRef } from './types.js';

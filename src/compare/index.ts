@@ -2,7 +2,6 @@
 export * from './types.js';
 export { compareRuns, type CompareRoles } from './compare-runs.js';
 export { DEFAULT_COMPARE_OPTIONS, compareOptionsFrom, parseFailOn, parseTolerance, type CompareFlagValues } from './options.js';
-export { assertRunDir } from './run-dir.js';
 export { renderCompareConsole } from './console.js';
 export { renderCompareMarkdown } from './markdown.js';
 export { renderCompareHtml } from './html/render.js';

@@ -1,6 +1,6 @@
 // Options of a comparison: defaults and the parsing of --fail-on and the tolerance flags (errors name the flag).
 import { InputError } from '../domain/errors.js';
-import { DEFAULT_GATES, parseFailOn } from '../checks/gates.js';
+import { DEFAULT_GATES, parseFailOn } from '../metrics/gates.js';
 import type { CompareOptions } from './types.js';
 
 export const DEFAULT_COMPARE_OPTIONS: CompareOptions = {
@@ -8,7 +8,7 @@ export const DEFAULT_COMPARE_OPTIONS: CompareOptions = {
   creditsTolerance: 0.05,
   tolerance: 0,
   alpha: 0.01,
-  // The one default of every command (checks/gates.ts); compare judges its own gates of it.
+  // The one default of every command (metrics/gates.ts); compare judges its own gates of it.
   failOn: [...DEFAULT_GATES],
 };
 

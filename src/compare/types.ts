@@ -1,10 +1,10 @@
 // The shape of a comparison of two runs: what compare.json holds and every compare report reads.
 import type { Verdict } from '../domain/summary.js';
 
-import type { Gate } from '../checks/gates.js';
+import type { Gate } from '../metrics/gates.js';
 
 /** What may fail a comparison (`--fail-on`): the one gate vocabulary; compare judges the comparison's gates of it. */
-export { GATES as FAIL_ON_KINDS } from '../checks/gates.js';
+export { GATES as FAIL_ON_KINDS } from '../metrics/gates.js';
 export type FailOnKind = Gate;
 
 /** compare.json's pass_rate: base → head over the matched items (each item's repeats averaged). */

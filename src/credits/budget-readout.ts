@@ -1,20 +1,8 @@
 // summary.json `credits.budget`: the limits a run was given and by how much its spend passed them.
+import type { BudgetReadout } from '../domain/credits.js';
 import { fromUnits, toUnits } from './units.js';
 
-export interface BudgetReadout {
-  /** --max-credits (null when not given). */
-  max_credits: number | null;
-  /** --min-remaining (null when not given). */
-  min_remaining: number | null;
-  /** Credits spent (known costs, every segment of the run). */
-  spent: number;
-  /** spent - max_credits when positive, else 0: what the guard let pass (docs/credits.md says when it can). */
-  overshoot: number;
-  /** The balance at the end as summary.json `credits.remaining` reads it (null when none was reported). */
-  remaining: number | null;
-  /** min_remaining - remaining when positive, else 0. */
-  below_min_remaining: number;
-}
+export type { BudgetReadout } from '../domain/credits.js';
 
 function limitOf(value: unknown): number | null {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : null;

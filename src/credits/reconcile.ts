@@ -6,34 +6,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ReconciliationFindings, ReconciliationGap } from '../domain/credits.js';
 import { createLineWriter, readLinesSync } from '../metrics/line-file.js';
 import { fromUnits, toUnits } from './units.js';
 
-export interface ReconciliationGap {
-  /** The answer reporting the higher balance, and the one reporting the next lower. */
-  after_item: string;
-  before_item: string;
-  from_remaining: number;
-  to_remaining: number;
-  /** What the lower answer said it cost. */
-  expected: number;
-  /** The step down minus `expected`: positive is spend the run did not make; negative, a misreport. */
-  amount: number;
-}
-
-export interface ReconciliationFindings {
-  /** Answers that reported both credits_used and credits_remaining. */
-  answers: number;
-  start_remaining: number | null;
-  end_remaining: number | null;
-  /** The sum of every gap, less what the run's judges spent (they report no balance). */
-  unexplained: number;
-  /** Credits the run's checks (judges) spent: charged to the account between answers. */
-  check_credits: number;
-  /** The largest gaps (by size), at most MAX_GAPS; `gaps_left_out` counts the rest. */
-  gaps: ReconciliationGap[];
-  gaps_left_out: number;
-}
+export type { ReconciliationFindings, ReconciliationGap } from '../domain/credits.js';
 
 export const MAX_GAPS = 50;
 

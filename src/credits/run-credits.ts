@@ -3,59 +3,11 @@
 // a few numbers per model and turn position, a bounded balance trace, and the reconciliation's
 // external sort (one run of answers in memory, the rest on disk: credits/reconcile.ts).
 import type { Sample } from '../domain/sample.js';
-import type { BudgetReadout } from './budget-readout.js';
-import { BalanceSteps, type BalanceStepsOptions, type ReconciliationFindings } from './reconcile.js';
+import type { CreditStats, CreditsMoney, CreditsSummary, ModelCredits, RemainingReadout } from '../domain/credits.js';
+import { BalanceSteps, type BalanceStepsOptions } from './reconcile.js';
+// The shapes live in domain/ (summary.json's types); re-exported for credits/' callers.
+export type { CreditStats, CreditsMoney, CreditsSummary, ModelCredits, RemainingReadout } from '../domain/credits.js';
 import { checkCreditUnits, fromUnits, roundCredits, sampleCreditUnits, toUnits } from './units.js';
-
-export interface CreditStats {
-  /** Requests whose credits are known. */
-  requests: number;
-  sum: number;
-  mean: number | null;
-  /** Sample standard deviation of one request's credits. */
-  sd: number | null;
-}
-
-export interface ModelCredits extends CreditStats {
-  passed: number;
-  /** sum / passed answers: what one passing answer costs. */
-  per_passed: number | null;
-}
-
-/**
- * The account's balance at the end of the run. `reported`: the lowest credits_remaining an answer
- * reported, with nothing spent after it; `derived`: that balance less what answers reporting none
- * spent after it; `unknown`: no answer reported one (`detail` says why).
- */
-export interface RemainingReadout {
-  credits: number | null;
-  source: 'reported' | 'derived' | 'unknown';
-  detail: string;
-}
-
-export interface CreditsSummary {
-  models: Record<string, ModelCredits>;
-  /** `case` for one-time cases, `turn 1`, `turn 2`… for thread turn positions (history grows with the turn). */
-  turns: Record<string, CreditStats>;
-  per_passed: number | null;
-  remaining: RemainingReadout;
-  /** The balance as answers reported it, in time order (at most MAX_TRACE points, evenly thinned). */
-  remaining_over_run: { offset_ms: number; credits: number }[];
-  reconciliation: ReconciliationFindings;
-  /** With --credit-price: the spend in money (null otherwise). */
-  money: CreditsMoney | null;
-  /** With --max-credits or --min-remaining: the limits and how far the spend passed them (credits/budget-readout.ts). */
-  budget?: BudgetReadout;
-}
-
-export interface CreditsMoney {
-  credit_price: number;
-  currency: string | null;
-  total: number;
-  models: Record<string, number>;
-  per_passed: number | null;
-  remaining: number | null;
-}
 
 export const MAX_TRACE = 200;
 

@@ -1,5 +1,5 @@
 // summary.json and histograms.json: what a run's statistics look like (CONTRACT.md, "summary.json").
-import type { CreditsSummary } from '../credits/run-credits.js';
+import type { CreditsSummary } from './credits.js';
 import type { HarnessSaturation, KneeSummary, StagePercentiles, StageSummary, SweepProbe } from './load.js';
 import type { RunStatus, ThresholdResult } from './run.js';
 import type { OutputReport } from './output.js';
@@ -260,7 +260,7 @@ export interface FailedItems {
 export interface Summary {
   run_id: string;
   status: RunStatus;
-  /** `incomplete` for any run that did not finish (checks/gates.ts `verdictFor`). */
+  /** `incomplete` for any run that did not finish (metrics/gates.ts `verdictFor`). */
   verdict: Verdict;
   gates: GatesSummary;
   totals: TotalsSummary;
@@ -273,7 +273,7 @@ export interface Summary {
   /** null when `cases` lists every case. */
   cases_truncated: CasesTruncated | null;
   thresholds: ThresholdResult[];
-  /** Spend per model and turn position, per passed answer, the balance and the ledger's reconciliation (credits/run-credits.ts). */
+  /** Spend per model and turn position, per passed answer, the balance and the ledger's reconciliation (computed by credits/run-credits.ts; shapes in credits.ts). */
   credits?: CreditsSummary;
   /** Open loop: per stage of the load profile (from timeline.ndjson, else rebuilt from results). */
   stages?: StageSummary[];

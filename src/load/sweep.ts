@@ -1,7 +1,7 @@
 // GuideLLM's sweep (--sweep N): a closed-loop probe one at a time and one at saturation, then N
 // constant rates between them, each for --duration; --slo judged per rate.
 import { z } from 'zod';
-import { parseThresholdFlag } from '../checks/threshold-parser.js';
+import { parseThresholdFlag } from '../metrics/threshold-parser.js';
 import { InputError } from '../domain/errors.js';
 import type { SweepLoad } from '../domain/load.js';
 import { defaultMaxInFlight, LoadFieldError, type FieldNames } from './input.js';

@@ -6,7 +6,7 @@ import type { RunInfo } from '../domain/run.js';
 import type { Sample } from '../domain/sample.js';
 import { decodeHistogramFile, readHistogramFile } from '../metrics/histogram-file.js';
 import { syntheticRunInfo, syntheticSamples } from '../report/test-support/synthetic-run.js';
-import { finishReports } from '../session/finish.js';
+import { buildReports } from '../report/build-reports.js';
 import { mergeRuns } from './merge-runs.js';
 
 const NOW = '2025-11-22T02:00:00.000Z';
@@ -16,7 +16,7 @@ async function writeShard(dir: string, samples: Sample[], patch: Partial<RunInfo
   const run = { ...syntheticRunInfo(dir), ...patch };
   writeFileSync(join(dir, 'run.json'), JSON.stringify(run));
   writeFileSync(join(dir, 'results.ndjson'), samples.map((s) => `${JSON.stringify(s)}\n`).join(''));
-  await finishReports(dir, run);
+  await buildReports({ runDir: dir, run });
   return run;
 }
 

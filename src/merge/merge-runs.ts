@@ -5,8 +5,8 @@ import { join, resolve } from 'node:path';
 import { InputError } from '../domain/errors.js';
 import type { HistogramFile, Summary } from '../domain/summary.js';
 import { mergeHistogramFiles, readHistogramFile, writeHistogramFile } from '../metrics/histogram-file.js';
-import { finishReports } from '../session/finish.js';
-import { assertOutDirIsOurs, ensureRunDir, readRunInfo, RUN_FILES, writeRunInfo } from '../store/run-dir.js';
+import { buildReports } from '../report/build-reports.js';
+import { assertOutDirIsOurs, ensureRunDir, holdsRun, readRunInfo, RUN_FILES, writeRunInfo } from '../store/run-dir.js';
 import { acquireRunLock, type RunLock } from '../store/run-lock.js';
 import { mergeTimelines } from '../metrics/merge-timelines.js';
 import { hasTimeline, readTimeline, TimelineFile, timelinePath } from '../store/timeline-file.js';
@@ -41,7 +41,7 @@ function checkInputs(dirs: readonly string[], outDir: string, force: boolean): S
     seen.add(dir);
   }
   if (seen.has(outDir)) throw new InputError('--out must be a new directory, not one of the runs being merged', { file: outDir, field: '--out' });
-  if (existsSync(join(outDir, RUN_FILES.results)) || existsSync(join(outDir, RUN_FILES.run))) {
+  if (holdsRun(outDir)) {
     throw new InputError('--out already holds a run; name a new directory', { file: outDir, field: '--out' });
   }
   assertOutDirIsOurs(outDir, '--out');
@@ -117,7 +117,8 @@ async function mergeLocked(options: MergeOptions, dirs: string[], outDir: string
   // Before the reports: stages, knee and thresholds are then judged once, on the merged data.
   const timeline = await mergeShardTimelines(dirs, outDir);
   if (timeline === 'partial') warnings.push('some shards have no timeline.ndjson: the merged timeline is rebuilt from the merged results');
-  const summary = await finishReports(outDir, run);
+  // Thresholds and dropped starts default to run.json's, as session/finish.ts gives them.
+  const { summary } = await buildReports({ runDir: outDir, run });
   const histograms = await addHistograms(dirs, outDir);
   if (histograms === 'rebuilt') warnings.push('a shard\'s histograms.json was missing or out of date; histograms were rebuilt from the merged samples');
   return { runDir: outDir, run, summary, histograms, warnings };

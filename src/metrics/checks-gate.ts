@@ -22,7 +22,7 @@ interface RepeatCell {
   failure: Sample | null;
 }
 
-/** `covered` says whether a pass_rate threshold judges the sample (checks/thresholds-sinks.ts owns that). */
+/** `covered` says whether a pass_rate threshold judges the sample (thresholds-sinks.ts owns that). */
 export function createChecksGate(covered: (sample: Sample) => boolean): ChecksGate {
   const c: ChecksGateCounts = { failed: 0, covered: 0, expected_failures: 0, unexpected_passes: 0 };
   // Items under repeat_pass only (a suite's few non-deterministic questions): keyed by item, repeats pooled.

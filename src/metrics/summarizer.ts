@@ -1,7 +1,7 @@
 // The streaming accumulator: Samples in one at a time; a Summary with its thresholds judged (plus histograms, chart data, case table) out.
 import { RunCredits } from '../credits/run-credits.js';
-import { DEFAULT_GATES, verdictFor, type Gate } from '../checks/gates.js';
-import { createThresholdSinks, type ThresholdSinks } from '../checks/thresholds-sinks.js';
+import { DEFAULT_GATES, verdictFor, type Gate } from './gates.js';
+import { createThresholdSinks, type ThresholdSinks } from './thresholds-sinks.js';
 import type { RunInfo, RunStatus, ThresholdResult } from '../domain/run.js';
 import type { Sample } from '../domain/sample.js';
 import type { GatesSummary, HistogramFile, ModelSummary, Summary, TotalsSummary, Verdict } from '../domain/summary.js';
@@ -230,7 +230,7 @@ export function judgeGates(failOn: readonly Gate[], checks: ChecksGateCounts, th
 /** A start sent later than this after its intended time did not arrive as planned: it counts as dropped. */
 export const LATE_START_MS = 1000;
 
-/** The run's status and its gates, by the one rule (checks/gates.ts). */
+/** The run's status and its gates, by the one rule (gates.ts). */
 export function verdictOf(run: Pick<SummaryContext, 'status' | 'abort'>, gates: Pick<GatesSummary, 'failed' | 'incomplete'>): Verdict {
   return verdictFor(run, gates.failed.length > 0, (gates.incomplete?.length ?? 0) > 0);
 }

@@ -2,7 +2,7 @@
 // figures are the stage table's (load-stages.ts, the one owner); this module adds what only the
 // result lines can tell, each rate's SLO verdict through the thresholds path (answer quality
 // included: pass_rate SLOs), and the highest rate that met every SLO.
-import { createThresholdSinks, type ThresholdSinks } from '../checks/thresholds-sinks.js';
+import { createThresholdSinks, type ThresholdSinks } from './thresholds-sinks.js';
 import type { StageSummary, SweepPlan } from '../domain/load.js';
 import type { ThresholdResult } from '../domain/run.js';
 import type { Sample } from '../domain/sample.js';

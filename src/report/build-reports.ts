@@ -1,6 +1,6 @@
 // Builds every report of a run from results.ndjson alone: one streaming pass (thresholds judged in it), then each writer in turn.
 import { budgetReadout } from '../credits/budget-readout.js';
-import { parseFailOn, type Gate } from '../checks/gates.js';
+import { parseFailOn, type Gate } from '../metrics/gates.js';
 import type { RunInfo } from '../domain/run.js';
 import type { Summary } from '../domain/summary.js';
 import { writeHistogramFile } from '../metrics/histogram-file.js';

@@ -3,7 +3,7 @@
 import type { StageSummary } from '../domain/load.js';
 import type { Summary, SweepRateSummary, SweepSummary } from '../domain/summary.js';
 import { formatCount, formatCredits, formatMs, formatRate, formatTick } from './format.js';
-import { byWorkers, kneeWords, stageTarget } from './html/load-section.js';
+import { byWorkers, kneeWords, stageTarget } from './load-words.js';
 
 const HEADERS = ['stage', 'target/s', 'starts', 'achieved/s', 'dropped', 'errors', 'pass rate', 'latency p95', 'corrected p50', 'corrected p95', 'corrected p99', 'itl p95', 'chars/s', 'credits/min'];
 

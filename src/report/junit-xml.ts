@@ -7,7 +7,7 @@ import { cellStatus, type CaseStatus, type CaseStatusCounts, type CaseTable, typ
 import type { AnswerEvidence, CellEvidence, Evidence } from './evidence.js';
 import { modelLabel } from './format.js';
 import type { ReportInput, ReportWriter, UnsentItem } from './types.js';
-import { incompleteReason } from '../checks/gates.js';
+import { incompleteReason } from '../metrics/gates.js';
 import { streamFileAtomic } from '../store/atomic-file.js';
 
 /** XML 1.0 forbids most control characters even when escaped: drop them (and lone surrogates). */

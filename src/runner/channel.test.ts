@@ -29,4 +29,21 @@ describe('Channel', () => {
     channel.close(new Error('boom'));
     await expect(reader).rejects.toThrow('boom');
   });
+
+  it('wakes a waiting reader once per event-loop turn: what the turn pushed is read after it, as one batch', async () => {
+    const channel = new Channel<number>();
+    const seen: number[] = [];
+    const reader = (async () => {
+      for await (const value of channel) seen.push(value);
+    })();
+    await Promise.resolve();
+    for (let i = 0; i < 5; i += 1) channel.push(i);
+    // Microtasks of this turn (where a socket's bytes are read and stamped) see nothing booked yet.
+    for (let i = 0; i < 20; i += 1) await Promise.resolve();
+    expect(seen).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(seen).toEqual([0, 1, 2, 3, 4]);
+    channel.close();
+    await reader;
+  });
 });

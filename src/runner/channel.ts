@@ -1,4 +1,10 @@
 // A push-to-pull bridge: producers push events as requests finish, one consumer iterates them.
+// The consumer is woken once per event-loop turn (setImmediate), not per event: what the run does
+// with a result (the recorder, redaction, the appender, stop conditions) runs after the poll phase
+// in which the sockets were read and their bytes stamped, in one batch, so a burst of answers
+// arriving together is timed before any of them is booked (issue 21).
+import { setImmediate } from 'node:timers';
+
 export class Channel<T> implements AsyncIterable<T> {
   /** A queue read from `head`: Array.shift() copies what is left, which made a burst quadratic. */
   private buffer: (T | undefined)[] = [];
@@ -6,19 +12,15 @@ export class Channel<T> implements AsyncIterable<T> {
   private waiting: ((result: IteratorResult<T>) => void) | null = null;
   private closed = false;
   private failure: unknown = null;
+  private wakeUp: NodeJS.Immediate | null = null;
 
   /** `onFailure` runs when a producer closes the channel with an error. */
   constructor(private readonly onFailure: () => void = () => undefined) {}
 
   push(value: T): void {
     if (this.closed) return;
-    if (this.waiting) {
-      const resolve = this.waiting;
-      this.waiting = null;
-      resolve({ value, done: false });
-    } else {
-      this.buffer.push(value);
-    }
+    this.buffer.push(value);
+    if (this.waiting) this.wakeUp ??= setImmediate(this.wake);
   }
 
   close(error?: unknown): void {
@@ -26,12 +28,18 @@ export class Channel<T> implements AsyncIterable<T> {
     this.closed = true;
     this.failure = error ?? null;
     if (error !== undefined) this.onFailure();
-    if (this.waiting && this.size === 0) {
-      const resolve = this.waiting;
-      this.waiting = null;
-      resolve({ value: undefined, done: true });
-    }
+    if (this.waiting) this.wakeUp ??= setImmediate(this.wake);
   }
+
+  /** The turn's batch: the waiting reader gets the first value (it takes the rest without waiting), or the end. */
+  private readonly wake = (): void => {
+    this.wakeUp = null;
+    const resolve = this.waiting;
+    if (!resolve) return;
+    this.waiting = null;
+    const value = this.take();
+    resolve(value === undefined ? { value: undefined, done: true } : { value, done: false });
+  };
 
   /** Called when the consumer stops iterating early (break, or an error in its loop body). */
   onAbandon: () => void = () => undefined;

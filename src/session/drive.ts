@@ -21,7 +21,7 @@ import { startLoopDelayProbe } from './loop-delay.js';
 import { judgePort, type GradingDeps } from './judge-port.js';
 import { createSetupCheck } from './setup-check.js';
 import { createStopConditions, type StopDecision } from './stop-conditions.js';
-import type { ThresholdAbort } from '../checks/index.js';
+import type { ThresholdAbort } from '../domain/suite.js';
 import { arrivalProfileOf, workersProfileOf } from '../load/index.js';
 import { specOf } from './load-profile.js';
 import { redactSample } from './redact-sample.js';

@@ -1,6 +1,5 @@
 // `kbbench estimate`: forecast what the whole plan (or a volume of traffic like it) will cost, with an
 // interval, from a small deterministic sample it sends (kept as a run dir) or from runs already made.
-import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { forecastItems, type ItemForecast } from '../credits/item-forecast.js';
 import { ItemCostTally, populationOf } from '../credits/items.js';
@@ -11,7 +10,7 @@ import { countUnits, formatShard } from '../plan/index.js';
 import type { Plan } from '../plan/types.js';
 import { isoNow } from '../runner/clock.js';
 import { readResults } from '../store/results-reader.js';
-import { defaultRunDir, RUN_FILES, writeJsonAtomic } from '../store/run-dir.js';
+import { defaultRunDir, hasResults, RUN_FILES, writeJsonAtomic } from '../store/run-dir.js';
 import { fromUnits, sampleCreditUnits } from '../credits/units.js';
 import type { RunSessionOptions } from './options.js';
 import { prepareRun } from './prepare.js';
@@ -85,7 +84,7 @@ function checkRequest(request: EstimateRequest): void {
   }
   if (!(request.level > 0 && request.level < 1)) throw new InputError(`--level ${request.level}: expected a level between 0 and 1, e.g. 0.95`, { field: '--level' });
   for (const dir of request.from ?? []) {
-    if (!existsSync(join(dir, RUN_FILES.results))) throw new InputError(`--from ${dir}: no ${RUN_FILES.results} there (a run directory of kbbench run)`, { file: dir, field: '--from' });
+    if (!hasResults(dir)) throw new InputError(`--from ${dir}: no ${RUN_FILES.results} there (a run directory of kbbench run)`, { file: dir, field: '--from' });
   }
 }
 
@@ -138,7 +137,7 @@ export async function estimateSuite(request: EstimateRequest): Promise<Estimate>
     tallied = await tallyRuns(request.from.map((d) => resolve(d)));
   } else {
     runDir = resolve(options.outDir ?? defaultRunDir(options.reportsRoot, `${target.suite.name}-estimate`, isoNow()));
-    if (existsSync(join(runDir, RUN_FILES.results))) {
+    if (hasResults(runDir)) {
       throw new InputError('the sample directory already holds a run; name a new one with --out', { file: runDir, field: '--out' });
     }
     // The sample is an ordinary run (same target, preflight, results and reports) of part of one repeat.

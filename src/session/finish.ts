@@ -1,5 +1,5 @@
 // After a run (or for `kbbench report`): every report rebuilt from results.ndjson, run.json's thresholds judged in the same pass.
-import type { Gate } from '../checks/gates.js';
+import type { Gate } from '../metrics/gates.js';
 import type { RunInfo } from '../domain/run.js';
 import type { Summary } from '../domain/summary.js';
 import type { Plan } from '../plan/types.js';

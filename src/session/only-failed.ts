@@ -1,7 +1,7 @@
 // `--only-failed RUN_DIR`: the cases and threads that failed in an earlier run, read through store/.
 import { InputError } from '../domain/errors.js';
 import { readResults } from '../store/results-reader.js';
-import { assertRunDir } from '../compare/run-dir.js';
+import { assertRunDir } from '../store/run-dir.js';
 import type { RunInfo } from '../domain/run.js';
 import { parseFilters, type SuiteFilter } from '../suite/filter.js';
 

@@ -2,7 +2,7 @@
 import type { StreamDialect } from '../protocol/index.js';
 import type { RequestOptions } from '../domain/suite.js';
 import type { Shard } from '../plan/types.js';
-import type { Gate } from '../checks/gates.js';
+import type { Gate } from '../metrics/gates.js';
 import type { ArrivalKind } from '../runner/arrivals.js';
 import type { MixKind } from '../runner/mix.js';
 import type { LoadSpec } from '../domain/load.js';
@@ -101,7 +101,7 @@ export interface RunSessionOptions {
   embedded: EmbeddedServiceOptions;
   /** Force a stream decoder instead of detecting the format. */
   dialect?: StreamDialect;
-  /** `--fail-on`: the gates of the verdict (checks/gates.ts); the default gates when absent. */
+  /** `--fail-on`: the gates of the verdict (metrics/gates.ts); the default gates when absent. */
   failOn?: Gate[];
   /** Leave the suite's `load:` block out (an estimate's sample sends part of the plan once, not a load test). */
   ignoreSuiteLoad?: boolean;

@@ -1,6 +1,7 @@
 // Everything a run checks before it sends anything: suite, plan, thresholds, budget flags.
-import { parseThresholdFlagEntry, validateThresholds, type ThresholdAbort } from '../checks/index.js';
-import { parseThresholdKey } from '../checks/threshold-parser.js';
+import { parseThresholdFlagEntry, type ThresholdAbort } from '../metrics/threshold-abort.js';
+import { validateThresholds } from '../metrics/thresholds.js';
+import { parseThresholdKey } from '../metrics/threshold-parser.js';
 import { didYouMean } from '../suite/suite-error.js';
 import { InputError } from '../domain/errors.js';
 import type { Suite, SuiteCase } from '../domain/suite.js';

@@ -1,6 +1,5 @@
 // A whole run, orchestrated: prepare (nothing sent on bad input), resume state, target, drive the
 // runner, finish run.json, build the reports. It owns nothing: each step is another module's.
-import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createClient } from '../client/index.js';
 import { fromUnits, roundCredits, toUnits } from '../credits/units.js';
@@ -11,7 +10,7 @@ import type { Summary } from '../domain/summary.js';
 import type { PlanUnit } from '../plan/types.js';
 import { isoNow, type StopReason, type UnitSource } from '../runner/index.js';
 import { readResumeState, remainingUnits, type ResumeState } from '../store/resume.js';
-import { assertNoLinkedRunFiles, assertOutDirIsOurs, claimRunDir, defaultRunDir, ensureRunDir, readRunInfo, RUN_FILES, writeRunInfo } from '../store/run-dir.js';
+import { assertNoLinkedRunFiles, assertOutDirIsOurs, claimRunDir, defaultRunDir, ensureRunDir, hasResults, readRunInfo, RUN_FILES, writeRunInfo } from '../store/run-dir.js';
 import { acquireRunLock, takeOverNotice, type RunLock } from '../store/run-lock.js';
 import { removeLeftovers } from '../store/leftovers.js';
 import type { LiveInterval } from '../metrics/interval-recorder.js';
@@ -224,7 +223,7 @@ function duplicateLines(runDir: string, state: ResumeState): InputError {
 /** A new run never appends to an old one: that would mix two runs' results under one run id. */
 function assertFreshRunDir(runDir: string): void {
   assertOutDirIsOurs(runDir, '--out');
-  if (existsSync(join(runDir, RUN_FILES.results))) {
+  if (hasResults(runDir)) {
     throw new InputError('this directory already holds a run: continue it with --resume, or name a new one with --out', { file: runDir, field: '--out' });
   }
 }

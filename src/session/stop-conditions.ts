@@ -1,7 +1,8 @@
 // A run's stop conditions, judged as results arrive: --max-errors, --max-error-rate over a sliding
 // window, thresholds with abortOnFail (k6), evaluated live on running aggregates of their own, and
 // always an unreachable target: a window whose every result failed to connect (nothing more to learn).
-import { createThresholdSinks, type ThresholdAbort, type ThresholdSinks } from '../checks/index.js';
+import type { ThresholdAbort } from '../domain/suite.js';
+import { createThresholdSinks, type ThresholdSinks } from '../metrics/thresholds-sinks.js';
 import type { Sample } from '../domain/sample.js';
 import type { AbortBy } from '../runner/index.js';
 

@@ -1,6 +1,6 @@
 // Before anything is sent: a threshold scoped to a model, case or thread the run will not contain is an input error, not a silent "no samples" failure.
-import { validateThresholds } from '../checks/index.js';
-import type { ThresholdTag } from '../checks/threshold-grammar.js';
+import { validateThresholds } from '../metrics/thresholds.js';
+import type { ThresholdTag } from '../metrics/threshold-grammar.js';
 import { InputError } from '../domain/errors.js';
 import type { Suite } from '../domain/suite.js';
 import type { Plan } from '../plan/types.js';

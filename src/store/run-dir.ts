@@ -58,6 +58,36 @@ export function writeRunInfo(dir: string, info: RunInfo): void {
   writeJsonAtomic(join(dir, RUN_FILES.run), info);
 }
 
+/**
+ * The one answer to "is this a kbbench run?": a directory holding run.json or results.ndjson
+ * (a run killed before its first result still has run.json): merge's --out check. History's
+ * walk keys on run.json by RUN_FILES.
+ */
+export function holdsRun(dir: string): boolean {
+  return existsSync(join(dir, RUN_FILES.run)) || existsSync(join(dir, RUN_FILES.results));
+}
+
+/** Whether results were recorded here: a new run or estimate sample must not append to them; estimate --from reads them. */
+export function hasResults(dir: string): boolean {
+  return existsSync(join(dir, RUN_FILES.results));
+}
+
+/**
+ * A run directory to read (compare, --baseline, --only-failed): both run.json and results.ndjson.
+ * `role` names the flag or argument in the message (`--baseline`, `<base-dir>`), so the user knows
+ * which of two directories is wrong. Throws InputError (exit 2).
+ */
+export function assertRunDir(dir: string, role: string): RunInfo {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+    throw new InputError(`not a run directory: ${dir} does not exist or is not a directory`, { file: dir, field: role });
+  }
+  const missing = [RUN_FILES.run, RUN_FILES.results].filter((name) => !existsSync(join(dir, name)));
+  if (missing.length > 0) {
+    throw new InputError(`not a run directory: ${dir} has no ${missing.join(' and no ')} (give a directory written by kbbench run)`, { file: dir, field: role });
+  }
+  return readRunInfo(dir);
+}
+
 export function readRunInfo(dir: string): RunInfo {
   const path = join(dir, RUN_FILES.run);
   if (!existsSync(path)) throw new InputError(`not a run directory: ${RUN_FILES.run} is missing`, { file: path });

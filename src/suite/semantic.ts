@@ -1,6 +1,6 @@
 // Suite checks that span elements (duplicate ids, turn numbers, thresholds), run on raw data so
 // they report even when other parts of the file are malformed.
-import { parseThresholdExpression, parseThresholdKey } from '../checks/threshold-parser.js';
+import { parseThresholdExpression, parseThresholdKey } from '../metrics/threshold-parser.js';
 import { InputError } from '../domain/errors.js';
 import { isKnownModel, KNOWN_MODELS } from '../protocol/models.js';
 import { formatField, type PathIssue } from './suite-error.js';

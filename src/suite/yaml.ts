@@ -1,6 +1,6 @@
 // Reads a YAML suite: parse with positions, validate with zod, report every problem with its line.
 import { LineCounter, parseDocument, type YAMLError } from 'yaml';
-import { splitThresholdEntries } from '../checks/threshold-abort.js';
+import { splitThresholdEntries } from '../metrics/threshold-abort.js';
 import { InputError } from '../domain/errors.js';
 import type { CheckSpec, SuiteCase, SuiteThread } from '../domain/suite.js';
 import type { ParsedSuite } from './parsed-suite.js';

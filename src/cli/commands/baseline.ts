@@ -1,7 +1,8 @@
 // `run --baseline DIR`: checked before the run sends anything; after it, the new run is compared with the baseline.
 import { resolve } from 'node:path';
 import { join } from 'node:path';
-import { compareRuns, assertRunDir, writeComparison, type Comparison } from '../../compare/index.js';
+import { compareRuns, writeComparison, type Comparison } from '../../compare/index.js';
+import { assertRunDir } from '../../store/run-dir.js';
 import { withConfirmed } from '../../compare/compare-runs.js';
 import type { ConfirmFinding } from '../../compare/types.js';
 import { CONFIRM_DIR } from '../../session/confirm-flips.js';

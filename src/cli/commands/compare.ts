@@ -3,7 +3,7 @@ import { assertOutDirIsOurs, RUN_FILES } from '../../store/run-dir.js';
 import { resolve } from 'node:path';
 import type { CommandModule, Options } from 'yargs';
 import { compareOptionsFrom, compareRuns, renderCompareConsole, writeComparison, type Comparison, type CompareOptions, type WrittenComparison } from '../../compare/index.js';
-import { DEFAULT_GATES, GATES } from '../../checks/gates.js';
+import { DEFAULT_GATES, GATES } from '../../metrics/gates.js';
 import { EXIT, type ExitCode } from '../exit.js';
 import type { CliIo } from '../io.js';
 

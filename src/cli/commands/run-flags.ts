@@ -12,7 +12,7 @@ import { TOOL_VERSION } from '../version.js';
 import { ARRIVAL_KINDS, parseStages, type ArrivalKind } from '../../runner/arrivals.js';
 import { MIX_KINDS, type MixKind } from '../../runner/mix.js';
 import { compareTuningOptions } from './compare.js';
-import { parseFailOn } from '../../checks/gates.js';
+import { parseFailOn } from '../../metrics/gates.js';
 import { parseOutputSpec, type OutputSpec } from '../../outputs/index.js';
 import { MAX_SWEEP_RATES, SWEEP_PROBE_MAX_MS, SWEEP_SATURATION_WORKERS } from '../../load/index.js';
 

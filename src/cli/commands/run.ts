@@ -1,7 +1,7 @@
 // `kbbench run <suite>`: runs a suite and reports; exit 0 every gate passed, 1 a gate failed, 2 bad input, 3 incomplete.
 import { resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
-import { DEFAULT_GATES } from '../../checks/gates.js';
+import { DEFAULT_GATES } from '../../metrics/gates.js';
 import { renderConsoleSummary, verdictLine } from '../../report/index.js';
 import type { RunInfo } from '../../domain/run.js';
 import { LOAD_KINDS } from '../../load/index.js';

@@ -1,6 +1,6 @@
 // report.html's Credits section: spend by model, turn position and case, cost per passed answer, the
 // balance over the run (and where its last value came from), and the ledger's reconciliation findings.
-import type { CreditsSummary } from '../../credits/run-credits.js';
+import type { CreditsSummary } from '../../domain/credits.js';
 import type { Summary } from '../../domain/summary.js';
 import { formatCount, formatCredits, modelLabel } from '../format.js';
 import { esc } from './escape.js';

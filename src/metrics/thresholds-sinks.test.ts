@@ -1,8 +1,8 @@
 // Threshold sinks read HDR aggregates: scoped values equal a histogram built by hand, and the summary's own numbers.
 import { describe, expect, it } from 'vitest';
 import type { Sample } from '../domain/sample.js';
-import { createHistogram, createTally, recordMs, timingReadout } from '../metrics/histogram.js';
-import { createSummarizer } from '../metrics/summarizer.js';
+import { createHistogram, createTally, recordMs, timingReadout } from './histogram.js';
+import { createSummarizer } from './summarizer.js';
 import { seededRandom, syntheticSamples } from '../report/test-support/synthetic-run.js';
 import { createThresholdSinks } from './thresholds-sinks.js';
 

@@ -1,7 +1,7 @@
 // k6-style thresholds: validated before a run starts, judged on a scope's aggregates (counters + HDR histograms).
 import { InputError } from '../domain/errors.js';
 import type { ThresholdResult } from '../domain/run.js';
-import type { MetricReadout } from '../metrics/histogram.js';
+import type { MetricReadout } from './histogram.js';
 import { parseThreshold, parseThresholdKey, type ParsedThreshold } from './threshold-parser.js';
 import type { ThresholdOperator } from './threshold-grammar.js';
 

@@ -2,7 +2,7 @@
 import type { ThresholdResult } from '../domain/run.js';
 import type { Sample } from '../domain/sample.js';
 import type { TimingMetric } from '../domain/summary.js';
-import { createRequestStats, type RequestStatsAccumulator } from '../metrics/request-stats.js';
+import { createRequestStats, type RequestStatsAccumulator } from './request-stats.js';
 import type { ParsedThreshold } from './threshold-parser.js';
 import { judgeThreshold, validateThresholds, type ThresholdAggregates } from './thresholds.js';
 import { matchesTags, namesOutcome, scopeKeyOf, summaryScopeOf } from './thresholds-scope.js';
