@@ -4,7 +4,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendJson } from '../src/client/test-support/raw-server.js';
-import { readJson, runCliInProcess as runCli, tempDir } from './helpers.js';
+import { readJson, runCli as spawnCli, runCliInProcess as runCli, tempDir } from './helpers.js';
 import { hostileSuite, startHostileServer, type HostileServer } from './hostile-server.js';
 
 const KEY = 'kb-key-0123456789';
@@ -60,7 +60,8 @@ describe('compare with very long answers (issue 20 item 19)', () => {
   it('holds a bounded part of each answer: compare fits a heap far smaller than the answers it keeps apart', async () => {
     // 2 runs × 4 items × 8 distinct 1 MB answers: 64 MB of text that main kept whole (MAX_DISTINCT_TEXTS = 8).
     const [base, head] = runs as [string, string];
-    const r = await runCli(['compare', base, head, '--fail-on', 'regressions,missing', '--out', join(tempDir(), 'cmp')], { env: { NODE_OPTIONS: '--max-old-space-size=48' } });
+    // A child process: the 48 MB heap limit is the point (NODE_OPTIONS applies to a process).
+    const r = await spawnCli(['compare', base, head, '--fail-on', 'regressions,missing', '--out', join(tempDir(), 'cmp')], { env: { NODE_OPTIONS: '--max-old-space-size=48' } });
     expect(r.stderr).not.toMatch(/heap out of memory/i);
     expect(r.code).toBe(0);
   });

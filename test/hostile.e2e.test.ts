@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendJson } from '../src/client/test-support/raw-server.js';
 import type { Sample } from '../src/domain/sample.js';
-import { CLI, readJson, readNdjson, runCli, tempDir } from './helpers.js';
+import { CLI, readJson, readNdjson, runCli, tempDir, runCliInProcess } from './helpers.js';
 import { HOSTILE_BOARD, hostileSuite, startHostileServer, type HostileServer } from './hostile-server.js';
 
 const REAL_KEY = 'kb-live-7f3a9c2e51d04b8a';
@@ -33,7 +33,7 @@ describe('redaction never corrupts results (finding 1)', () => {
     it(`with the key ${JSON.stringify(key)}, every line parses and every field is intact, and a warning says it cannot be redacted`, async () => {
       const dir = tempDir();
       const out = join(dir, 'run');
-      const r = await runCli(['run', hostileSuite(dir, 8), '--base-url', server.url, '--out', out, '--retries', '0', '--quiet'], { env: { KBBENCH_API_KEY: key } });
+      const r = await runCliInProcess(['run', hostileSuite(dir, 8), '--base-url', server.url, '--out', out, '--retries', '0', '--quiet'], { env: { KBBENCH_API_KEY: key } });
       const lines = readFileSync(join(out, 'results.ndjson'), 'utf8').trim().split('\n');
       expect(lines).toHaveLength(8);
       const samples = lines.map((l) => JSON.parse(l) as Sample);
@@ -57,7 +57,7 @@ describe('redaction never corrupts results (finding 1)', () => {
   it('a realistic key echoed by the service (answer, error body, header) appears in no run file and no output', async () => {
     const dir = tempDir();
     const out = join(dir, 'run');
-    const r = await runCli(['run', hostileSuite(dir, 8), '--base-url', server.url, '--out', out, '--retries', '0'], { env: { KBBENCH_API_KEY: REAL_KEY } });
+    const r = await runCliInProcess(['run', hostileSuite(dir, 8), '--base-url', server.url, '--out', out, '--retries', '0'], { env: { KBBENCH_API_KEY: REAL_KEY } });
     expect(r.code).toBe(1);
     const samples = readNdjson<Sample>(join(out, 'results.ndjson'));
     expect(samples).toHaveLength(8);
@@ -82,7 +82,7 @@ describe('the embedded service reads only its documents root, and never sees the
     it(`refuses ${doc} with file:line, exit 2, nothing sent`, async () => {
       const dir = tempDir();
       const out = join(dir, 'run');
-      const r = await runCli(['run', suiteFor(dir, doc), '--out', out, '--latency-scale', '0']);
+      const r = await runCliInProcess(['run', suiteFor(dir, doc), '--out', out, '--latency-scale', '0']);
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/ws\.yaml:8: boards\[0\]\.chats\[0\]\.documents\[0\]: .*outside the documents root/);
       expect(existsSync(join(out, 'results.ndjson'))).toBe(false);
@@ -92,7 +92,7 @@ describe('the embedded service reads only its documents root, and never sees the
   it('even with docs_root: / serving /proc/self/environ, neither the key nor a CI token reaches any run file', async () => {
     const dir = tempDir();
     const out = join(dir, 'run');
-    const r = await runCli(['run', suiteFor(dir, '/proc/self/environ', 'docs_root: /\n'), '--out', out, '--latency-scale', '0'], {
+    const r = await runCliInProcess(['run', suiteFor(dir, '/proc/self/environ', 'docs_root: /\n'), '--out', out, '--latency-scale', '0'], {
       env: { KBBENCH_API_KEY: REAL_KEY, GITHUB_TOKEN },
     });
     expect(r.code).toBe(0);
@@ -116,7 +116,7 @@ describe('credit values are validated: one rule for JSON answers and usage chunk
     const before = server.requests.length;
     const dir = tempDir();
     const out = join(dir, 'run');
-    const r = await runCli(['run', hostileSuite(dir, 20), '--base-url', server.url, '--out', out, '--max-credits', '1', '--quiet', '--json'], { env: { KBBENCH_API_KEY: REAL_KEY } });
+    const r = await runCliInProcess(['run', hostileSuite(dir, 20), '--base-url', server.url, '--out', out, '--max-credits', '1', '--quiet', '--json'], { env: { KBBENCH_API_KEY: REAL_KEY } });
     expect(r.code).toBe(3);
     const asked = server.requests.slice(before).filter((q) => q.path === '/api/conversation').length;
     expect(asked).toBeLessThan(20);
@@ -139,7 +139,7 @@ describe('credit values are validated: one rule for JSON answers and usage chunk
     });
     const dir = tempDir();
     const out = join(dir, 'run');
-    const r = await runCli(['run', hostileSuite(dir, 3), '--base-url', server.url, '--out', out, '--quiet'], { env: { KBBENCH_API_KEY: REAL_KEY } });
+    const r = await runCliInProcess(['run', hostileSuite(dir, 3), '--base-url', server.url, '--out', out, '--quiet'], { env: { KBBENCH_API_KEY: REAL_KEY } });
     expect(r.code).toBe(0);
     const samples = readNdjson<Sample>(join(out, 'results.ndjson'));
     expect(samples.every((s) => s.outcome === 'ok' && s.text === 'big' && s.credits_invalid === 'credits_used 1e+308, credits_remaining 1e+308')).toBe(true);
@@ -157,7 +157,7 @@ describe('credit values are validated: one rule for JSON answers and usage chunk
     const out = join(dir, 'run');
     const suite = hostileSuite(dir, 2);
     writeFileSync(suite, readFileSync(suite, 'utf8').replace('streaming: false', 'streaming: true'));
-    const r = await runCli(['run', suite, '--base-url', server.url, '--out', out, '--quiet'], { env: { KBBENCH_API_KEY: REAL_KEY } });
+    const r = await runCliInProcess(['run', suite, '--base-url', server.url, '--out', out, '--quiet'], { env: { KBBENCH_API_KEY: REAL_KEY } });
     const samples = readNdjson<Sample>(join(out, 'results.ndjson'));
     expect(samples.map((s) => [s.outcome, s.text, s.credits_used, s.credits_invalid])).toEqual([
       ['ok', 'streamed answer', null, 'credits_used NaN'],
@@ -215,7 +215,7 @@ describe('Retry-After is bounded by --max-retry-wait (finding 4)', () => {
 
   it('refuses a --max-retry-wait past a day (exit 2)', async () => {
     const dir = tempDir();
-    const r = await runCli(['run', hostileSuite(dir, 1), '--base-url', server.url, '--out', join(dir, 'run'), '--max-retry-wait', '25h'], { env: { KBBENCH_API_KEY: REAL_KEY } });
+    const r = await runCliInProcess(['run', hostileSuite(dir, 1), '--base-url', server.url, '--out', join(dir, 'run'), '--max-retry-wait', '25h'], { env: { KBBENCH_API_KEY: REAL_KEY } });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--max-retry-wait');
   });
@@ -249,12 +249,12 @@ describe('user-named things called __proto__, constructor, toString (finding 3)'
     it(`validate lists every model, and a run writes every report with every model and item (${named} so named)`, async () => {
       const dir = tempDir();
       const suite = protoSuite(dir, named);
-      const v = await runCli(['validate', suite]);
+      const v = await runCliInProcess(['validate', suite]);
       expect(v.code).toBe(0);
       for (const n of NAMES) expect(v.stdout).toMatch(new RegExp(`^${n}\\s+3\\s+3\\s+`, 'm'));
       for (const n of NAMES) expect(v.stdout).toContain(`${named === 'cases' ? 'case' : 'thread'}:${n}|`);
       const out = join(dir, 'run');
-      const r = await runCli(['run', suite, '--base-url', server.url, '--out', out, '--quiet'], { env: { KBBENCH_API_KEY: REAL_KEY } });
+      const r = await runCliInProcess(['run', suite, '--base-url', server.url, '--out', out, '--quiet'], { env: { KBBENCH_API_KEY: REAL_KEY } });
       expect(r.stderr).not.toMatch(/Invalid argument|TypeError|at .*\.js:\d+/);
       expect(r.code).toBe(0);
       for (const f of ['summary.json', 'samples.csv', 'summary.csv', 'cases.csv', 'report.html', 'junit.xml']) expect(existsSync(join(out, f))).toBe(true);
@@ -265,7 +265,7 @@ describe('user-named things called __proto__, constructor, toString (finding 3)'
       expect(samples.filter((s) => s.outcome === 'ok')).toHaveLength(27);
       const cases = readFileSync(join(out, 'cases.csv'), 'utf8');
       for (const n of NAMES) expect(cases).toContain(`${named === 'cases' ? 'case' : 'thread'}:${n}`);
-      const cmp = await runCli(['compare', out, out, '--out', join(dir, 'cmp')]);
+      const cmp = await runCliInProcess(['compare', out, out, '--out', join(dir, 'cmp')]);
       expect(cmp.stderr).not.toMatch(/TypeError|at .*\.js:\d+/);
       expect(cmp.code).toBe(0);
     });
@@ -279,6 +279,7 @@ describe('a full disk (ENOSPC) (finding 7)', () => {
     server = await startHostileServer();
   });
   afterAll(() => server.close());
+  // A child process: the full disk is a preload (NODE_OPTIONS) in the CLI's own process.
   const fullDisk = (env: Record<string, string>) => ({ KBBENCH_API_KEY: REAL_KEY, NODE_OPTIONS: `--import ${PRELOAD}`, ...env });
   const tempFiles = (dir: string) => readdirSync(dir).filter((f) => f.includes('.tmp'));
 
@@ -297,7 +298,7 @@ describe('a full disk (ENOSPC) (finding 7)', () => {
     const lines = text.trim().split('\n').map((l) => JSON.parse(l) as Sample);
     expect(lines).toHaveLength(3);
     expect(tempFiles(out)).toEqual([]);
-    const resumed = await runCli(['run', suite, '--base-url', server.url, '--resume', out, '--quiet'], { env: { KBBENCH_API_KEY: REAL_KEY } });
+    const resumed = await runCliInProcess(['run', suite, '--base-url', server.url, '--resume', out, '--quiet'], { env: { KBBENCH_API_KEY: REAL_KEY } });
     expect(resumed.code).toBe(0);
     expect(readNdjson<Sample>(join(out, 'results.ndjson'))).toHaveLength(30);
   });
@@ -320,7 +321,7 @@ describe('a full disk (ENOSPC) (finding 7)', () => {
     expect(r.stderr).toContain(`kbbench report ${out}`);
     expect(r.stderr).not.toMatch(/at .*\.js:\d+/);
     expect(tempFiles(out)).toEqual([]);
-    const rebuilt = await runCli(['report', out]);
+    const rebuilt = await runCliInProcess(['report', out]);
     expect(rebuilt.code).toBe(0);
     expect(existsSync(join(out, 'report.html'))).toBe(true);
   });
@@ -335,7 +336,7 @@ describe('inputs are read with a byte limit; pipes still work (finding 6) and op
 
   it('--api-key-file /dev/zero ends at once with the limit stated (exit 2)', async () => {
     const dir = tempDir();
-    const r = await runCli(['run', hostileSuite(dir, 1), '--base-url', server.url, '--api-key-file', '/dev/zero', '--out', join(dir, 'run')]);
+    const r = await runCliInProcess(['run', hostileSuite(dir, 1), '--base-url', server.url, '--api-key-file', '/dev/zero', '--out', join(dir, 'run')]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('larger than the limit of 4096 bytes');
   });
@@ -345,7 +346,7 @@ describe('inputs are read with a byte limit; pipes still work (finding 6) and op
     symlinkSync('/dev/zero', join(dir, 'ws.yaml'));
     const suite = join(dir, 'suite.yaml');
     writeFileSync(suite, 'name: z\nworkspace: ws.yaml\ntarget: { board_id: b, chat_id: c }\ncases:\n  - { id: a, prompt: hi }\n');
-    const r = await runCli(['run', suite, '--out', join(dir, 'run'), '--latency-scale', '0']);
+    const r = await runCliInProcess(['run', suite, '--out', join(dir, 'run'), '--latency-scale', '0']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('larger than the limit of 4 MiB');
   });
@@ -359,6 +360,7 @@ describe('inputs are read with a byte limit; pipes still work (finding 6) and op
     const writers = [spawn('sh', ['-c', `cat > '${suiteFifo}'`]), spawn('sh', ['-c', `cat > '${keyFifo}'`])];
     writers[0]!.stdin!.end(source);
     writers[1]!.stdin!.end(`${REAL_KEY}\n`);
+    // A child process: opening a FIFO blocks until its writer comes, which must not stall the test process.
     const r = await runCli(['run', suiteFifo, '--base-url', server.url, '--api-key-file', keyFifo, '--out', join(dir, 'run'), '--quiet']);
     expect(r.code).toBe(0);
     expect(readNdjson<Sample>(join(dir, 'run', 'results.ndjson'))).toHaveLength(2);
@@ -370,11 +372,11 @@ describe('inputs are read with a byte limit; pipes still work (finding 6) and op
     const keyFile = join(dir, 'key');
     writeFileSync(keyFile, REAL_KEY);
     chmodSync(keyFile, 0o644);
-    const open = await runCli(['run', hostileSuite(dir, 1), '--base-url', server.url, '--api-key-file', keyFile, '--out', join(dir, 'run1'), '--quiet']);
+    const open = await runCliInProcess(['run', hostileSuite(dir, 1), '--base-url', server.url, '--api-key-file', keyFile, '--out', join(dir, 'run1'), '--quiet']);
     expect(open.code).toBe(0);
     expect(open.stderr).toContain(`warning: the API key file ${keyFile} is readable by others (mode 644)`);
     chmodSync(keyFile, 0o600);
-    const closed = await runCli(['run', hostileSuite(dir, 1), '--base-url', server.url, '--api-key-file', keyFile, '--out', join(dir, 'run2'), '--quiet']);
+    const closed = await runCliInProcess(['run', hostileSuite(dir, 1), '--base-url', server.url, '--api-key-file', keyFile, '--out', join(dir, 'run2'), '--quiet']);
     expect(closed.code).toBe(0);
     expect(closed.stderr).not.toContain('readable by others');
   });
@@ -410,13 +412,13 @@ describe('text from outside is shown as text (finding 10)', () => {
     const dir = tempDir();
     const suite = join(dir, 'esc.yaml');
     writeFileSync(suite, `name: esc\ntarget: { board_id: ${HOSTILE_BOARD}, chat_id: c }\nmodels: ["m\\u001b[31mred"]\ndefaults: { streaming: false }\ncases:\n  - { id: "a\\u001b]0;pwned\\u0007b\\u202eevil", prompt: hi }\n`);
-    const v = await runCli(['validate', suite]);
+    const v = await runCliInProcess(['validate', suite]);
     expect(v.code).toBe(0);
     // eslint-disable-next-line no-control-regex -- matching control characters is the point
     for (const text of [v.stdout, v.stderr]) expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u202e]/);
     expect(v.stdout).toContain('case:a\\x1b]0;pwned\\x07b\\u202eevil');
     const out = join(dir, 'run');
-    const r = await runCli(['run', suite, '--base-url', server.url, '--out', out], { env: { KBBENCH_API_KEY: REAL_KEY } });
+    const r = await runCliInProcess(['run', suite, '--base-url', server.url, '--out', out], { env: { KBBENCH_API_KEY: REAL_KEY } });
     expect(r.code).toBe(0);
     // eslint-disable-next-line no-control-regex -- matching control characters is the point
     for (const text of [r.stdout, r.stderr]) expect(text).not.toMatch(/[\u0000\u001b\u202e]/);

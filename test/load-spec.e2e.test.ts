@@ -5,7 +5,7 @@ import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
-import { readJson, readNdjson, ROOT, runCli, tempDir } from './helpers.js';
+import { readJson, readNdjson, ROOT, runCli, tempDir, runCliInProcess } from './helpers.js';
 
 const SUITE = 'test/fixtures/e2e/small.yaml';
 
@@ -46,7 +46,7 @@ describe('run directories written by kbbench 0.1.0', () => {
     ['v0.1.0-open-interrupted', 3], ['v0.1.0-closed-c8-interrupted', 3],
   ])('%s rebuilds its reports', async (name, code) => {
     const dir = copyOf(name);
-    const report = await runCli(['report', dir]);
+    const report = await runCliInProcess(['report', dir]);
     expect(report.code, report.stderr).toBe(code);
     expect(report.stderr).not.toMatch(/Error|at .*\.js/);
     expect(readJson<{ totals: { requests: number } }>(join(dir, 'summary.json')).totals.requests).toBe(linesIn(join(dir, 'results.ndjson')));
@@ -55,13 +55,13 @@ describe('run directories written by kbbench 0.1.0', () => {
   it('an interrupted open loop (--stages) lists nothing as left unsent: its kind cycles the plan, it has no "rest"', async () => {
     // kbbench 0.1.0 looked at `rate` alone and listed 13 of the plan's 14 requests as skipped.
     const dir = copyOf('v0.1.0-stages-interrupted');
-    const report = await runCli(['report', dir]);
+    const report = await runCliInProcess(['report', dir]);
     expect(report.code, report.stderr).toBe(3);
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).not.toContain('<skipped');
   });
 
   it('compares an open loop of 0.1.0 with a closed loop of 0.1.0', async () => {
-    const compared = await runCli(['compare', copyOf('v0.1.0-open-rate'), copyOf('v0.1.0-closed-c8'), '--json']);
+    const compared = await runCliInProcess(['compare', copyOf('v0.1.0-open-rate'), copyOf('v0.1.0-closed-c8'), '--json']);
     expect(compared.stderr).not.toMatch(/Error|at .*\.js/);
     expect([0, 1]).toContain(compared.code);
     expect(JSON.parse(compared.stdout)).toHaveProperty('missing');
@@ -70,7 +70,7 @@ describe('run directories written by kbbench 0.1.0', () => {
   it('resumes a closed loop at its own --concurrency 8 (0.1.0 resumed it at the default 4)', async () => {
     const dir = copyOf('v0.1.0-closed-c8-interrupted');
     const before = linesIn(join(dir, 'results.ndjson'));
-    const resumed = await runCli(['run', SUITE, '--resume', dir, '--latency-scale', '0.3', '--quiet']);
+    const resumed = await runCliInProcess(['run', SUITE, '--resume', dir, '--latency-scale', '0.3', '--quiet']);
     expect(resumed.code, resumed.stderr).toBe(0);
     const run = readJson<RunJson>(join(dir, 'run.json'));
     expect(run).toMatchObject({ schema_version: 2, status: 'completed', options: { concurrency: 8 }, load: { spec: { kind: 'closed', concurrency: 8 } } });
@@ -85,7 +85,7 @@ describe('run directories written by kbbench 0.1.0', () => {
 
   it('an interrupted open loop of 0.1.0 is not resumed: exit 2, one line naming --resume, nothing sent', async () => {
     const dir = copyOf('v0.1.0-open-interrupted');
-    const resumed = await runCli(['run', SUITE, '--resume', dir, '--latency-scale', '0']);
+    const resumed = await runCliInProcess(['run', SUITE, '--resume', dir, '--latency-scale', '0']);
     expect(resumed.code).toBe(2);
     expect(resumed.stderr.trim().split('\n')).toHaveLength(1);
     expect(resumed.stderr).toMatch(/--resume: an open-loop .* cannot be resumed/);
@@ -111,13 +111,13 @@ describe('a run.json that is not one', () => {
 
   it.each(['options', 'plan', 'target', 'tool', 'suite'])('without %s: report, compare and --resume name the file and the field, exit 2', async (field) => {
     const dir = broken(field);
-    const report = await runCli(['report', dir]);
+    const report = await runCliInProcess(['report', dir]);
     expect(report.code).toBe(2);
     oneLine(report.stderr, dir, field);
-    const compared = await runCli(['compare', dir, copyOf('v0.1.0-closed-c8')]);
+    const compared = await runCliInProcess(['compare', dir, copyOf('v0.1.0-closed-c8')]);
     expect(compared.code).toBe(2);
     oneLine(compared.stderr, dir, field);
-    const resumed = await runCli(['run', SUITE, '--resume', dir, '--latency-scale', '0']);
+    const resumed = await runCliInProcess(['run', SUITE, '--resume', dir, '--latency-scale', '0']);
     expect(resumed.code).toBe(2);
     oneLine(resumed.stderr, dir, field);
   });
@@ -126,7 +126,7 @@ describe('a run.json that is not one', () => {
     const dir = copyOf('v0.1.0-interrupted');
     const path = join(dir, 'run.json');
     writeFileSync(path, readFileSync(path, 'utf8').replace('"items": 10', '"items": "ten"'));
-    const report = await runCli(['report', dir]);
+    const report = await runCliInProcess(['report', dir]);
     expect(report.code).toBe(2);
     expect(report.stderr).toContain('plan.items');
     expect(report.stderr).toMatch(/expected a number/);
@@ -137,14 +137,14 @@ describe('after an interrupt, the console suggests only what works', () => {
   it('an open loop stopped early: no --resume command (it would exit 2), the reason instead', async () => {
     // A budget stops it as surely as a signal, with no race against the signal's moment.
     const out = join(tempDir(), 'run');
-    const first = await runCli(['run', SUITE, '--out', out, '--rate', '8', '--duration', '20s', '--latency-scale', '0', '--seed', '3', '--no-stream', '--max-credits', '0.05']);
+    const first = await runCliInProcess(['run', SUITE, '--out', out, '--rate', '8', '--duration', '20s', '--latency-scale', '0', '--seed', '3', '--no-stream', '--max-credits', '0.05']);
     expect(first.code, first.stderr).toBe(3);
     expect(readJson<RunJson>(join(out, 'run.json'))).toMatchObject({ status: 'budget-exhausted', load: { spec: { kind: 'arrivals' } } });
     expect(first.stdout).not.toContain('--resume');
     expect(first.stdout).toMatch(/stopped early \(budget-exhausted\); an open-loop .* cannot be resumed/);
     // What kbbench 0.1.0 suggested here, and why it no longer does.
     const lines = linesIn(join(out, 'results.ndjson'));
-    const resumed = await runCli(['run', SUITE, '--resume', out]);
+    const resumed = await runCliInProcess(['run', SUITE, '--resume', out]);
     expect(resumed.code).toBe(2);
     expect(linesIn(join(out, 'results.ndjson'))).toBe(lines);
   });
@@ -156,7 +156,7 @@ describe('after an interrupt, the console suggests only what works', () => {
     expect(first.code).toBe(3);
     const suggested = /finish it with: kbbench (run .*)$/m.exec(first.stdout)?.[1];
     expect(suggested).toBe(`run ${SUITE} --resume ${out}`);
-    const second = await runCli([...suggested!.split(' '), '--quiet']);
+    const second = await runCliInProcess([...suggested!.split(' '), '--quiet']);
     expect(second.code, second.stderr).toBe(0);
     expect(readJson<RunJson>(join(out, 'run.json'))).toMatchObject({ status: 'completed', options: { concurrency: 8 }, load: { spec: { kind: 'closed', concurrency: 8 } } });
     expect(new Set(readNdjson<Sample>(results).map((s) => s.item_id)).size).toBe(42);

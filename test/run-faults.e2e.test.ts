@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
-import { readJson, readNdjson, runCli, startServe, tempDir, type ServeHandle } from './helpers.js';
+import { readJson, readNdjson, startServe, tempDir, type ServeHandle, runCliInProcess } from './helpers.js';
 
 const SUITE = 'test/fixtures/e2e/small.yaml';
 
@@ -16,7 +16,7 @@ describe('retries through injected 429s and 5xx', () => {
 
   it('retries until every request succeeds and records the attempts', async () => {
     const out = join(tempDir(), 'run');
-    const r = await runCli(['run', SUITE, '--base-url', serve.url, '--out', out, '--retries', '10', '--concurrency', '4'], { env: { KBBENCH_API_KEY: serve.key } });
+    const r = await runCliInProcess(['run', SUITE, '--base-url', serve.url, '--out', out, '--retries', '10', '--concurrency', '4'], { env: { KBBENCH_API_KEY: serve.key } });
     expect(r.code).toBe(0);
     const samples = readNdjson<Sample>(join(out, 'results.ndjson'));
     expect(samples).toHaveLength(14);
@@ -26,7 +26,7 @@ describe('retries through injected 429s and 5xx', () => {
 
   it('with no retries, failures are data in the result line, and the run fails (exit 1)', async () => {
     const out = join(tempDir(), 'run');
-    const r = await runCli(['run', SUITE, '--base-url', serve.url, '--out', out, '--retries', '0'], { env: { KBBENCH_API_KEY: serve.key } });
+    const r = await runCliInProcess(['run', SUITE, '--base-url', serve.url, '--out', out, '--retries', '0'], { env: { KBBENCH_API_KEY: serve.key } });
     expect(r.code).toBe(1);
     const samples = readNdjson<Sample>(join(out, 'results.ndjson'));
     const failed = samples.filter((s) => s.outcome === 'http_error');
@@ -43,7 +43,7 @@ describe('retries through injected 429s and 5xx', () => {
 describe('the credit budget', () => {
   it('stops before --max-credits could be passed: exit 3, status budget-exhausted', async () => {
     const out = join(tempDir(), 'run');
-    const r = await runCli(['run', SUITE, '--out', out, '--max-credits', '0.03', '--latency-scale', '0', '--repeat', '3', '--models', 'gpt-4o']);
+    const r = await runCliInProcess(['run', SUITE, '--out', out, '--max-credits', '0.03', '--latency-scale', '0', '--repeat', '3', '--models', 'gpt-4o']);
     expect(r.code).toBe(3);
     const run = readJson<{ status: string }>(join(out, 'run.json'));
     expect(run.status).toBe('budget-exhausted');
@@ -62,7 +62,7 @@ describe('the credit budget across models and judges', () => {
 
   it('holds when a cheap model answers first and a dear one follows, at high concurrency', async () => {
     const out = join(tempDir(), 'run');
-    const r = await runCli(['run', SUITE, '--out', out, '--max-credits', '0.05', '--latency-scale', '0', '--repeat', '3', '--concurrency', '8', '--models', 'gpt-4o-mini,claude-sonnet-5', '--quiet']);
+    const r = await runCliInProcess(['run', SUITE, '--out', out, '--max-credits', '0.05', '--latency-scale', '0', '--repeat', '3', '--concurrency', '8', '--models', 'gpt-4o-mini,claude-sonnet-5', '--quiet']);
     expect(r.code).toBe(3);
     expect(spentIn(out)).toBeLessThanOrEqual(0.05);
   });
@@ -72,7 +72,7 @@ describe('the credit budget across models and judges', () => {
     // One answer with its judge costs ~0.011 (the JSON grading prompt); a budget that fits one item
     // but not a second: were the judge's spend left out, the guard would reserve only answers' cost
     // (~0.0008 each) and start more items.
-    const r = await runCli(['run', 'test/fixtures/e2e/graded.yaml', '--out', out, '--max-credits', '0.015', '--latency-scale', '0', '--repeat', '4', '--concurrency', '4', '--quiet']);
+    const r = await runCliInProcess(['run', 'test/fixtures/e2e/graded.yaml', '--out', out, '--max-credits', '0.015', '--latency-scale', '0', '--repeat', '4', '--concurrency', '4', '--quiet']);
     expect(r.code).toBe(3);
     expect(spentIn(out)).toBeLessThanOrEqual(0.015);
     expect(readJson<{ credits: { budget: { overshoot: number } } }>(join(out, 'summary.json')).credits.budget.overshoot).toBe(0);
@@ -80,7 +80,7 @@ describe('the credit budget across models and judges', () => {
 
   it('sends nothing when the budget is zero', async () => {
     const out = join(tempDir(), 'run');
-    const r = await runCli(['run', SUITE, '--out', out, '--max-credits', '0', '--latency-scale', '0', '--quiet']);
+    const r = await runCliInProcess(['run', SUITE, '--out', out, '--max-credits', '0', '--latency-scale', '0', '--quiet']);
     expect(r.code).toBe(3);
     expect(readNdjson<Sample>(join(out, 'results.ndjson'))).toHaveLength(0);
   });
@@ -96,7 +96,7 @@ describe('a rejected key', () => {
   it('stops before sending any question (exit 3) and never echoes the key, even in the query form', async () => {
     const out = join(tempDir(), 'run');
     const wrongKey = 'sk-live-this-is-a-wrong-key-1234';
-    const r = await runCli(['run', SUITE, '--base-url', serve.url, '--out', out, '--auth', 'query'], { env: { KBBENCH_API_KEY: wrongKey } });
+    const r = await runCliInProcess(['run', SUITE, '--base-url', serve.url, '--out', out, '--auth', 'query'], { env: { KBBENCH_API_KEY: wrongKey } });
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/rejected the API key/);
     expect(r.stdout + r.stderr).not.toContain(wrongKey);
@@ -110,7 +110,7 @@ describe('a rejected key', () => {
   });
 
   it('refuses a live run without a key (exit 2), naming how to give one', async () => {
-    const r = await runCli(['run', SUITE, '--base-url', serve.url]);
+    const r = await runCliInProcess(['run', SUITE, '--base-url', serve.url]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/KBBENCH_API_KEY/);
   });

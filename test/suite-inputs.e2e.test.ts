@@ -5,14 +5,14 @@ import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSyn
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
-import { CLI, readNdjson, ROOT, runCli, tempDir } from './helpers.js';
+import { CLI, readNdjson, ROOT, tempDir, runCliInProcess } from './helpers.js';
 
 const TARGET = ['--board', 'winter-frost-CJk4G', '--chat', 'chatNode-patient-star-4uIJt'];
 
 describe('CSV check cells', () => {
   it("runs promptfoo's negated and list checks, and keeps `Answer: yes` an expected answer", async () => {
     const out = join(tempDir(), 'run');
-    const r = await runCli(['run', 'test/fixtures/e2e/promptfoo-checks.csv', ...TARGET, '--latency-scale', '0', '--out', out, '--quiet']);
+    const r = await runCliInProcess(['run', 'test/fixtures/e2e/promptfoo-checks.csv', ...TARGET, '--latency-scale', '0', '--out', out, '--quiet']);
     expect(r.code, r.stderr).toBe(1); // `Answer: yes` is an equals check, and the answer is not "Answer: yes"
     const byCase = new Map(readNdjson<Sample>(join(out, 'results.ndjson')).map((s) => [s.case_id, s]));
     expect(byCase.get('refund-window')!.checks.map((c) => [c.type, c.pass])).toEqual([['not-icontains', true], ['contains-any', true]]);
@@ -50,7 +50,7 @@ describe('a mistyped flag', () => {
     ['--model', 'gpt-4o', '--models'],
   ])('%s exits 2 with did-you-mean %s, before anything is sent', async (flag, value, near) => {
     // Nothing listens on port 9: had the run started, it would stop with exit 3 (unreachable).
-    const r = await runCli(['run', 'suites/demo.yaml', flag, value, '--base-url', 'http://127.0.0.1:9'], { env: { KBBENCH_API_KEY: 'k-test-0000' } });
+    const r = await runCliInProcess(['run', 'suites/demo.yaml', flag, value, '--base-url', 'http://127.0.0.1:9'], { env: { KBBENCH_API_KEY: 'k-test-0000' } });
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain(`unknown flag ${flag} (did you mean "${near}"?)`);
     expect(r.stdout).toBe('');
@@ -61,21 +61,21 @@ describe('each command --help', () => {
   const COMMANDS = ['run', 'estimate', 'validate', 'report', 'compare', 'merge', 'serve', 'boards', 'chats'];
 
   it('estimate lists only the flags it accepts', async () => {
-    const help = await runCli(['estimate', '--help']);
+    const help = await runCliInProcess(['estimate', '--help']);
     expect(help.code).toBe(0);
     for (const flag of ['--baseline', '--fail-on', '--markdown', '--resume', '--threshold', '--latency-tolerance']) expect(help.stdout).not.toContain(flag);
     expect(help.stdout).toContain('--sample');
-    const run = await runCli(['run', '--help']);
+    const run = await runCliInProcess(['run', '--help']);
     for (const flag of ['--baseline', '--fail-on', '--markdown', '--resume', '--threshold']) expect(run.stdout).toContain(flag);
     // And what it does not list, it refuses (exit 2, nothing sent).
-    const refused = await runCli(['estimate', 'suites/demo.yaml', '--baseline', 'reports/x', '--base-url', 'http://127.0.0.1:9'], { env: { KBBENCH_API_KEY: 'k-test-0000' } });
+    const refused = await runCliInProcess(['estimate', 'suites/demo.yaml', '--baseline', 'reports/x', '--base-url', 'http://127.0.0.1:9'], { env: { KBBENCH_API_KEY: 'k-test-0000' } });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('unknown flag --baseline');
   });
 
   it('every command and the top level show examples', async () => {
     for (const command of [...COMMANDS, undefined]) {
-      const r = await runCli(command === undefined ? ['--help'] : [command, '--help']);
+      const r = await runCliInProcess(command === undefined ? ['--help'] : [command, '--help']);
       expect(r.code, command).toBe(0);
       expect(r.stdout, command).toMatch(/Examples:\n\s+(KBBENCH_API_KEY=\S+ )?kbbench /);
     }
@@ -85,7 +85,7 @@ describe('each command --help', () => {
 describe('the console after a run', () => {
   it('lists the first 10 failed items with why, says where the rest are, and prints a threshold label once', async () => {
     const out = join(tempDir(), 'run');
-    const r = await runCli(['run', 'test/fixtures/e2e/failing.yaml', '--latency-scale', '0', '--out', out, '--threshold', 'latency_ms{model:gpt-4o-mini}=p(95)<100000']);
+    const r = await runCliInProcess(['run', 'test/fixtures/e2e/failing.yaml', '--latency-scale', '0', '--out', out, '--threshold', 'latency_ms{model:gpt-4o-mini}=p(95)<100000']);
     expect(r.code, r.stderr).toBe(1);
     const after = r.stdout.slice(r.stdout.indexOf('failed items: 12 (the first 10)'));
     expect(after).not.toBe(r.stdout); // the list follows the table
