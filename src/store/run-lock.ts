@@ -60,7 +60,8 @@ export function acquireRunLock(dir: string, command: string, options: { readOnly
   const host = hostname();
   const body = `${JSON.stringify({ pid: ownPid, command, host } satisfies LockBody)}\n`;
   let tookOverFrom: number | null = null;
-  for (let attempt = 0; attempt < 3; attempt += 1) {
+  // A few rounds: each either takes the lock, is refused by a live holder, or clears a stale one.
+  for (let attempt = 0; attempt < 8; attempt += 1) {
     try {
       writeFileSync(path, body, { flag: 'wx' });
       held.add(path);
@@ -96,11 +97,36 @@ export function acquireRunLock(dir: string, command: string, options: { readOnly
       );
     }
     if (holder?.pid === ownPid && held.has(path)) throw new InputError('this process already holds the lock of this run directory', { file: dir });
-    // The holder is dead: its lock is stale. Removed, then taken by whoever creates it first.
+    // The holder is dead: its lock is stale. Two processes that both saw it stale must not both
+    // remove it (the second would remove the first's fresh lock, and both would win), so removing
+    // it takes a takeover file (O_EXCL) and re-reads the lock under it: only a lock still naming
+    // the dead holder seen is removed. Then whoever creates the lock first has it.
     tookOverFrom = holder?.pid ?? tookOverFrom ?? 0;
-    rmSync(path, { force: true });
+    removeStale(path, holder, body);
   }
   throw new InputError('the run directory\'s lock keeps changing hands: another kbbench process is starting there', { file: dir });
+}
+
+const sameHolder = (a: LockBody | null, b: LockBody | null): boolean => (a === null ? b === null : b !== null && a.pid === b.pid && a.host === b.host);
+
+/** Removes the stale lock `seen` at `path` unless another process replaced it meanwhile; see acquireRunLock. */
+function removeStale(path: string, seen: LockBody | null, body: string): void {
+  const takeover = `${path}.takeover`;
+  try {
+    writeFileSync(takeover, body, { flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    // Another process is taking over now. A takeover file naming a dead process (killed in these few
+    // lines) is cleared; an empty one may be being written, so it stays.
+    const other = readHolder(takeover);
+    if (other !== null && (other.pid === ownPid || !alive(other.pid))) rmSync(takeover, { force: true });
+    return;
+  }
+  try {
+    if (sameHolder(readHolder(path), seen)) rmSync(path, { force: true });
+  } finally {
+    rmSync(takeover, { force: true });
+  }
 }
 
 /** The message for a lock taken over from a dead process. */
