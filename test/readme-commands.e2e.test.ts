@@ -15,6 +15,8 @@ const DEMO_CHAT = 'chatNode-patient-star-4uIJt';
 const OWN_TEST: Record<string, string> = {
   'docs/your-knowledge-base.md': 'test/knowledge-base-doc.e2e.test.ts',
   'docs/history.md': 'test/history-docs.e2e.test.ts',
+  // Against a real Prometheus receiver, which that test starts.
+  'docs/live-metrics.md': 'test/live-metrics-docs.e2e.test.ts',
 };
 
 /** Pages whose `npx kbbench …` lines run here: the README and every page of docs/. */
