@@ -82,8 +82,8 @@ describe('kbbench run --sweep', () => {
     expect(readJson<Summary>(join(out, 'summary.json')).sweep).toEqual(sweep);
   }, 60_000);
 
-  it('runs the README\'s sweep line (durations shortened, latencies scaled): slo_max_rate agrees with the rates\' verdicts', async () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  it('runs the load-testing guide\'s sweep line (durations shortened, latencies scaled): slo_max_rate agrees with the rates\' verdicts', async () => {
+    const readme = readFileSync(join(ROOT, 'docs', 'load-testing.md'), 'utf8');
     const line = readme.split('\n').find((l) => l.startsWith('kbbench run ') && l.includes('--sweep'))!;
     // The shell's quotes around each --slo, as the shell would remove them.
     const words = line.replace(/^kbbench /, '').match(/'[^']*'|\S+/g)!.map((w) => w.replace(/^'|'$/g, ''));
