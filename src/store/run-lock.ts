@@ -1,6 +1,6 @@
 // The exclusive lock on a run directory: run, --resume, merge and report each hold it while they
 // write, so two processes never append to (and pay for) one run at once.
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { kill, pid as ownPid } from 'node:process';
@@ -39,7 +39,7 @@ function readHolder(path: string): LockBody | null {
     if (typeof body.pid !== 'number') return null;
     return { pid: body.pid, command: String(body.command ?? 'kbbench'), ...(typeof body.host === 'string' ? { host: body.host } : {}) };
   } catch {
-    return null; // gone in between, or half-written by a process killed while creating it: stale
+    return null; // gone in between, or unreadable (created whole, so not a live writer's): stale
   }
 }
 
@@ -63,7 +63,7 @@ export function acquireRunLock(dir: string, command: string, options: { readOnly
   // A few rounds: each either takes the lock, is refused by a live holder, or clears a stale one.
   for (let attempt = 0; attempt < 8; attempt += 1) {
     try {
-      writeFileSync(path, body, { flag: 'wx' });
+      createWhole(path, body);
       held.add(path);
       return {
         dir,
@@ -113,19 +113,42 @@ const sameHolder = (a: LockBody | null, b: LockBody | null): boolean => (a === n
 function removeStale(path: string, seen: LockBody | null, body: string): void {
   const takeover = `${path}.takeover`;
   try {
-    writeFileSync(takeover, body, { flag: 'wx' });
+    createWhole(takeover, body);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     // Another process is taking over now. A takeover file naming a dead process (killed in these few
-    // lines) is cleared; an empty one may be being written, so it stays.
+    // lines), or unreadable (created whole, so never half-written by a live one), is cleared.
     const other = readHolder(takeover);
-    if (other !== null && (other.pid === ownPid || !alive(other.pid))) rmSync(takeover, { force: true });
+    if (other === null || other.pid === ownPid || !alive(other.pid)) rmSync(takeover, { force: true });
     return;
   }
   try {
     if (sameHolder(readHolder(path), seen)) rmSync(path, { force: true });
   } finally {
     rmSync(takeover, { force: true });
+  }
+}
+
+let tmpSerial = 0;
+
+/**
+ * Creates `path` with `body` already in it, or throws EEXIST. A file made with O_EXCL is empty for a
+ * moment, and a racer that read it then took it for a lock half-written by a killed process (stale),
+ * removed it and won too (seen in CI: two winners). A hard link of a written temp file appears whole.
+ * Where the file system has no hard links, O_EXCL it is.
+ */
+function createWhole(path: string, body: string): void {
+  const tmp = `${path}.${ownPid}.${(tmpSerial += 1)}.tmp`;
+  writeFileSync(tmp, body);
+  try {
+    linkSync(tmp, path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw error;
+    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOSYS') writeFileSync(path, body, { flag: 'wx' });
+    else throw error;
+  } finally {
+    rmSync(tmp, { force: true });
   }
 }
 
