@@ -75,6 +75,12 @@ describe.skipIf(!hasChromium)('report.html in Chromium', () => {
       await expect(page.locator(`#model-table tbody tr[data-model="${model}"]`).count()).resolves.toBe(1);
     }
     expect(await page.locator('svg.chart').count()).toBeGreaterThanOrEqual(6);
+    // Charts: TTFC and latency by percentile, the latency distribution, credits by model and by
+    // case. Latency over time is drawn once, in the Load section (no mean/max "over the run").
+    expect(await page.locator('section#charts svg.chart').count()).toBe(5);
+    const overTime = page.locator('figure').filter({ has: page.locator('figcaption', { hasText: /^Latency.* over (the run|time)$/ }) });
+    expect(await overTime.count()).toBe(1);
+    expect(await page.locator('section#load figcaption', { hasText: 'Latency percentiles over time' }).count()).toBe(1);
     const curves = page.locator('figure', { hasText: 'Latency by percentile' }).locator('path.line');
     expect(await curves.count()).toBe(SYNTHETIC_MODELS.length);
     expect(await page.getByText('✗ FAIL').count()).toBeGreaterThan(0);

@@ -7,4 +7,3 @@ export { textSimilarity, tokenize } from './similarity.js';
 export { parseVerdict, type Verdict } from './verdict.js';
 export { GRADER_INSTRUCTION, buildGradingPrompt, parseGraderReply, grade } from './grading.js';
 export { itemOutcome, checkState, type ItemOutcome } from './outcome.js';
-export { nearestRank } from './percentile.js';

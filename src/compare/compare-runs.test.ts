@@ -141,6 +141,39 @@ describe('compareRuns', () => {
     expect(c.models['gpt-4o']!.pass_rate.base).toBe(summary.pass_rate);
   });
 
+  it("gives the p50/p95/p99 summary.json gives for the same run and model (one percentile method: HDR's)", async () => {
+    // Sub-ms odd timings of 1–40 s, two repeats of each case and a timeout (left out on both
+    // sides): HDR's bucket top differs from the exact nearest rank here, so the old exact
+    // percentiles of compare would not match summary.json.
+    const samples: Sample[] = [];
+    for (let i = 0; i < 40; i++) {
+      for (const repeat of [1, 2]) {
+        for (const model of MODELS) {
+          const latencyMs = 1000 + 997.123 * i + 31.7 * repeat + (model === 'gpt-4o' ? 0 : 5003.9);
+          samples.push(sample({ caseId: `c${i}`, model, repeat, latencyMs, ttfcMs: latencyMs / 3 }));
+        }
+      }
+    }
+    samples.push(sample({ caseId: 'c0', model: 'gpt-4o', repeat: 3, outcome: 'timeout', latencyMs: 90_000 }));
+    const dir = writeRun(join(root, 'same-percentiles'), samples);
+    const summarizer = createSummarizer();
+    samples.forEach((s) => summarizer.add(s));
+    const models = summarizer.finish({ run_id: 'r', status: 'completed' }).summary.models;
+    const c = await compareRuns(dir, dir, options());
+    for (const model of MODELS) {
+      for (const metric of ['latency_ms', 'ttfc_ms'] as const) {
+        const fromSummary = models[model]![metric]!;
+        const fromCompare = c.models[model]![metric];
+        for (const side of [fromCompare.base, fromCompare.head]) {
+          expect(side, `${model} ${metric}`).toEqual({ n: fromSummary.count, p50: fromSummary.p50, p95: fromSummary.p95, p99: fromSummary.p99 });
+        }
+      }
+    }
+    // The fixture is one where the two methods part: an exact nearest rank is not summary's p95.
+    const answered = samples.filter((s) => s.model === 'gpt-4o' && s.outcome === 'ok').map((s) => s.latency_ms!).sort((a, b) => a - b);
+    expect(answered[Math.ceil(0.95 * answered.length) - 1]).not.toBe(models['gpt-4o']!.latency_ms!.p95);
+  });
+
   it('refuses a directory that is not a run, naming it and what is missing', async () => {
     const good = run({ seed: 1 });
     const noResults = join(root, 'no-results');

@@ -1,6 +1,6 @@
 // Per-model changes between two runs: pass rate, TTFC and latency percentiles with a rank test, credits per request with a paired bootstrap.
-import { nearestRank, sortedCopy } from '../checks/percentile.js';
 import { fromUnits } from '../credits/units.js';
+import { percentilesOfMs } from '../metrics/histogram.js';
 import { setOwn } from '../metrics/own-record.js';
 import { pairedBootstrapChange, type PairedValue } from './bootstrap.js';
 import type { ItemDigest, ModelTotals, RunDigest } from './collect.js';
@@ -49,10 +49,13 @@ function creditsPair(b: ItemDigest, h: ItemDigest): PairedValue | null {
   return { base: fromUnits(b.creditUnits) / b.creditsCount, head: fromUnits(h.creditUnits) / h.creditsCount };
 }
 
+/**
+ * summary.json's percentiles of these timings (metrics/histogram.ts owns the method): a run's p95
+ * in compare.json is the p95 its summary.json shows for the same requests, never a second figure.
+ */
 export function percentilesOf(values: readonly number[]): Percentiles {
-  if (values.length === 0) return { n: 0, p50: null, p95: null, p99: null };
-  const sorted = sortedCopy(values);
-  return { n: sorted.length, p50: nearestRank(sorted, 50), p95: nearestRank(sorted, 95), p99: nearestRank(sorted, 99) };
+  const p = percentilesOfMs(values);
+  return p === null ? { n: 0, p50: null, p95: null, p99: null } : { n: p.count, p50: p.p50, p95: p.p95, p99: p.p99 };
 }
 
 const relative = (base: number | null, head: number | null): number | null =>

@@ -1,9 +1,9 @@
-// Chart-ready data derived from the histograms (percentile curves, a latency distribution) plus the timeline.
+// Chart-ready data derived from the histograms (percentile curves, a latency distribution). Latency
+// over time is the load analysis' per-second series (load-analysis.ts), the one such series.
 import type { TimingMetric } from '../domain/summary.js';
 import type { HistogramSet } from './histogram-file.js';
 import { binCountsMs, percentileCurveMs, valueAtPercentileMs, type Histogram } from './histogram.js';
 import { setOwn } from './own-record.js';
-import type { Timeline } from './timeline.js';
 
 /** [percentile 0–100, value ms] */
 export type CurvePoint = [number, number];
@@ -20,7 +20,6 @@ export interface RunDetails {
   models: string[];
   curves: Record<string, Partial<Record<'ttfc_ms' | 'latency_ms', CurvePoint[]>>>;
   distribution: Distribution | null;
-  timeline: Timeline;
 }
 
 /** Few samples spread over many bins draw noise: about 2·√n bins, between 8 and 32. */
@@ -28,7 +27,7 @@ function binsFor(count: number): number {
   return Math.min(32, Math.max(8, Math.round(2 * Math.sqrt(count))));
 }
 
-export function buildDetails(models: readonly string[], histograms: HistogramSet, timeline: Timeline): RunDetails {
+export function buildDetails(models: readonly string[], histograms: HistogramSet): RunDetails {
   const curves: RunDetails['curves'] = {};
   for (const model of models) {
     const byMetric = histograms.get(model);
@@ -37,7 +36,7 @@ export function buildDetails(models: readonly string[], histograms: HistogramSet
       latency_ms: byMetric?.get('latency_ms') ? percentileCurveMs(byMetric.get('latency_ms')!) : [],
     });
   }
-  return { models: [...models], curves, distribution: buildDistribution(models, histograms, 'latency_ms'), timeline };
+  return { models: [...models], curves, distribution: buildDistribution(models, histograms, 'latency_ms') };
 }
 
 function buildDistribution(models: readonly string[], histograms: HistogramSet, metric: TimingMetric): Distribution | null {

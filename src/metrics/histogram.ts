@@ -99,6 +99,21 @@ export function percentilesMs(histogram: Histogram, tally?: ExactTally): TimingP
 }
 
 /**
+ * Percentiles of a list of durations (ms), by the same method as summary.json: recorded into the
+ * shared HDR configuration with an exact tally, then read by percentilesMs. compare pools the
+ * timings of matched items and reads them here, so its p95 of a run equals summary.json's p95 of
+ * the same requests: one percentile method in kbbench (issue 24), not an exact nearest rank beside
+ * HDR's bucket tops (the two differed by up to 0.1%). Values summary.json would not record
+ * (negative, NaN) are left out here too.
+ */
+export function percentilesOfMs(valuesMs: Iterable<number>): TimingPercentiles | null {
+  const histogram = createHistogram();
+  const tally = createTally();
+  for (const ms of valuesMs) recordMs(histogram, ms, tally);
+  return percentilesMs(histogram, tally);
+}
+
+/**
  * One metric of one set of requests as thresholds read it, in the metric's own unit (ms, credits):
  * count, sum, min, max and mean exact (from the tally), percentiles from the HDR histogram (3
  * significant digits, nearest rank, the top of the value's bucket, capped at the exact max).

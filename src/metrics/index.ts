@@ -5,7 +5,6 @@ export * from './request-stats.js';
 export * from './case-stats.js';
 export * from './case-table.js';
 export * from './credit-distribution.js';
-export * from './timeline.js';
 export * from './details.js';
 export * from './summarizer.js';
 export * from './own-record.js';

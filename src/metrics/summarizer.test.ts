@@ -5,7 +5,6 @@ import { syntheticSamples } from '../report/test-support/synthetic-run.js';
 import { decodeHistogramFile } from './histogram-file.js';
 import { getOwn } from './own-record.js';
 import { createSummarizer } from './summarizer.js';
-import { createTimeline } from './timeline.js';
 
 function summarize(samples: Sample[], thresholds: Record<string, string[]> = {}) {
   const summarizer = createSummarizer({ thresholds });
@@ -86,19 +85,6 @@ describe('createSummarizer', () => {
     const result = summarizer.finish({ run_id: 'big', status: 'completed' });
     expect(result.summary.totals.requests).toBe(20_000);
     expect(result.summary.totals.latency_ms!.p50).toBeCloseTo(600, -1);
-    expect(result.details.timeline.series[base.model]!.length).toBeLessThanOrEqual(240);
-  });
-});
-
-describe('createTimeline', () => {
-  it('widens its buckets instead of growing past the bound', () => {
-    const timeline = createTimeline(10);
-    const base = syntheticSamples({ repeats: 1 })[0]!;
-    for (let i = 0; i < 100; i++) timeline.add({ ...base, offset_ms: i * 1000, latency_ms: i });
-    const result = timeline.toTimeline([base.model]);
-    expect(result.series[base.model]!.length).toBeLessThanOrEqual(10);
-    expect(result.series[base.model]!.reduce((a, p) => a + p.count, 0)).toBe(100);
-    expect(result.bucket_ms).toBe(16_000);
   });
 });
 
@@ -143,7 +129,7 @@ describe('createSummarizer on edge data', () => {
     expect(getOwn(summary.models, 'constructor')!.requests).toBe(5);
     expect(Object.keys(summary.cases[0]!.models)).toHaveLength(3);
     expect(Object.keys(histograms)).toContain('__proto__');
-    expect(Object.keys(details.timeline.series)).toContain('__proto__');
+    expect(Object.keys(details.curves)).toContain('__proto__');
     expect(JSON.parse(JSON.stringify(summary)).models.__proto__.requests).toBe(summary.models.__proto__!.requests);
   });
 

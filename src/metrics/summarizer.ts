@@ -13,7 +13,6 @@ import { encodeHistogramSet, type HistogramSet } from './histogram-file.js';
 import { setOwn } from './own-record.js';
 import { createRequestStats, type RequestStatsAccumulator } from './request-stats.js';
 import { createFailedItems } from './failed-items.js';
-import { createTimeline } from './timeline.js';
 import { createTagCredits } from './tag-credits.js';
 import { createGraderStats } from './grader-stats.js';
 
@@ -72,7 +71,6 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
   const total = createRequestStats();
   const models = new Map<string, RequestStatsAccumulator>();
   const cases = createCaseStats(options.cases);
-  const timeline = createTimeline();
   // The reconciliation's sorted runs go where the case table spills (the run directory).
   const credits = new RunCredits(options.cases?.spillDir !== undefined ? { spillDir: options.cases.spillDir } : {});
   const failures = createFailedItems();
@@ -110,7 +108,6 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
     sinks.add(sample);
     checksGate.add(sample);
     cases.add(sample);
-    timeline.add(sample);
     credits.add(sample);
     failures.add(sample);
     graders.add(sample);
@@ -172,7 +169,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       if (byModel) summary.tag_credits = byModel;
     }
     const set: HistogramSet = new Map(order.map((name) => [name, models.get(name)!.histograms]));
-    return { summary, histograms: encodeHistogramSet(set), details: buildDetails(order, set, timeline.toTimeline(order)), cases: caseResult.table };
+    return { summary, histograms: encodeHistogramSet(set), details: buildDetails(order, set), cases: caseResult.table };
   };
 
   const discard = (): void => {

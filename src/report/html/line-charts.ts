@@ -1,7 +1,7 @@
-// Line charts of report.html: percentile curves (log percentile axis), latency distribution, latency over time.
+// Line charts of report.html: percentile curves (log percentile axis) and the latency distribution.
+// Latency over time has one chart, the Load section's per-second percentiles (load-section.ts).
 import type { CurvePoint, Distribution } from '../../metrics/details.js';
 import { CURVE_MARKS } from '../../metrics/histogram.js';
-import type { Timeline } from '../../metrics/timeline.js';
 import { getOwn } from '../../metrics/own-record.js';
 import { formatMs, formatTick, modelLabel } from '../format.js';
 import { esc } from './escape.js';
@@ -89,30 +89,4 @@ export function distributionChart(title: string, models: readonly string[], dist
     body.push(marker(i, x(mid), y(share[peak]!), `${modelLabel(model)}: most answers (${share[peak]!.toFixed(1)}%) near ${formatMs(mid)} ms`));
   });
   return figure(title, svgFrame(`${title}, share of answers per latency bin`, body.join('')), models, 'Share of each model’s successful answers per latency bin; the marker shows the most common bin.');
-}
-
-export function timelineChart(title: string, models: readonly string[], timeline: Timeline): string {
-  const series = models.map((m) => (getOwn(timeline.series, m) ?? []).filter((p) => p.mean_latency_ms !== null));
-  if (series.every((s) => s.length === 0)) return noData(title);
-  const maxT = Math.max(...series.flat().map((p) => p.t_ms + timeline.bucket_ms / 2)) / 1000;
-  const maxMs = Math.max(...series.flat().map((p) => p.mean_latency_ms!));
-  const xTicks = niceTicks(maxT, 6);
-  const yTicks = niceTicks(maxMs);
-  const x = linearScale([0, xTicks.at(-1)!], [X0, X1]);
-  const y = linearScale([0, yTicks.at(-1)!], [Y0, Y1]);
-  const body = [axes(xTicks.map((v) => ({ at: x(v), label: formatTick(v) })), yTicks.map((v) => ({ at: y(v), label: formatTick(v) })), 'seconds since the run started', 'mean latency, ms')];
-  series.forEach((points, i) => {
-    if (points.length === 0) return;
-    const xy = points.map((p) => [x(p.t_ms / 1000), y(p.mean_latency_ms!)] as const);
-    body.push(`<path class="line s${seriesIndex(i)}" d="${pathOf(xy)}"/>`);
-    // Every point gets a marker while they stay readable; past that the line alone carries it.
-    const every = Math.max(1, Math.ceil(points.length / 40));
-    points.forEach((p, k) => {
-      if (k % every !== 0 && k !== points.length - 1) return;
-      const what = `${modelLabel(models[i]!)} at ${(p.t_ms / 1000).toFixed(1)} s: mean ${formatMs(p.mean_latency_ms)} ms, max ${formatMs(p.max_latency_ms)} ms, ${p.count} requests, ${p.errors} of them errors`;
-      body.push(marker(i, xy[k]![0], xy[k]![1], what));
-    });
-  });
-  const note = `Mean latency of the requests started in each ${formatMs(timeline.bucket_ms / 1000)} s window, errors included (a marker's tooltip counts them).`;
-  return figure(title, svgFrame(`${title}, per ${timeline.bucket_ms / 1000} s window`, body.join('')), models, note);
 }

@@ -14,7 +14,7 @@ import { pageHead } from './page-head.js';
 import { renderHeader } from './header.js';
 import { LOAD_STYLES, renderLoadSection } from './load-section.js';
 import { renderErrors, renderThresholds } from './issues.js';
-import { distributionChart, percentileChart, timelineChart } from './line-charts.js';
+import { distributionChart, percentileChart } from './line-charts.js';
 import { renderMatrix } from './matrix.js';
 import { MAX_MATRIX_ROWS } from './matrix-bound.js';
 import { renderModelTable } from './model-table.js';
@@ -51,7 +51,6 @@ function charts(details: RunDetails, summary: Summary): string {
 ${percentileChart('Time to first chunk by percentile', models, Object.fromEntries(models.map((m) => [m, getOwn(details.curves, m)?.ttfc_ms])))}
 ${percentileChart('Latency by percentile', models, Object.fromEntries(models.map((m) => [m, getOwn(details.curves, m)?.latency_ms])))}
 ${distributionChart('Latency distribution', models, details.distribution)}
-${timelineChart('Latency over the run', models, details.timeline)}
 ${creditsByModelChart(summary)}
 ${creditsByCaseChart(summary)}
 </div>`;
