@@ -38,7 +38,7 @@ function listAt(raw: Record<string, unknown>, key: string): unknown[] {
   return Array.isArray(value) ? value : [];
 }
 
-function idOf(element: unknown): string | undefined {
+export function idOf(element: unknown): string | undefined {
   if (!isRecord(element)) return undefined;
   const id = element.id;
   return typeof id === 'string' || typeof id === 'number' ? String(id).trim() : undefined;
@@ -62,7 +62,7 @@ function duplicateIdIssues(raw: Record<string, unknown>, lineOf: LineOf): PathIs
 }
 
 /** A turn may state its number; it must then be its position, so none is skipped or repeated. */
-function turnNumberIssues(raw: Record<string, unknown>): PathIssue[] {
+export function turnNumberIssues(raw: Record<string, unknown>): PathIssue[] {
   const issues: PathIssue[] = [];
   listAt(raw, 'threads').forEach((thread, t) => {
     if (!isRecord(thread) || !Array.isArray(thread.turns)) return;
@@ -75,7 +75,7 @@ function turnNumberIssues(raw: Record<string, unknown>): PathIssue[] {
   return issues;
 }
 
-function thresholdIssues(raw: Record<string, unknown>): PathIssue[] {
+export function thresholdIssues(raw: Record<string, unknown>): PathIssue[] {
   const thresholds = raw.thresholds;
   if (!isRecord(thresholds)) return [];
   const issues: PathIssue[] = [];

@@ -6,9 +6,6 @@
 // whole. Anything outside that plain shape (flow sequences, document markers, aliases across
 // items, tabs, odd keys) gives null, and the caller parses the whole file as before; so does any
 // invalid item, so every error message stays the whole parse's.
-import { LineCounter, parseDocument } from 'yaml';
-import type { SourceLocation } from '../domain/suite.js';
-import { YamlLocator } from './yaml-locator.js';
 
 export type SectionKey = 'cases' | 'threads';
 
@@ -91,38 +88,4 @@ function classify(line: string, cursor: Cursor): LineKind | null {
 function itemAt(indent: number, cursor: Cursor): LineKind {
   cursor.seqIndent ??= indent;
   return 'item';
-}
-
-/** A run of items' values and the positions of their parts the suite keeps, keyed by path below each item. */
-export interface ParsedItems {
-  values: unknown[];
-  positions: Map<string, SourceLocation>[];
-}
-
-/**
- * Parses a run of `count` items (a block sequence, as cut), one Document for the run: small enough
- * to drop soon, large enough that the parser's cost per Document does not dominate. Null when the
- * run is not valid on its own. `paths` lists the paths below an item whose positions are kept.
- */
-export function parseItems(text: string, firstLine: number, count: number, file: string, paths: (value: unknown) => (readonly PropertyKey[])[]): ParsedItems | null {
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
-  if (doc.errors.length > 0) return null;
-  let list: unknown;
-  try {
-    list = doc.toJS({ maxAliasCount: 1000 });
-  } catch {
-    return null;
-  }
-  if (!Array.isArray(list) || list.length !== count) return null;
-  const locator = new YamlLocator(doc, lines, file);
-  const positions = list.map((value: unknown, index) => {
-    const kept = new Map<string, SourceLocation>();
-    for (const path of [[], ...paths(value)]) {
-      const at = locator.location([index, ...path]);
-      kept.set(path.join('.'), { ...at, line: (at.line ?? 1) + firstLine });
-    }
-    return kept;
-  });
-  return { values: list as unknown[], positions };
 }

@@ -6,6 +6,7 @@ import { InputError } from '../../domain/errors.js';
 import { renderTable } from '../../report/index.js';
 import { loadWorkspace, WorkspaceError } from '../../server/index.js';
 import { prepareRun } from '../../session/prepare.js';
+import { jsonChunks } from '../json-chunks.js';
 import { parseList } from '../parse.js';
 import { TOOL_VERSION } from '../version.js';
 import { EXIT, type ExitCode } from '../exit.js';
@@ -108,7 +109,8 @@ export function validateCommand(io: CliIo, setExit: (code: ExitCode) => void): C
       if (argv.json) {
         const graded = gradedChecks(prepared);
         const grading = { grader: prepared.grader ? describeGrader(prepared.grader) : null, model_graded_checks: graded.total, checks: graded.listed };
-        io.out(JSON.stringify({ ...description, thresholds: prepared.thresholds, grading }, null, 2));
+        // In pieces of whole lines: the plan of a large suite is tens of MB of JSON.
+        for (const chunk of jsonChunks({ ...description, thresholds: prepared.thresholds, grading })) io.out(chunk);
       } else for (const line of [...render(description, prepared.thresholds), ...renderGraders(prepared)]) io.out(line);
       setExit(EXIT.ok);
     },

@@ -1,0 +1,169 @@
+// Builds a ParsedSuite from a validated YAML suite: one owner for both readings (the whole file,
+// and the item-by-item stream), so they give the same suite by construction.
+import { splitThresholdEntries } from '../metrics/threshold-abort.js';
+import type { CheckSpec, SourceLocation, SuiteCase, SuiteThread } from '../domain/suite.js';
+import { durationMsOf } from '../domain/stages.js';
+import type { ParsedSuite } from './parsed-suite.js';
+import { pickOptions } from './primitives.js';
+import { buildLoad } from './load-block.js';
+import { isUnknownModel, unknownModelWarning } from './semantic.js';
+import type { CaseEntry, SuiteFile, ThreadEntry } from './yaml-schema.js';
+
+/** What building a suite needs of a locator: where a path was written, and a warning there. */
+export interface SuiteLocator {
+  location(path: readonly PropertyKey[]): SourceLocation;
+  warning(path: readonly PropertyKey[], message: string): string;
+}
+
+function located(specs: readonly CheckSpec[] | undefined, path: readonly PropertyKey[], locator: SuiteLocator): CheckSpec[] {
+  return (specs ?? []).map((spec, index) => ({ ...spec, location: locator.location([...path, 'assert', index]) }));
+}
+
+export function buildCase(entry: CaseEntry, index: number, locator: SuiteLocator): SuiteCase {
+  const path = ['cases', index];
+  const built: SuiteCase = {
+    id: entry.id,
+    prompt: entry.prompt,
+    options: pickOptions(entry),
+    assert: located(entry.assert, path, locator),
+    location: locator.location(path),
+  };
+  if (entry.models) built.models = entry.models;
+  if (entry.expect_fail !== undefined) built.expect_fail = entry.expect_fail;
+  if (entry.weight !== undefined) built.weight = entry.weight;
+  if (entry.tags?.length) built.tags = entry.tags;
+  if (entry.repeat_pass) built.repeat_pass = entry.repeat_pass;
+  return built;
+}
+
+function buildThreadOnly(entry: ThreadEntry, index: number, locator: SuiteLocator): SuiteThread {
+  const path = ['threads', index];
+  const turns = entry.turns.map((turn, t) => {
+    const turnPath = [...path, 'turns', t];
+    return {
+      turn: t + 1,
+      prompt: turn.prompt,
+      options: pickOptions(turn),
+      assert: located(turn.assert, turnPath, locator),
+      location: locator.location(turnPath),
+    };
+  });
+  const built: SuiteThread = { id: entry.id, turns, location: locator.location(path) };
+  if (entry.name !== undefined) built.name = entry.name;
+  if (entry.models) built.models = entry.models;
+  if (entry.expect_fail !== undefined) built.expect_fail = entry.expect_fail;
+  if (entry.weight !== undefined) built.weight = entry.weight;
+  if (entry.tags?.length) built.tags = entry.tags;
+  if (entry.repeat_pass) built.repeat_pass = entry.repeat_pass;
+  return built;
+}
+
+/** `2s` → 2000 ms; a bare number is seconds (the schema has checked the form). */
+function thinkMs(text: string): number {
+  return durationMsOf(text)!;
+}
+
+/** A thread's think time: its own, else the suite's. */
+function withThinkTime(thread: SuiteThread, value: string | number | undefined): SuiteThread {
+  if (value === undefined) return thread;
+  const bounds = typeof value === 'number' ? [value * 1000] : value.split('-').map(thinkMs);
+  const min = Math.min(...bounds);
+  const max = Math.max(...bounds);
+  return { ...thread, think_time: { min_ms: min, max_ms: max } };
+}
+
+export function buildThread(entry: ThreadEntry, index: number, locator: SuiteLocator, suiteThinkTime: string | number | undefined): SuiteThread {
+  return withThinkTime(buildThreadOnly(entry, index, locator), entry.think_time ?? suiteThinkTime);
+}
+
+type Found = { path: PropertyKey[]; model: string };
+
+function collect(found: Found[], models: readonly string[] | undefined, path: PropertyKey[]): void {
+  models?.forEach((model, index) => found.push({ path: [...path, index], model }));
+}
+
+function judges(found: Found[], specs: readonly CheckSpec[] | undefined, path: PropertyKey[]): void {
+  specs?.forEach((spec, index) => {
+    const model = typeof spec.value === 'object' && !Array.isArray(spec.value) ? (spec.value as { model?: unknown }).model : undefined;
+    if (typeof model === 'string') found.push({ path: [...path, 'assert', index], model });
+  });
+}
+
+function warningsOf(found: Found[], locator: SuiteLocator): string[] {
+  return found.filter(({ model }) => isUnknownModel(model)).map(({ path, model }) => locator.warning(path, unknownModelWarning(model)));
+}
+
+/** Unknown model names are warnings: model names change faster than this tool. These are one case's. */
+export function caseModelWarnings(entry: CaseEntry, index: number, locator: SuiteLocator): string[] {
+  const found: Found[] = [];
+  collect(found, entry.models, ['cases', index, 'models']);
+  judges(found, entry.assert, ['cases', index]);
+  return warningsOf(found, locator);
+}
+
+export function threadModelWarnings(entry: ThreadEntry, index: number, locator: SuiteLocator): string[] {
+  const found: Found[] = [];
+  collect(found, entry.models, ['threads', index, 'models']);
+  entry.turns.forEach((turn, t) => judges(found, turn.assert, ['threads', index, 'turns', t]));
+  return warningsOf(found, locator);
+}
+
+function pickDefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+function thresholdsOf(file: SuiteFile): Pick<ParsedSuite, 'thresholds' | 'threshold_aborts'> {
+  const { expressions, aborts } = splitThresholdEntries(file.thresholds ?? {});
+  return { thresholds: expressions, ...(aborts.length > 0 ? { threshold_aborts: aborts } : {}) };
+}
+
+/** The built items of a suite, with what they add to the suite (warnings, tags), in file order. */
+export interface BuiltItems {
+  cases: SuiteCase[];
+  threads: SuiteThread[];
+  warnings: string[];
+  tags: Set<string>;
+}
+
+/** Builds every item of a whole validated file (the streamed reading builds them as it parses). */
+export function buildItems(file: SuiteFile, locator: SuiteLocator): BuiltItems {
+  const items: BuiltItems = { cases: [], threads: [], warnings: [], tags: new Set() };
+  (file.cases ?? []).forEach((entry, index) => {
+    items.cases.push(buildCase(entry, index, locator));
+    items.warnings.push(...caseModelWarnings(entry, index, locator));
+  });
+  (file.threads ?? []).forEach((entry, index) => {
+    items.threads.push(buildThread(entry, index, locator, file.think_time));
+    items.warnings.push(...threadModelWarnings(entry, index, locator));
+  });
+  for (const entry of [...(file.cases ?? []), ...(file.threads ?? [])]) for (const tag of entry.tags ?? []) items.tags.add(tag);
+  return items;
+}
+
+/** The suite from its top-level keys (`file`; its cases and threads are not read) and its built items. */
+export function buildSuite(file: SuiteFile, locator: SuiteLocator, items: BuiltItems): ParsedSuite {
+  const topWarnings: Found[] = [];
+  collect(topWarnings, file.models, ['models']);
+  const suite: ParsedSuite = {
+    target: pickDefined(file.target ?? {}),
+    models: file.models ?? [],
+    defaults: pickOptions(file.defaults ?? {}),
+    cases: items.cases,
+    threads: items.threads,
+    ...thresholdsOf(file),
+    warnings: [...warningsOf(topWarnings, locator), ...items.warnings],
+  };
+  if (items.tags.size > 0) suite.tags = [...items.tags];
+  if (file.repeat_pass) suite.repeat_pass = file.repeat_pass;
+  if (file.name !== undefined) suite.name = file.name;
+  if (file.workspace !== undefined) suite.workspace = file.workspace;
+  if (file.load) suite.load = buildLoad(file.load, locator.location(['load']));
+  if (file.grader) {
+    const location = locator.location(['grader']);
+    suite.grader = 'openai' in file.grader
+      ? { kind: 'openai', base_url: file.grader.openai.base_url, model: file.grader.openai.model, location }
+      : { kind: 'chat', ...pickDefined(file.grader), location };
+  }
+  if (file.knowledge) suite.knowledge = { patterns: file.knowledge, location: locator.location(['knowledge']) };
+  return suite;
+}
