@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 /** The memory checks (200,000 requests) and the browser tests: run by `npm test`, or alone with `npm run test:slow`. */
-const SLOW = ['test/slow/**/*.test.ts', 'test/runner-memory.test.ts', 'test/report-browser.test.ts', 'test/compare-browser.e2e.test.ts'];
+const SLOW = ['test/slow/**/*.test.ts', 'test/report-browser.test.ts', 'test/compare-browser.e2e.test.ts'];
 /** Tests that run dist/ (the bin, the CLI in-process, the library entry) but are not named *.e2e.test.ts. */
 const RUNS_DIST = ['test/library.test.ts'];
 
