@@ -1,10 +1,11 @@
 // The exclusive lock on a run directory: run, --resume, merge and report each hold it while they
 // write, so two processes never append to (and pay for) one run at once.
-import { linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { kill, pid as ownPid } from 'node:process';
 import { InputError } from '../domain/errors.js';
+import { createFileWholeSync as createWhole } from './atomic-file.js';
 
 /** A dot file: not a report, skipped by globs; it names the holder so a refusal can say who. */
 export const LOCK_FILE = '.kbbench.lock';
@@ -126,29 +127,6 @@ function removeStale(path: string, seen: LockBody | null, body: string): void {
     if (sameHolder(readHolder(path), seen)) rmSync(path, { force: true });
   } finally {
     rmSync(takeover, { force: true });
-  }
-}
-
-let tmpSerial = 0;
-
-/**
- * Creates `path` with `body` already in it, or throws EEXIST. A file made with O_EXCL is empty for a
- * moment, and a racer that read it then took it for a lock half-written by a killed process (stale),
- * removed it and won too (seen in CI: two winners). A hard link of a written temp file appears whole.
- * Where the file system has no hard links, O_EXCL it is.
- */
-function createWhole(path: string, body: string): void {
-  const tmp = `${path}.${ownPid}.${(tmpSerial += 1)}.tmp`;
-  writeFileSync(tmp, body);
-  try {
-    linkSync(tmp, path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') throw error;
-    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOSYS') writeFileSync(path, body, { flag: 'wx' });
-    else throw error;
-  } finally {
-    rmSync(tmp, { force: true });
   }
 }
 
