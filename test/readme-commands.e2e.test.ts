@@ -94,7 +94,7 @@ function adapt(line: string): { args: string[]; env: Record<string, string> } | 
     const target = live.includes('--board') ? [] : ['--board', DEMO_BOARD, '--chat', DEMO_CHAT];
     // A line that names no --base-url (ci.md's baseline) takes it from KBBENCH_BASE_URL, as the
     // workflow sets it: without it, it ran against the embedded service at full latencies (38 s).
-    const baseUrl = live.includes('--base-url') ? {} : { KBBENCH_BASE_URL: serve.url };
+    const baseUrl: Record<string, string> = live.includes('--base-url') ? {} : { KBBENCH_BASE_URL: serve.url };
     return { args: [...live, ...target, ...out], env: { KBBENCH_API_KEY: serve.key, ...baseUrl } };
   }
   if (command === 'run') {
