@@ -146,7 +146,7 @@ describe('the README and every docs/ page', () => {
     expect(adapted, `a README command this test does not know how to run: ${line}`).toBeDefined();
     const r = await runCliInProcess(adapted!.args, { env: adapted!.env });
     const expected = EXPECTED.find((e) => e.line.test(line));
-    expect(r.code, `${line}\n${r.stderr}`).toBe(expected?.code ?? 0);
+    expect(r.code, `${line}\n${r.stdout}\n${r.stderr}`).toBe(expected?.code ?? 0);
     if (expected?.markdown) expect(readFileSync(markdownFile, 'utf8')).toMatch(expected.markdown);
     // A CSV names no board: against the embedded service the workspace's default is asked, and said.
     if (line.includes('suites/demo.csv') && !line.includes('--board')) expect(r.stderr).toMatch(/asking the embedded workspace's default target/);
