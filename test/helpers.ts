@@ -8,6 +8,7 @@ import { EventEmitter } from 'node:events';
 import { Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import type { runCli as RunCliOfSource } from '../src/cli/run-cli.js';
+import type { ServiceOptions, startReferenceService as StartReferenceServiceOfSource } from '../src/server/index.js';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 export const CLI = join(ROOT, 'dist', 'cli', 'main.js');
@@ -53,11 +54,12 @@ type RunCli = typeof RunCliOfSource;
 let builtRunCli: Promise<RunCli> | undefined;
 
 /** A stream that keeps what is written, as a pipe would (not a TTY: no live bar, no colours). */
-function collector(): { stream: NodeJS.WriteStream; text(): string } {
+function collector(onText?: (text: string) => void): { stream: NodeJS.WriteStream; text(): string } {
   let text = '';
   const stream = new Writable({
     write(chunk: Buffer | string, _encoding, done) {
       text += chunk.toString();
+      onText?.(chunk.toString());
       done();
     },
   });
@@ -72,14 +74,15 @@ const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
  * Same environment as runCli's child: the caller's, without the key and base URL, plus `env`.
  * Throws when the run left anything behind in this process: signal listeners or process.exitCode.
  */
-export async function runCliInProcess(args: string[], options: Pick<CliOptions, 'env' | 'cwd'> = {}): Promise<CliResult> {
+export async function runCliInProcess(args: string[], options: Pick<CliOptions, 'env' | 'cwd'> & { onStderr?: (text: string) => void } = {}): Promise<CliResult> {
   if (!existsSync(CLI)) throw new Error(`build first: ${CLI} is missing (npm run build)`);
   builtRunCli ??= import(pathToFileURL(join(ROOT, 'dist', 'cli', 'run-cli.js')).href).then((m: { runCli: RunCli }) => m.runCli);
   const run = await builtRunCli;
   const merged: Record<string, string | undefined> = { ...process.env, KBBENCH_API_KEY: undefined, KBBENCH_BASE_URL: undefined, ...options.env };
   const env = Object.fromEntries(Object.entries(merged).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv;
   const stdout = collector();
-  const stderr = collector();
+  // What a test would read from a child's stderr pipe as it comes (the live line, say), written by write.
+  const stderr = collector(options.onStderr);
   const before = { exitCode: process.exitCode, listeners: STOP_SIGNALS.map((s) => process.listenerCount(s)) };
   const home = process.cwd();
   const cwd = options.cwd ?? ROOT;
@@ -94,6 +97,29 @@ export async function runCliInProcess(args: string[], options: Pick<CliOptions, 
   const after = { exitCode: process.exitCode, listeners: STOP_SIGNALS.map((s) => process.listenerCount(s)) };
   if (JSON.stringify(after) !== JSON.stringify(before)) throw new Error(`kbbench ${args.join(' ')} left state behind in the test process: ${JSON.stringify({ before, after })}`);
   return { code, stdout: stdout.text(), stderr: stderr.text() };
+}
+
+/** A reference service to send to: `kbbench serve` in a child (ServeHandle) or in this process. */
+export interface ServiceHandle {
+  url: string;
+  key: string;
+  stop(): Promise<void>;
+}
+
+type StartReferenceService = typeof StartReferenceServiceOfSource;
+let builtService: Promise<StartReferenceService> | undefined;
+
+/**
+ * The reference service of dist/ (what `kbbench serve` runs) listening in this process: for tests
+ * whose point is the client side (load shapes, counts, stops), not the service or its process. No
+ * child to start (a child costs about a second of CPU before it listens). `options` are the
+ * service's own (`latencyScale`, `faultRate`, …), as `kbbench serve`'s flags set them.
+ */
+export async function startServiceInProcess(options: ServiceOptions = {}): Promise<ServiceHandle> {
+  if (!existsSync(CLI)) throw new Error(`build first: ${CLI} is missing (npm run build)`);
+  builtService ??= import(pathToFileURL(join(ROOT, 'dist', 'index.js')).href).then((m: { startReferenceService: StartReferenceService }) => m.startReferenceService);
+  const running = await (await builtService)(options);
+  return { url: running.url, key: running.keys[0]!, stop: () => running.close() };
 }
 
 export interface ServeHandle {

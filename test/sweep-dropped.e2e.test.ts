@@ -5,16 +5,17 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Summary } from '../src/domain/summary.js';
-import { readJson, runCli, startServe, tempDir, type ServeHandle } from './helpers.js';
+import { readJson, runCliInProcess, startServiceInProcess, tempDir, type ServiceHandle } from './helpers.js';
 import { startLoadPeer, type LoadPeer } from './load-peer.js';
 
-const ARGS = ['--models', 'gpt-4o-mini', '--sweep', '2', '--duration', '3s', '--max-in-flight', '4', '--slo', 'errors=rate<0.01', '--retries', '0'];
+// Two seconds a rate (and a probe): the first rate's live line comes with at least a second of it left to stall.
+const ARGS = ['--models', 'gpt-4o-mini', '--sweep', '2', '--duration', '2s', '--max-in-flight', '4', '--slo', 'errors=rate<0.01', '--retries', '0'];
 
 describe('a sweep and its dropped starts', () => {
-  let serve: ServeHandle;
+  let serve: ServiceHandle;
   let peer: LoadPeer | undefined;
   beforeAll(async () => {
-    serve = await startServe(['--latency-scale', '0']);
+    serve = await startServiceInProcess({ latencyScale: 0 });
   });
   afterAll(async () => {
     await peer?.stop();
@@ -27,14 +28,13 @@ describe('a sweep and its dropped starts', () => {
     peer = await startLoadPeer(serve.url, { capPerS: 20 });
     const out = join(tempDir(), 'run');
     let seen = false;
-    const r = await runCli(['run', 'test/fixtures/e2e/small.yaml', '--base-url', peer.url, '--out', out, ...ARGS, ...extra], {
+    // In this process (no signal here): the live line is read as it is written, as from a pipe.
+    const r = await runCliInProcess(['run', 'test/fixtures/e2e/small.yaml', '--base-url', peer.url, '--out', out, ...ARGS, ...extra], {
       env: { KBBENCH_API_KEY: serve.key },
-      onSpawn: (child) => {
-        child.stderr!.on('data', (d: Buffer) => {
-          if (seen || !phase.test(d.toString())) return;
-          seen = true;
-          onPhase(peer!);
-        });
+      onStderr: (text) => {
+        if (seen || !phase.test(text)) return;
+        seen = true;
+        onPhase(peer!);
       },
     });
     expect(seen, r.stderr).toBe(true);
