@@ -3,15 +3,15 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
-import { readJson, readNdjson, runCliInProcess as runCli, startServe, tempDir, type ServeHandle } from './helpers.js';
+import { readJson, readNdjson, runCliInProcess as runCli, startServiceInProcess, tempDir, type ServiceHandle } from './helpers.js';
 
 interface RunJson { status: string; plan: { starts: number; requests: number; plan_requests: number } }
 interface SummaryJson { totals: { starts: number; requests: number; starts_per_s: number; requests_per_s: number; dropped: number } }
 
 describe('open-loop arrivals', () => {
-  let serve: ServeHandle;
+  let serve: ServiceHandle;
   beforeAll(async () => {
-    serve = await startServe(['--latency-scale', '0']);
+    serve = await startServiceInProcess({ latencyScale: 0 });
   });
   afterAll(() => serve.stop());
 
@@ -39,7 +39,7 @@ describe('open-loop arrivals', () => {
     const intended = async (): Promise<number> => {
       const out = join(tempDir(), 'run');
       const r = await runCli(
-        ['run', 'test/fixtures/e2e/small.yaml', '--base-url', serve.url, '--out', out, '--models', 'gpt-4o-mini', '--rate', '20', '--duration', '2s', '--arrival', 'poisson', '--seed', '11', '--quiet'],
+        ['run', 'test/fixtures/e2e/small.yaml', '--base-url', serve.url, '--out', out, '--models', 'gpt-4o-mini', '--rate', '40', '--duration', '1s', '--arrival', 'poisson', '--seed', '11', '--quiet'],
         { env: { KBBENCH_API_KEY: serve.key } },
       );
       expect(r.code, r.stderr).toBe(0);
