@@ -3,15 +3,15 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
-import { readJson, readNdjson, runCliInProcess as runCli, startCountingProxy, startServe, tempDir, type CountingProxy, type ServeHandle } from './helpers.js';
+import { readJson, readNdjson, runCliInProcess as runCli, startCountingProxy, startServiceInProcess, tempDir, type CountingProxy, type ServiceHandle } from './helpers.js';
 
 const sent = (samples: Sample[]): number => samples.filter((s) => s.endpoint !== 'create' && s.outcome !== 'skipped').length;
 
 describe('stop conditions', () => {
-  let serve: ServeHandle;
+  let serve: ServiceHandle;
   let proxy: CountingProxy;
   beforeAll(async () => {
-    serve = await startServe(['--latency-scale', '0.2']);
+    serve = await startServiceInProcess({ latencyScale: 0.2 });
   });
   afterAll(async () => {
     await proxy?.stop();
@@ -43,7 +43,7 @@ describe('stop conditions', () => {
   });
 
   it('--max-errors stops cleanly: status aborted, exit 3, nothing sent unrecorded', async () => {
-    const faulty = await startServe(['--latency-scale', '0', '--fault-rate', '1']);
+    const faulty = await startServiceInProcess({ latencyScale: 0, faultRate: 1 });
     proxy = await startCountingProxy(faulty.url);
     try {
       const out = join(tempDir(), 'run');
