@@ -10,7 +10,7 @@ import type { Sample } from '../src/domain/sample.js';
 import type { OutputReport } from '../src/domain/output.js';
 import { PROM_METRICS } from '../src/outputs/prometheus/series.js';
 import { lastPoints, startOtlpReceiver, type OtlpReceiver } from '../src/outputs/otlp/test-support/otlp-receiver.js';
-import { readJson, readNdjson, runCli, startServe, tempDir, type ServeHandle } from './helpers.js';
+import { readJson, readNdjson, runCliInProcess as runCli, startServiceInProcess, tempDir, type ServiceHandle } from './helpers.js';
 
 interface RunJson { run_id: string }
 interface SummaryJson { status: string; verdict: string; outputs?: OutputReport[] }
@@ -18,10 +18,11 @@ interface SummaryJson { status: string; verdict: string; outputs?: OutputReport[
 const LOAD = ['--models', 'gpt-4o,gpt-4o-mini', '--rate', '8', '--duration', '3s', '--quiet'];
 
 describe('otlp output (end to end)', () => {
-  let serve: ServeHandle;
+  // The runs, the service and the receiver all in this process: what crosses the wire is still HTTP on 127.0.0.1.
+  let serve: ServiceHandle;
   let receiver: OtlpReceiver;
   beforeAll(async () => {
-    serve = await startServe(['--latency-scale', '0.2']);
+    serve = await startServiceInProcess({ latencyScale: 0.2 });
     receiver = await startOtlpReceiver();
   });
   afterAll(async () => {
@@ -34,18 +35,17 @@ describe('otlp output (end to end)', () => {
     const resultsFile = join(out, 'results.ndjson');
     let resultsAtFirstExport: number | null = null;
     let whileRunning = 0;
-    let atExit = 0;
+    let running = true;
+    // Exports that arrived while the run still ran (checked on each receipt, not on a clock).
+    receiver.onRequest = () => {
+      if (running) whileRunning += 1;
+      resultsAtFirstExport ??= existsSync(resultsFile) ? readFileSync(resultsFile, 'utf8').split('\n').filter(Boolean).length : 0;
+    };
     const r = await runCli(['run', 'test/fixtures/e2e/small.yaml', '--base-url', serve.url, '--out', out, ...LOAD, '--output', `otlp=${receiver.url}`], {
       env: { KBBENCH_API_KEY: serve.key },
-      onSpawn: (child) => {
-        // Exports that arrived while the process still ran (checked on each receipt, not on a clock).
-        receiver.onRequest = () => {
-          if (child.exitCode === null) whileRunning += 1;
-          resultsAtFirstExport ??= existsSync(resultsFile) ? readFileSync(resultsFile, 'utf8').split('\n').filter(Boolean).length : 0;
-        };
-        child.once('exit', () => (atExit = receiver.requests.length));
-      },
     });
+    running = false;
+    const atExit = receiver.requests.length;
     receiver.onRequest = null;
     expect(r.code, r.stderr).toBe(0);
     const results = readNdjson<Sample>(join(out, 'results.ndjson'));
