@@ -8,8 +8,7 @@ import type { Summary } from '../src/domain/summary.js';
 import { readJson, runCliInProcess, startServiceInProcess, tempDir, type ServiceHandle } from './helpers.js';
 import { startLoadPeer, type LoadPeer } from './load-peer.js';
 
-// Two seconds a rate (and a probe): the first rate's live line comes with at least a second of it left to stall.
-const ARGS = ['--models', 'gpt-4o-mini', '--sweep', '2', '--duration', '2s', '--max-in-flight', '4', '--slo', 'errors=rate<0.01', '--retries', '0'];
+const ARGS = ['--models', 'gpt-4o-mini', '--sweep', '2', '--max-in-flight', '4', '--slo', 'errors=rate<0.01', '--retries', '0'];
 
 describe('a sweep and its dropped starts', () => {
   let serve: ServiceHandle;
@@ -43,7 +42,10 @@ describe('a sweep and its dropped starts', () => {
 
   it('starts dropped in a rate above slo_max_rate (past capacity) do not fail the sweep', async () => {
     // The last rate meets a frozen service: its starts pile up past the cap and drop; its requests are cut.
-    const { r, summary } = await sweep(/sweep rate 2\/2/, (p) => p.freeze(), ['--graceful-stop', '1s']);
+    // The first rate's last requests are answered: those already at the service, and those sent late
+    // (held by the cap past the rate's end) in the half second before it stops answering new ones.
+    // Three seconds a rate, so that over a second of the last one is frozen whenever its live line comes.
+    const { r, summary } = await sweep(/sweep rate 2\/2/, (p) => setTimeout(() => p.freezeNew(), 500), ['--duration', '3s', '--graceful-stop', '1s']);
     const s = summary.sweep!;
     expect(s.rates.map((x) => x.slo_pass)).toEqual([true, false]);
     expect(s.rates[1]!.dropped).toBeGreaterThan(0);
@@ -57,10 +59,11 @@ describe('a sweep and its dropped starts', () => {
 
   it('starts dropped in a rate at or below slo_max_rate fail it: the answer rests on load that was not delivered', async () => {
     // The first rate meets a service that stalls 2.5 s, then answers everything: no error, but starts dropped.
+    // Two seconds a rate (and a probe): its live line comes with at least a second of it left to stall.
     const { r, summary } = await sweep(/sweep rate 1\/2/, (p) => {
       p.freeze();
       setTimeout(() => p.thaw(), 2500);
-    });
+    }, ['--duration', '2s']);
     const s = summary.sweep!;
     expect(s.slo_max_rate).not.toBeNull();
     const dropped1 = s.rates[0]!.dropped + (s.rates[0]!.dropped_late ?? 0);
