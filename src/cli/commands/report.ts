@@ -5,7 +5,7 @@ import { DEFAULT_GATES, parseFailOn } from '../../metrics/gates.js';
 import { planOfRun } from '../../plan/of-run.js';
 import type { Plan } from '../../plan/types.js';
 import type { RunInfo } from '../../domain/run.js';
-import { recordedSelection } from '../../session/only-failed.js';
+import { recordedSelection } from '../../store/run-selection.js';
 import { finishReports } from '../../session/finish.js';
 import { removeLeftovers } from '../../store/leftovers.js';
 import { assertUniqueItems } from '../../store/run-integrity.js';
