@@ -39,7 +39,7 @@ describe('open-loop arrivals', () => {
     const intended = async (): Promise<number> => {
       const out = join(tempDir(), 'run');
       const r = await runCli(
-        ['run', 'test/fixtures/e2e/small.yaml', '--base-url', serve.url, '--out', out, '--models', 'gpt-4o-mini', '--rate', '40', '--duration', '1s', '--arrival', 'poisson', '--seed', '11', '--quiet'],
+        ['run', 'test/fixtures/e2e/small.yaml', '--base-url', serve.url, '--out', out, '--models', 'gpt-4o-mini', '--rate', '20', '--duration', '2s', '--arrival', 'poisson', '--seed', '11', '--quiet'],
         { env: { KBBENCH_API_KEY: serve.key } },
       );
       expect(r.code, r.stderr).toBe(0);
