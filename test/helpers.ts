@@ -122,6 +122,55 @@ export async function startServiceInProcess(options: ServiceOptions = {}): Promi
   return { url: running.url, key: running.keys[0]!, stop: () => running.close() };
 }
 
+export interface InProcessServe {
+  url: string;
+  key: string;
+  /** SIGTERM through the command's signal source; resolves with what it printed and its exit code. */
+  stop(): Promise<CliResult>;
+}
+
+/**
+ * `kbbench serve --port 0 …` run by the built CLI in this process (as runCliInProcess runs a command):
+ * for a test whose point is that the command starts and says where it listens, not the process (a
+ * real SIGTERM, a port held by another process: startServe). Stopped by a SIGTERM on its own signal
+ * source; throws when it leaves a listener or process.exitCode behind. Relative paths resolve against ROOT.
+ */
+export async function startServeInProcess(args: string[]): Promise<InProcessServe> {
+  if (!existsSync(CLI)) throw new Error(`build first: ${CLI} is missing (npm run build)`);
+  builtRunCli ??= import(pathToFileURL(join(ROOT, 'dist', 'cli', 'run-cli.js')).href).then((m: { runCli: RunCli }) => m.runCli);
+  const run = await builtRunCli;
+  if (process.cwd() !== ROOT) throw new Error(`startServeInProcess resolves paths against ${ROOT}, not ${process.cwd()}`);
+  const env = Object.fromEntries(Object.entries({ ...process.env, KBBENCH_API_KEY: undefined, KBBENCH_BASE_URL: undefined }).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv;
+  const stdout = collector();
+  const stderr = collector();
+  const signals = new EventEmitter();
+  const before = JSON.stringify({ exitCode: process.exitCode, listeners: STOP_SIGNALS.map((s) => process.listenerCount(s)) });
+  let code: number | null = null;
+  const done = run(['serve', '--port', '0', ...args], { stdout: stdout.stream, stderr: stderr.stream, env, cwd: ROOT, signals, exit: () => {} }).then((c) => (code = c));
+  const started = (): { url: string; key: string } | undefined => {
+    const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(stdout.text())?.[1];
+    const key = /key:?\s+(\S+)/i.exec(stdout.text())?.[1];
+    return url && key ? { url, key } : undefined;
+  };
+  // The listening lines are written before the command waits for its signal: poll the collected text.
+  for (let waited = 0; started() === undefined; waited += 20) {
+    if (code !== null) throw new Error(`kbbench serve ${args.join(' ')} exited ${code} before it listened: ${stderr.text()}`);
+    if (waited > 20_000) throw new Error(`kbbench serve ${args.join(' ')} did not say where it listens: ${stdout.text()}${stderr.text()}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const { url, key } = started()!;
+  return {
+    url, key,
+    stop: async () => {
+      signals.emit('SIGTERM', 'SIGTERM');
+      await done;
+      const after = JSON.stringify({ exitCode: process.exitCode, listeners: STOP_SIGNALS.map((s) => process.listenerCount(s)) });
+      if (after !== before || signals.listenerCount('SIGTERM') + signals.listenerCount('SIGINT') > 0) throw new Error(`kbbench serve ${args.join(' ')} left state behind: ${JSON.stringify({ before, after })}`);
+      return { code, stdout: stdout.text(), stderr: stderr.text() };
+    },
+  };
+}
+
 export interface ServeHandle {
   url: string;
   key: string;
