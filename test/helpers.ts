@@ -8,7 +8,7 @@ import { EventEmitter } from 'node:events';
 import { Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import type { runCli as RunCliOfSource } from '../src/cli/run-cli.js';
-import type { ServiceOptions, startReferenceService as StartReferenceServiceOfSource } from '../src/server/index.js';
+import type { ServiceOptions, startReferenceService as StartOfSource } from '../src/server/index.js';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 export const CLI = join(ROOT, 'dist', 'cli', 'main.js');
@@ -99,29 +99,6 @@ export async function runCliInProcess(args: string[], options: Pick<CliOptions, 
   return { code, stdout: stdout.text(), stderr: stderr.text() };
 }
 
-/** A reference service to send to: `kbbench serve` in a child (ServeHandle) or in this process. */
-export interface ServiceHandle {
-  url: string;
-  key: string;
-  stop(): Promise<void>;
-}
-
-type StartReferenceService = typeof StartReferenceServiceOfSource;
-let builtService: Promise<StartReferenceService> | undefined;
-
-/**
- * The reference service of dist/ (what `kbbench serve` runs) listening in this process: for tests
- * whose point is the client side (load shapes, counts, stops), not the service or its process. No
- * child to start (a child costs about a second of CPU before it listens). `options` are the
- * service's own (`latencyScale`, `faultRate`, …), as `kbbench serve`'s flags set them.
- */
-export async function startServiceInProcess(options: ServiceOptions = {}): Promise<ServiceHandle> {
-  if (!existsSync(CLI)) throw new Error(`build first: ${CLI} is missing (npm run build)`);
-  builtService ??= import(pathToFileURL(join(ROOT, 'dist', 'index.js')).href).then((m: { startReferenceService: StartReferenceService }) => m.startReferenceService);
-  const running = await (await builtService)(options);
-  return { url: running.url, key: running.keys[0]!, stop: () => running.close() };
-}
-
 export interface InProcessServe {
   url: string;
   key: string;
@@ -203,6 +180,26 @@ export function startServe(args: string[]): Promise<ServeHandle> {
     });
     child.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
   });
+}
+
+/** A reference service listening on 127.0.0.1 in this process: a real HTTP server, without a process start. */
+export interface InProcessService {
+  url: string;
+  /** The workspace's first key (the demo key in the demo workspace), as `kbbench serve` prints it. */
+  key: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The built reference service (dist/server, as `kbbench serve` runs it) started in this process with
+ * `options` (the service's own option names: `dialect`, `splitWrites`, `crlf`, `latencyScale`…): for
+ * tests whose point is what crosses the wire, not `kbbench serve` as a process or its flags.
+ */
+export async function startServiceInProcess(options: ServiceOptions): Promise<InProcessService> {
+  if (!existsSync(CLI)) throw new Error(`build first: ${CLI} is missing (npm run build)`);
+  const { startReferenceService } = (await import(pathToFileURL(join(ROOT, 'dist', 'server', 'index.js')).href)) as { startReferenceService: typeof StartOfSource };
+  const running = await startReferenceService(options);
+  return { url: running.url, key: running.keys[0] ?? '', stop: () => running.close() };
 }
 
 export function readNdjson<T = Record<string, unknown>>(path: string): T[] {

@@ -5,13 +5,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
 import type { Summary } from '../src/domain/summary.js';
-import { readJson, readNdjson, runCliInProcess as runCli, startServiceInProcess, tempDir, type ServiceHandle } from './helpers.js';
+import { readJson, readNdjson, runCliInProcess as runCli, startServiceInProcess, tempDir, type InProcessService } from './helpers.js';
 import { startLoadPeer, type LoadPeer } from './load-peer.js';
 
 const starts = (samples: Sample[]): Sample[] => samples.filter((s) => s.endpoint !== 'create' && (s.case_id !== null || s.turn === 1));
 
 describe('a capped target', () => {
-  let serve: ServiceHandle;
+  let serve: InProcessService;
   let peer: LoadPeer;
   beforeAll(async () => {
     serve = await startServiceInProcess({ latencyScale: 0 });

@@ -6,13 +6,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
 import type { Summary } from '../src/domain/summary.js';
-import { readJson, readNdjson, runCliInProcess as runCli, startServiceInProcess, tempDir, type CliResult, type ServiceHandle } from './helpers.js';
+import { readJson, readNdjson, runCliInProcess as runCli, startServiceInProcess, tempDir, type CliResult, type InProcessService } from './helpers.js';
 import { startLoadPeer, type LoadPeer } from './load-peer.js';
 
 // One run serves both tests (what the console says, and what the files hold): a ramp of workers
 // past a capped service, long enough for the knee's two baseline windows of 5 s and one judged.
 describe('--concurrency-stages on the console', () => {
-  let serve: ServiceHandle;
+  let serve: InProcessService;
   let peer: LoadPeer;
   const out = join(tempDir(), 'run');
   const stages = '2s:1,8s:1,6s:10';

@@ -6,14 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
 import type { Summary } from '../src/domain/summary.js';
 import type { TimelineLine } from '../src/domain/timeline.js';
-import { readJson, readNdjson, runCli, startServiceInProcess, tempDir, type ServiceHandle } from './helpers.js';
+import { readJson, readNdjson, runCli, startServiceInProcess, tempDir, type InProcessService } from './helpers.js';
 import { startLoadPeer, type LoadPeer } from './load-peer.js';
 
 const answerLines = (samples: Sample[]): Sample[] => samples.filter((s) => s.endpoint !== 'create' && s.outcome !== 'skipped');
 
 describe('a hung target', () => {
   // The runs are processes of their own (they get signals); the service they reach is in this one.
-  let serve: ServiceHandle;
+  let serve: InProcessService;
   let peer: LoadPeer | undefined;
   beforeAll(async () => {
     serve = await startServiceInProcess({ latencyScale: 0 });

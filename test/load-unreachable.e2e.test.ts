@@ -4,11 +4,11 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
-import { readJson, readNdjson, runCliInProcess, startServiceInProcess, tempDir, type ServiceHandle } from './helpers.js';
+import { readJson, readNdjson, runCliInProcess, startServiceInProcess, tempDir, type InProcessService } from './helpers.js';
 import { startLoadPeer, type LoadPeer } from './load-peer.js';
 
 describe('a target that dies', () => {
-  let serve: ServiceHandle;
+  let serve: InProcessService;
   let peer: LoadPeer;
   beforeAll(async () => {
     serve = await startServiceInProcess({ latencyScale: 0 });

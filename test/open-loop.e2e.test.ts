@@ -2,10 +2,10 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
-import { readJson, readNdjson, runCliInProcess as runCli, startServiceInProcess, tempDir, type ServiceHandle } from './helpers.js';
+import { readJson, readNdjson, runCliInProcess as runCli, startServiceInProcess, tempDir, type InProcessService } from './helpers.js';
 
 describe('open loop against a stalling service', () => {
-  let serve: ServiceHandle;
+  let serve: InProcessService;
   beforeAll(async () => {
     serve = await startServiceInProcess({ latencyScale: 0, stallRate: 1, stallMs: 400 });
   });

@@ -10,7 +10,7 @@ import type { Sample } from '../src/domain/sample.js';
 import type { OutputReport } from '../src/domain/output.js';
 import { PROM_METRICS } from '../src/outputs/prometheus/series.js';
 import { lastPoints, startOtlpReceiver, type OtlpReceiver } from '../src/outputs/otlp/test-support/otlp-receiver.js';
-import { readJson, readNdjson, runCliInProcess as runCli, startServiceInProcess, tempDir, type ServiceHandle } from './helpers.js';
+import { readJson, readNdjson, runCliInProcess as runCli, startServiceInProcess, tempDir, type InProcessService } from './helpers.js';
 
 interface RunJson { run_id: string }
 interface SummaryJson { status: string; verdict: string; outputs?: OutputReport[] }
@@ -19,7 +19,7 @@ const LOAD = ['--models', 'gpt-4o,gpt-4o-mini', '--rate', '8', '--duration', '3s
 
 describe('otlp output (end to end)', () => {
   // The runs, the service and the receiver all in this process: what crosses the wire is still HTTP on 127.0.0.1.
-  let serve: ServiceHandle;
+  let serve: InProcessService;
   let receiver: OtlpReceiver;
   beforeAll(async () => {
     serve = await startServiceInProcess({ latencyScale: 0.2 });

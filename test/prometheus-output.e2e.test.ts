@@ -10,7 +10,7 @@ import type { RunInfo } from '../src/domain/run.js';
 import type { Sample } from '../src/domain/sample.js';
 import type { Summary } from '../src/domain/summary.js';
 import type { TimelineLine } from '../src/domain/timeline.js';
-import { readJson, readNdjson, runCliInProcess, startServiceInProcess, tempDir, type CliResult, type ServiceHandle } from './helpers.js';
+import { readJson, readNdjson, runCliInProcess, startServiceInProcess, tempDir, type CliResult, type InProcessService } from './helpers.js';
 import { freePort, hasPrometheus, PROMETHEUS_BIN, startPrometheus, type PromMatrix, type PrometheusHandle, type PromVector } from './prometheus-support.js';
 
 if (!hasPrometheus) {
@@ -22,7 +22,7 @@ const LOAD = ['--models', 'gpt-4o-mini', '--rate', '4', '--duration', '4s', '--s
 /** For the dead and hung endpoints: the hung one alone holds the run's stop up to its deadline (5 s). */
 const SHORT_LOAD = ['--models', 'gpt-4o-mini', '--rate', '4', '--duration', '2s', '--seed', '7'];
 
-let serve: ServiceHandle | undefined;
+let serve: InProcessService | undefined;
 beforeAll(async () => {
   serve = await startServiceInProcess({ latencyScale: 0.2, seed: 7 });
 });

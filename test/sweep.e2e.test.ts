@@ -9,14 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
 import type { Summary } from '../src/domain/summary.js';
 import type { RunInfo } from '../src/domain/run.js';
-import { readJson, readNdjson, ROOT, runCliInProcess as runCli, startServiceInProcess, tempDir, type CliResult, type ServiceHandle } from './helpers.js';
+import { readJson, readNdjson, ROOT, runCliInProcess as runCli, startServiceInProcess, tempDir, type CliResult, type InProcessService } from './helpers.js';
 
 const SUITE = 'test/fixtures/e2e/small.yaml';
 const BASE = ['--models', 'gpt-4o-mini', '--duration', '1s', '--max-in-flight', '8'];
 const DEAD_URL = 'http://127.0.0.1:9';
 
 describe('kbbench run --sweep', () => {
-  let serve: ServiceHandle;
+  let serve: InProcessService;
   type Ran = { r: CliResult; out: string };
   const runSweep = async (args: string[]): Promise<Ran> => {
     const out = join(tempDir(), 'run');

@@ -6,10 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Summary } from '../src/domain/summary.js';
 import type { TimelineLine } from '../src/domain/timeline.js';
 import type { Sample } from '../src/domain/sample.js';
-import { readJson, readNdjson, runCliInProcess as runCli, startServiceInProcess, tempDir, type ServiceHandle } from './helpers.js';
+import { readJson, readNdjson, runCliInProcess as runCli, startServiceInProcess, tempDir, type InProcessService } from './helpers.js';
 
 describe('the timeline of an open-loop run', () => {
-  let serve: ServiceHandle;
+  let serve: InProcessService;
   const out = join(tempDir(), 'run');
   let stderr = '';
   let stdout = '';

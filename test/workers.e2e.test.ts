@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
 import type { TimelineLine } from '../src/domain/timeline.js';
-import { readJson, readNdjson, runCli, runCliInProcess, startCountingProxy, startServiceInProcess, tempDir, type CliResult, type CountingProxy, type ServiceHandle } from './helpers.js';
+import { readJson, readNdjson, runCli, runCliInProcess, startCountingProxy, startServiceInProcess, tempDir, type CliResult, type CountingProxy, type InProcessService } from './helpers.js';
 import { startLoadPeer, type LoadPeer } from './load-peer.js';
 
 /** What must not depend on how many loops ran: every count, id and verdict; times are left out. */
@@ -53,7 +53,7 @@ const linesIn = (f: RunFiles, line: TimelineLine): number => f.results.filter((s
 // The runs are in-process (the worker threads are real), the service too: only the signal test
 // needs a process of its own to signal.
 describe('--workers', () => {
-  let serve: ServiceHandle;
+  let serve: InProcessService;
   const dir = tempDir();
   const run = async (name: string, args: string[]): Promise<RunFiles> => {
     const out = join(dir, name);
