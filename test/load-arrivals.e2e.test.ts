@@ -3,15 +3,15 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
-import { readJson, readNdjson, runCliInProcess as runCli, startServiceInProcess, tempDir, type InProcessService } from './helpers.js';
+import { readJson, readNdjson, runCliInProcess as runCli, startServe, tempDir, type ServeHandle } from './helpers.js';
 
 interface RunJson { status: string; plan: { starts: number; requests: number; plan_requests: number } }
 interface SummaryJson { totals: { starts: number; requests: number; starts_per_s: number; requests_per_s: number; dropped: number } }
 
 describe('open-loop arrivals', () => {
-  let serve: InProcessService;
+  let serve: ServeHandle;
   beforeAll(async () => {
-    serve = await startServiceInProcess({ latencyScale: 0 });
+    serve = await startServe(['--latency-scale', '0']);
   });
   afterAll(() => serve.stop());
 

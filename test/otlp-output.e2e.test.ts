@@ -10,7 +10,7 @@ import type { Sample } from '../src/domain/sample.js';
 import type { OutputReport } from '../src/domain/output.js';
 import { PROM_METRICS } from '../src/outputs/prometheus/series.js';
 import { lastPoints, startOtlpReceiver, type OtlpReceiver } from '../src/outputs/otlp/test-support/otlp-receiver.js';
-import { readJson, readNdjson, runCliInProcess as runCli, startServiceInProcess, tempDir, type InProcessService } from './helpers.js';
+import { readJson, readNdjson, runCliInProcess as runCli, startServe, tempDir, type ServeHandle } from './helpers.js';
 
 interface RunJson { run_id: string }
 interface SummaryJson { status: string; verdict: string; outputs?: OutputReport[] }
@@ -18,11 +18,12 @@ interface SummaryJson { status: string; verdict: string; outputs?: OutputReport[
 const LOAD = ['--models', 'gpt-4o,gpt-4o-mini', '--rate', '8', '--duration', '3s', '--quiet'];
 
 describe('otlp output (end to end)', () => {
-  // The runs, the service and the receiver all in this process: what crosses the wire is still HTTP on 127.0.0.1.
-  let serve: InProcessService;
+  // The runs and the receiver in this process; `kbbench serve` in one of its own (sharing the run's CPU,
+  // it would hold starts back past a second on a crowded machine: dropped, and the gate fails the run).
+  let serve: ServeHandle;
   let receiver: OtlpReceiver;
   beforeAll(async () => {
-    serve = await startServiceInProcess({ latencyScale: 0.2 });
+    serve = await startServe(['--latency-scale', '0.2']);
     receiver = await startOtlpReceiver();
   });
   afterAll(async () => {

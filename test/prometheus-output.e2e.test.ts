@@ -2,7 +2,7 @@
 // arrive while it runs, the counters add up to the results, the TTFC quantiles are timeline.ndjson's
 // to the millisecond, two shards are one picture by the `shard` label, and a dead or hung endpoint
 // costs the run nothing but dropped batches, which it reports. One Prometheus for the file; the runs
-// in this process, one after the other, against one reference service in it (time-scaled 0.2).
+// in this process, one after the other, against one `kbbench serve` (time-scaled 0.2) in its own.
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import type { RunInfo } from '../src/domain/run.js';
 import type { Sample } from '../src/domain/sample.js';
 import type { Summary } from '../src/domain/summary.js';
 import type { TimelineLine } from '../src/domain/timeline.js';
-import { readJson, readNdjson, runCliInProcess, startServiceInProcess, tempDir, type CliResult, type InProcessService } from './helpers.js';
+import { readJson, readNdjson, runCliInProcess, startServe, tempDir, type CliResult, type ServeHandle } from './helpers.js';
 import { freePort, hasPrometheus, PROMETHEUS_BIN, startPrometheus, type PromMatrix, type PrometheusHandle, type PromVector } from './prometheus-support.js';
 
 if (!hasPrometheus) {
@@ -22,9 +22,9 @@ const LOAD = ['--models', 'gpt-4o-mini', '--rate', '4', '--duration', '4s', '--s
 /** For the dead and hung endpoints: the hung one alone holds the run's stop up to its deadline (5 s). */
 const SHORT_LOAD = ['--models', 'gpt-4o-mini', '--rate', '4', '--duration', '2s', '--seed', '7'];
 
-let serve: InProcessService | undefined;
+let serve: ServeHandle | undefined;
 beforeAll(async () => {
-  serve = await startServiceInProcess({ latencyScale: 0.2, seed: 7 });
+  serve = await startServe(['--latency-scale', '0.2', '--seed', '7']);
 });
 afterAll(() => serve?.stop());
 /** `kbbench run` in this process against the service. */

@@ -5,16 +5,17 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Summary } from '../src/domain/summary.js';
-import { readJson, runCliInProcess, startServiceInProcess, tempDir, type InProcessService } from './helpers.js';
+import { readJson, runCliInProcess, startServe, tempDir, type ServeHandle } from './helpers.js';
 import { startLoadPeer, type LoadPeer } from './load-peer.js';
 
 const ARGS = ['--models', 'gpt-4o-mini', '--sweep', '2', '--max-in-flight', '4', '--slo', 'errors=rate<0.01', '--retries', '0'];
 
 describe('a sweep and its dropped starts', () => {
-  let serve: InProcessService;
+  // In a process of its own: the run and the peer share this one's CPU already.
+  let serve: ServeHandle;
   let peer: LoadPeer | undefined;
   beforeAll(async () => {
-    serve = await startServiceInProcess({ latencyScale: 0 });
+    serve = await startServe(['--latency-scale', '0']);
   });
   afterAll(async () => {
     await peer?.stop();

@@ -1,7 +1,7 @@
 // --sweep N against the reference service (time-scaled): two probes, then N constant rates in one
 // run directory; per-rate figures and SLO verdicts, and slo_max_rate consistent with them. Counts
-// and structure only, never times. Two sweeps against one service in this process, the guide's line
-// against its own embedded service, as a user runs it. One after the other: sweeps run at once in one
+// and structure only, never times. Two sweeps against one `kbbench serve` (in a process of its own, as
+// the embedded service is), the guide's line against its own embedded service, as a user runs it. One after the other: sweeps run at once in one
 // process delay each other's starts past a second (dropped, and the gate fails) on a loaded machine.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,14 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
 import type { Summary } from '../src/domain/summary.js';
 import type { RunInfo } from '../src/domain/run.js';
-import { readJson, readNdjson, ROOT, runCliInProcess as runCli, startServiceInProcess, tempDir, type CliResult, type InProcessService } from './helpers.js';
+import { readJson, readNdjson, ROOT, runCliInProcess as runCli, startServe, tempDir, type CliResult, type ServeHandle } from './helpers.js';
 
 const SUITE = 'test/fixtures/e2e/small.yaml';
 const BASE = ['--models', 'gpt-4o-mini', '--duration', '1s', '--max-in-flight', '8'];
 const DEAD_URL = 'http://127.0.0.1:9';
 
 describe('kbbench run --sweep', () => {
-  let serve: InProcessService;
+  let serve: ServeHandle;
   type Ran = { r: CliResult; out: string };
   const runSweep = async (args: string[]): Promise<Ran> => {
     const out = join(tempDir(), 'run');
@@ -25,7 +25,7 @@ describe('kbbench run --sweep', () => {
   };
   beforeAll(async () => {
     // Time-scaled as the embedded service was (--latency-scale 0.05), its model profiles as they are.
-    serve = await startServiceInProcess({ latencyScale: 0.05 });
+    serve = await startServe(['--latency-scale', '0.05']);
   });
   afterAll(() => serve?.stop());
 

@@ -6,15 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Summary } from '../src/domain/summary.js';
 import type { TimelineLine } from '../src/domain/timeline.js';
 import type { Sample } from '../src/domain/sample.js';
-import { readJson, readNdjson, runCliInProcess as runCli, startServiceInProcess, tempDir, type InProcessService } from './helpers.js';
+import { readJson, readNdjson, runCliInProcess as runCli, startServe, tempDir, type ServeHandle } from './helpers.js';
 
 describe('the timeline of an open-loop run', () => {
-  let serve: InProcessService;
+  let serve: ServeHandle;
   const out = join(tempDir(), 'run');
   let stderr = '';
   let stdout = '';
   beforeAll(async () => {
-    serve = await startServiceInProcess({ latencyScale: 0 });
+    serve = await startServe(['--latency-scale', '0']);
     const r = await runCli(
       ['run', 'test/fixtures/e2e/small.yaml', '--base-url', serve.url, '--out', out, '--models', 'gpt-4o-mini', '--rate', '10', '--duration', '3s'],
       { env: { KBBENCH_API_KEY: serve.key } },

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
 import type { TimelineLine } from '../src/domain/timeline.js';
-import { readJson, readNdjson, runCli, runCliInProcess, startCountingProxy, startServiceInProcess, tempDir, type CliResult, type CountingProxy, type InProcessService } from './helpers.js';
+import { readJson, readNdjson, runCli, runCliInProcess, startCountingProxy, startServe, startServiceInProcess, tempDir, type CliResult, type CountingProxy, type ServeHandle } from './helpers.js';
 import { startLoadPeer, type LoadPeer } from './load-peer.js';
 
 /** What must not depend on how many loops ran: every count, id and verdict; times are left out. */
@@ -50,10 +50,11 @@ const outcomes = (f: RunFiles): Record<string, number> => {
 /** Result lines (of a run of cases: one per start) within a timeline line's wall-clock second. */
 const linesIn = (f: RunFiles, line: TimelineLine): number => f.results.filter((s) => s.offset_ms >= line.offset_ms && s.offset_ms < line.offset_ms + 1000).length;
 
-// The runs are in-process (the worker threads are real), the service too: only the signal test
-// needs a process of its own to signal.
+// The runs are in-process (the worker threads are real): only the signal test needs a process of its
+// own to signal. `kbbench serve` in a process of its own: a service in this one would share the
+// run's CPU and, on a crowded machine, hold starts back past a second (dropped).
 describe('--workers', () => {
-  let serve: InProcessService;
+  let serve: ServeHandle;
   const dir = tempDir();
   const run = async (name: string, args: string[]): Promise<RunFiles> => {
     const out = join(dir, name);
@@ -62,7 +63,7 @@ describe('--workers', () => {
     return filesOf(out, r);
   };
   beforeAll(async () => {
-    serve = await startServiceInProcess({ latencyScale: 0 });
+    serve = await startServe(['--latency-scale', '0']);
   });
   afterAll(() => serve.stop());
 
