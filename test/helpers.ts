@@ -8,6 +8,7 @@ import { EventEmitter } from 'node:events';
 import { Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import type { runCli as RunCliOfSource } from '../src/cli/run-cli.js';
+import type { ServiceOptions, startReferenceService as StartOfSource } from '../src/server/index.js';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 export const CLI = join(ROOT, 'dist', 'cli', 'main.js');
@@ -179,6 +180,26 @@ export function startServe(args: string[]): Promise<ServeHandle> {
     });
     child.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
   });
+}
+
+/** A reference service listening on 127.0.0.1 in this process: a real HTTP server, without a process start. */
+export interface InProcessService {
+  url: string;
+  /** The workspace's first key (the demo key in the demo workspace), as `kbbench serve` prints it. */
+  key: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The built reference service (dist/server, as `kbbench serve` runs it) started in this process with
+ * `options` (the service's own option names: `dialect`, `splitWrites`, `crlf`, `latencyScale`…): for
+ * tests whose point is what crosses the wire, not `kbbench serve` as a process or its flags.
+ */
+export async function startServiceInProcess(options: ServiceOptions): Promise<InProcessService> {
+  if (!existsSync(CLI)) throw new Error(`build first: ${CLI} is missing (npm run build)`);
+  const { startReferenceService } = (await import(pathToFileURL(join(ROOT, 'dist', 'server', 'index.js')).href)) as { startReferenceService: typeof StartOfSource };
+  const running = await startReferenceService(options);
+  return { url: running.url, key: running.keys[0] ?? '', stop: () => running.close() };
 }
 
 export function readNdjson<T = Record<string, unknown>>(path: string): T[] {
