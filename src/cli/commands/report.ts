@@ -1,6 +1,6 @@
 // `kbbench report <run-dir>`: rebuilds every report of a run from results.ndjson (interrupted runs too).
 import type { CommandModule } from 'yargs';
-import { renderConsoleSummary } from '../../report/index.js';
+import { renderConsoleSummary } from '../../report/console-summary.js';
 import { DEFAULT_GATES, parseFailOn } from '../../metrics/gates.js';
 import { planOfRun } from '../../plan/of-run.js';
 import type { Plan } from '../../plan/types.js';

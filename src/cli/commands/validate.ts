@@ -1,16 +1,17 @@
 // `kbbench validate <suite>`: checks a suite and prints what a run would send, sending nothing.
 import type { CommandModule } from 'yargs';
-import { describePlan, parseShard } from '../../plan/index.js';
-import type { PlanDescription } from '../../plan/index.js';
+import { describePlan } from '../../plan/describe.js';
+import { parseShard } from '../../plan/shard.js';
+import type { PlanDescription } from '../../plan/describe.js';
 import { InputError } from '../../domain/errors.js';
-import { renderTable } from '../../report/index.js';
-import { loadWorkspace, WorkspaceError } from '../../server/index.js';
+import { renderTable } from '../../report/console-summary.js';
+import { loadWorkspace, WorkspaceError } from '../../server/workspace.js';
 import { prepareRun } from '../../session/prepare.js';
 import { jsonChunks } from '../json-chunks.js';
 import { parseList } from '../parse.js';
 import { TOOL_VERSION } from '../version.js';
 import { EXIT, type ExitCode } from '../exit.js';
-import { checkGraderLabel, describeGrader } from '../../graders/index.js';
+import { checkGraderLabel, describeGrader } from '../../graders/choose.js';
 import type { PreparedRun } from '../../session/prepare.js';
 import { graderFlags, graderOptions } from './run-flags.js';
 import type { CliIo } from '../io.js';
