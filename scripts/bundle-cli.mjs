@@ -2,7 +2,10 @@
 // module loader pays for every file it resolves and reads: a run loaded ~700 files, the child ~250,
 // and that was most of their start-up CPU (BENCHMARKS.md, start-up). Bundled, `kbbench run` starts
 // in about two thirds of the CPU, the child in about 60%. The library (dist/index.js) stays tsc's
-// files. Chunks sit beside main.js in dist/cli/, so every `new URL(…, import.meta.url)` keeps its depth
+// files. The bundles never overwrite a file tsc emits (`tsc -b` skips unchanged files, so a bundle in
+// its place would be bundled again): src/cli/bin.ts → dist/cli/main.js, src/server/child-main.ts →
+// dist/server/main.js. esbuild's `// dist/…` and `// node_modules/…` comments name each module of a
+// chunk: test/startup-modules.e2e.test.ts reads them (keep the output unminified). Chunks sit beside main.js in dist/cli/, so every `new URL(…, import.meta.url)` keeps its depth
 // (../../package.json, ../server/main.js, ../../suites/); the worker threads' entry is bundled as
 // dist/cli/worker-entry.js, where the bundled pool looks for it. Commands stay lazy: each command's
 // module (and what only some runs need: outputs, the comparison) is a chunk loaded by its import().
@@ -17,9 +20,9 @@ const common = { bundle: true, platform: 'node', format: 'esm', target: 'node20'
 for (const file of readdirSync(new URL('cli/', dist))) if (file.startsWith('chunk-')) rmSync(new URL(`cli/${file}`, dist));
 await build({
   ...common,
-  entryPoints: { main: new URL('cli/main.js', dist).pathname, 'worker-entry': new URL('session/workers/worker-entry.js', dist).pathname },
+  entryPoints: { main: new URL('cli/bin.js', dist).pathname, 'worker-entry': new URL('session/workers/worker-entry.js', dist).pathname },
   outdir: new URL('cli/', dist).pathname,
   splitting: true,
   chunkNames: 'chunk-[hash]',
 });
-await build({ ...common, entryPoints: [new URL('server/main.js', dist).pathname], outfile: new URL('server/main.js', dist).pathname });
+await build({ ...common, entryPoints: [new URL('server/child-main.js', dist).pathname], outfile: new URL('server/main.js', dist).pathname });
