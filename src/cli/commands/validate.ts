@@ -1,7 +1,7 @@
 // `kbbench validate <suite>`: checks a suite and prints what a run would send, sending nothing.
 import type { CommandModule } from 'yargs';
-import { describePlan, parseShard } from '../../plan/index.js';
-import type { PlanDescription } from '../../plan/index.js';
+import { describePlanLazily, parseShard } from '../../plan/index.js';
+import type { LazyPlanDescription } from '../../plan/index.js';
 import { InputError } from '../../domain/errors.js';
 import { renderTable } from '../../report/index.js';
 import { loadWorkspace, WorkspaceError } from '../../server/index.js';
@@ -51,23 +51,26 @@ function renderGraders(prepared: Pick<PreparedRun, 'suite' | 'grader' | 'knowled
   return lines;
 }
 
-function render(d: PlanDescription, thresholds: Record<string, string[]>): string[] {
-  const lines = [`suite ${d.suite.name} (${d.suite.path}): valid`];
-  lines.push(`${d.counts.requests} requests: ${d.counts.cases} case items, ${d.counts.threads} conversations with ${d.counts.turns} turns; repeat ${d.repeat}${d.shard ? `; shard ${d.shard}` : ''}`);
-  lines.push('', renderTable(['model', 'cases', 'threads', 'requests'], d.per_model.map((m) => [m.model, String(m.cases), String(m.threads), String(m.requests)])));
-  if (d.threads.length) {
-    lines.push('', 'threads:');
-    for (const t of d.threads) lines.push(`  ${t.thread_id}${t.name ? ` "${t.name}"` : ''}: ${t.turns} turns on ${t.models.join(', ')}`);
+/** The plan as text, a line at a time: a plan of 200k requests is never held as lines (issue 20 item 18). */
+function* render(d: LazyPlanDescription, thresholds: Record<string, string[]>): Generator<string> {
+  yield `suite ${d.suite.name} (${d.suite.path}): valid`;
+  yield `${d.counts.requests} requests: ${d.counts.cases} case items, ${d.counts.threads} conversations with ${d.counts.turns} turns; repeat ${d.repeat}${d.shard ? `; shard ${d.shard}` : ''}`;
+  yield '';
+  yield renderTable(['model', 'cases', 'threads', 'requests'], d.per_model.map((m) => [m.model, String(m.cases), String(m.threads), String(m.requests)]));
+  if (d.counts.threads > 0) {
+    yield '';
+    yield 'threads:';
+    for (const t of d.threads) yield `  ${t.thread_id}${t.name ? ` "${t.name}"` : ''}: ${t.turns} turns on ${t.models.join(', ')}`;
   }
   const thresholdLines = Object.entries(thresholds).flatMap(([k, list]) => list.map((e) => `  ${k}: ${e}`));
-  if (thresholdLines.length) lines.push('', 'thresholds:', ...thresholdLines);
-  for (const e of d.excluded) lines.push(`excluded ${e.kind} ${e.id}: ${e.reason}`);
-  lines.push('', 'requests:');
+  if (thresholdLines.length) yield* ['', 'thresholds:', ...thresholdLines];
+  for (const e of d.excluded) yield `excluded ${e.kind} ${e.id}: ${e.reason}`;
+  yield '';
+  yield 'requests:';
   for (const r of d.requests) {
     const what = r.prompt === null ? '(creates the conversation)' : JSON.stringify(r.prompt.length > 70 ? `${r.prompt.slice(0, 67)}...` : r.prompt);
-    lines.push(`  ${r.endpoint.padEnd(8)} ${r.method.toUpperCase().padEnd(4)} ${r.streaming ? 'stream' : 'json  '} ${r.id}  ${what}`);
+    yield `  ${r.endpoint.padEnd(8)} ${r.method.toUpperCase().padEnd(4)} ${r.streaming ? 'stream' : 'json  '} ${r.id}  ${what}`;
   }
-  return lines;
 }
 
 /** The workspace a run would give the embedded service: it, and every document it names, must be there and valid. */
@@ -105,13 +108,16 @@ export function validateCommand(io: CliIo, setExit: (code: ExitCode) => void): C
       });
       for (const w of prepared.warnings) io.err(`warning: ${w}`);
       await checkWorkspace((argv.workspace as string | undefined) ?? prepared.suite.workspace);
-      const description = describePlan(prepared.plan);
+      const description = describePlanLazily(prepared.plan);
       if (argv.json) {
         const graded = gradedChecks(prepared);
         const grading = { grader: prepared.grader ? describeGrader(prepared.grader) : null, model_graded_checks: graded.total, checks: graded.listed };
         // In pieces of whole lines: the plan of a large suite is tens of MB of JSON.
         for (const chunk of jsonChunks({ ...description, thresholds: prepared.thresholds, grading })) io.out(chunk);
-      } else for (const line of [...render(description, prepared.thresholds), ...renderGraders(prepared)]) io.out(line);
+      } else {
+        for (const line of render(description, prepared.thresholds)) io.out(line);
+        for (const line of renderGraders(prepared)) io.out(line);
+      }
       setExit(EXIT.ok);
     },
   };
