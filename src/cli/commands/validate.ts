@@ -3,8 +3,9 @@ import type { CommandModule } from 'yargs';
 import { describePlanLazily, parseShard } from '../../plan/index.js';
 import type { LazyPlanDescription } from '../../plan/index.js';
 import { InputError } from '../../domain/errors.js';
-import { renderTable } from '../../report/index.js';
-import { loadWorkspace, WorkspaceError } from '../../server/index.js';
+// Narrow imports: the report and server packages whole are ~30 MB of modules a validate does not run.
+import { renderTable } from '../../report/console-summary.js';
+import { loadWorkspace, WorkspaceError } from '../../server/workspace.js';
 import { prepareRun } from '../../session/prepare.js';
 import { jsonChunks } from '../json-chunks.js';
 import { parseList } from '../parse.js';
@@ -12,7 +13,7 @@ import { TOOL_VERSION } from '../version.js';
 import { EXIT, type ExitCode } from '../exit.js';
 import { checkGraderLabel, describeGrader } from '../../graders/index.js';
 import type { PreparedRun } from '../../session/prepare.js';
-import { graderFlags, graderOptions } from './run-flags.js';
+import { graderFlags, graderOptions } from './grader-flags.js';
 import type { CliIo } from '../io.js';
 
 /** At most this many model-graded checks are listed one by one (a CSV suite may have thousands). */
