@@ -7,6 +7,7 @@ import { InputError } from '../../domain/errors.js';
 import { renderTable } from '../../report/console-summary.js';
 import { loadWorkspace, WorkspaceError } from '../../server/workspace.js';
 import { prepareRun } from '../../session/prepare.js';
+import { holdSmallYoungGeneration } from '../../suite/young-generation.js';
 import { jsonChunks } from '../json-chunks.js';
 import { parseList } from '../parse.js';
 import { TOOL_VERSION } from '../version.js';
@@ -85,6 +86,27 @@ async function checkWorkspace(path: string | undefined): Promise<void> {
   }
 }
 
+/** Reads the suite, plans it and prints the plan (text, or JSON with --json), sending nothing. */
+async function validate(argv: Record<string, unknown>, io: CliIo): Promise<void> {
+  const prepared = await prepareRun({
+    suitePath: argv.suite as string, auth: 'header', models: parseList(argv.models as string | undefined), repeat: argv.repeat as number,
+    concurrency: 1, requestDefaults: {}, timeoutMs: 1, retries: 0, reportsRoot: '', thresholdFlags: (argv.threshold as string[] | undefined) ?? [],
+    embedded: {}, toolVersion: TOOL_VERSION, ...graderOptions(argv, io.env), ...(argv.shard ? { shard: parseShard(argv.shard as string, io.env.JOB_COMPLETION_INDEX) } : {}),
+  });
+  for (const w of prepared.warnings) io.err(`warning: ${w}`);
+  await checkWorkspace((argv.workspace as string | undefined) ?? prepared.suite.workspace);
+  const description = describePlanLazily(prepared.plan);
+  if (argv.json) {
+    const graded = gradedChecks(prepared);
+    const grading = { grader: prepared.grader ? describeGrader(prepared.grader) : null, model_graded_checks: graded.total, checks: graded.listed };
+    // In pieces of whole lines: the plan of a large suite is tens of MB of JSON.
+    for (const chunk of jsonChunks({ ...description, thresholds: prepared.thresholds, grading })) io.out(chunk);
+  } else {
+    for (const line of render(description, prepared.thresholds)) io.out(line);
+    for (const line of renderGraders(prepared)) io.out(line);
+  }
+}
+
 export function validateCommand(io: CliIo, setExit: (code: ExitCode) => void): CommandModule {
   return {
     command: 'validate <suite>',
@@ -102,22 +124,12 @@ export function validateCommand(io: CliIo, setExit: (code: ExitCode) => void): C
         .example('$0 validate suites/demo.yaml', 'what the demo would send')
         .example('$0 validate faq.csv --models gpt-4o,o3-mini --json', 'the plan as JSON'),
     handler: async (argv) => {
-      const prepared = await prepareRun({
-        suitePath: argv.suite as string, auth: 'header', models: parseList(argv.models as string | undefined), repeat: argv.repeat as number,
-        concurrency: 1, requestDefaults: {}, timeoutMs: 1, retries: 0, reportsRoot: '', thresholdFlags: (argv.threshold as string[] | undefined) ?? [],
-        embedded: {}, toolVersion: TOOL_VERSION, ...graderOptions(argv as Record<string, unknown>, io.env), ...(argv.shard ? { shard: parseShard(argv.shard as string, io.env.JOB_COMPLETION_INDEX) } : {}),
-      });
-      for (const w of prepared.warnings) io.err(`warning: ${w}`);
-      await checkWorkspace((argv.workspace as string | undefined) ?? prepared.suite.workspace);
-      const description = describePlanLazily(prepared.plan);
-      if (argv.json) {
-        const graded = gradedChecks(prepared);
-        const grading = { grader: prepared.grader ? describeGrader(prepared.grader) : null, model_graded_checks: graded.total, checks: graded.listed };
-        // In pieces of whole lines: the plan of a large suite is tens of MB of JSON.
-        for (const chunk of jsonChunks({ ...description, thresholds: prepared.thresholds, grading })) io.out(chunk);
-      } else {
-        for (const line of render(description, prepared.thresholds)) io.out(line);
-        for (const line of renderGraders(prepared)) io.out(line);
+      // A validate only reads and prints: its young generation need not grow (see young-generation.ts).
+      const release = holdSmallYoungGeneration();
+      try {
+        await validate(argv, io);
+      } finally {
+        release();
       }
       setExit(EXIT.ok);
     },
