@@ -68,6 +68,12 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/compare/run-dir*'], message: 'store/run-dir.ts owns whether a directory is a run.' }] }] },
   },
   {
+    // A recorded run's selection (--filter, --only-failed) is read through store/run-selection.ts;
+    // compare/ reads runs, it never reaches into session/, the orchestrator of a new run.
+    files: ['src/compare/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/session/**'], message: 'compare/ never imports session/: what a recorded run selected is store/run-selection.ts.' }] }] },
+  },
+  {
     files: ['src/report/console-*.ts', 'src/report/model-pairs-text.ts', 'src/report/load-words.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/html/**'], message: 'The console shares wording through report/ modules (load-words.ts, model-pairs-text.ts), never report/html/.' }] }] },
   },

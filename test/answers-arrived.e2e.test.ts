@@ -1,13 +1,13 @@
 // What the service sends back that must not be taken at its word: an answer with 16 KiB+ of headers
 // (it arrived: never retried, "may have been charged") and a conversation id of `.` or `..` (never
-// put in a path). Issue 20, items 9 and 21; a real server on 127.0.0.1, the built CLI.
+// put in a path). Issue 20, items 9 and 21; a real server on 127.0.0.1, the built CLI run in this process.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendJson } from '../src/client/test-support/raw-server.js';
 import type { Sample } from '../src/domain/sample.js';
 import type { Summary } from '../src/domain/summary.js';
-import { readJson, readNdjson, runCli, tempDir } from './helpers.js';
+import { readJson, readNdjson, runCliInProcess as runCli, tempDir } from './helpers.js';
 import { HOSTILE_BOARD, HOSTILE_CHAT, hostileSuite, startHostileServer, type HostileServer } from './hostile-server.js';
 
 const KEY = 'kb-live-answers-arrived-42';

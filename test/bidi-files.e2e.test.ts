@@ -1,11 +1,11 @@
 // U+202E and other bidi controls from outside (a case id, a model name, an answer) are written
 // escaped, as control characters are, in samples.csv, cases.csv, summary.csv and the --markdown file
-// (issue 20, item 20). A real server on 127.0.0.1, the built CLI.
+// (issue 20, item 20). A real server on 127.0.0.1, the built CLI run in this process.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendJson } from '../src/client/test-support/raw-server.js';
-import { runCli, tempDir } from './helpers.js';
+import { runCliInProcess as runCli, tempDir } from './helpers.js';
 import { HOSTILE_BOARD, startHostileServer, type HostileServer } from './hostile-server.js';
 
 const KEY = 'kb-live-bidi-0123456789';

@@ -1,9 +1,11 @@
 // `run --baseline` and `compare` end to end: a changed fact fails naming exactly its questions; no change never fails.
+// The runs are child processes (each with its embedded service); `compare`, which only reads run
+// directories, and the input errors run the CLI in this process.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Comparison } from '../src/compare/types.js';
-import { demoWorkspaceWithRefundWindowChanged, readJson, runCli, tempDir } from './helpers.js';
+import { demoWorkspaceWithRefundWindowChanged, readJson, runCli, runCliInProcess, tempDir } from './helpers.js';
 
 const SUITE = 'test/fixtures/compare/suite.yaml';
 const MODELS = ['claude-sonnet-4-6', 'gpt-4o', 'gpt-4o-mini'];
@@ -51,19 +53,19 @@ describe('kbbench run --baseline / kbbench compare', () => {
     // Every other pairing of the four runs, through `kbbench compare` (no new requests needed).
     const pairs = runs.flatMap((a, i) => runs.slice(i + 2).map((b) => [a, b] as const));
     for (const [a, b] of pairs) {
-      const r = await runCli(['compare', dir(a), dir(b), '--out', dir(`cmp-${a}-${b}`)]);
+      const r = await runCliInProcess(['compare', dir(a), dir(b), '--out', dir(`cmp-${a}-${b}`)]);
       expect(r.code, `${a} vs ${b}: ${r.stdout}`).toBe(0);
       expect(r.stdout).toContain('compare: PASS');
     }
   });
 
   it('compare: --json prints compare.json, --fail-on picks the gates, the reverse direction shows fixes', async () => {
-    const r = await runCli(['compare', dir('head-changed'), dir('base'), '--out', dir('cmp-reverse'), '--json', '--fail-on', 'regressions']);
+    const r = await runCliInProcess(['compare', dir('head-changed'), dir('base'), '--out', dir('cmp-reverse'), '--json', '--fail-on', 'regressions']);
     expect(r.code).toBe(0);
     const c = JSON.parse(r.stdout) as Comparison;
     expect(c.fixes.map((x) => x.item_id).sort()).toEqual(MODELS.map((m) => `case:refund-window|model:${m}`));
     expect(r.stderr).toContain('compare: PASS');
-    const changed = await runCli(['compare', dir('head-changed'), dir('base'), '--out', dir('cmp-changed'), '--fail-on', 'changed']);
+    const changed = await runCliInProcess(['compare', dir('head-changed'), dir('base'), '--out', dir('cmp-changed'), '--fail-on', 'changed']);
     expect(changed.code).toBe(1);
     expect(changed.stdout).toContain('failed on: 3 changed answers');
   });
@@ -71,14 +73,14 @@ describe('kbbench run --baseline / kbbench compare', () => {
   it('exits 2 naming a directory that is not a run, before sending anything', async () => {
     const empty = dir('empty');
     mkdirSync(empty);
-    const c = await runCli(['compare', dir('base'), empty]);
+    const c = await runCliInProcess(['compare', dir('base'), empty]);
     expect(c.code).toBe(2);
     expect(c.stderr).toContain(`${empty} has no run.json and no results.ndjson`);
-    const bad = await runCli(['compare', dir('base'), dir('base'), '--latency-tolerance', '10']);
+    const bad = await runCliInProcess(['compare', dir('base'), dir('base'), '--latency-tolerance', '10']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--latency-tolerance');
     const out = dir('never-written');
-    const run = await runCli(['run', SUITE, '--baseline', empty, '--out', out, ...FAST]);
+    const run = await runCliInProcess(['run', SUITE, '--baseline', empty, '--out', out, ...FAST]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--baseline');
     expect(existsSync(out)).toBe(false);

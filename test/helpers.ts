@@ -8,6 +8,7 @@ import { EventEmitter } from 'node:events';
 import { Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import type { runCli as RunCliOfSource } from '../src/cli/run-cli.js';
+import type { ServiceOptions, startReferenceService as StartOfSource } from '../src/server/index.js';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 export const CLI = join(ROOT, 'dist', 'cli', 'main.js');
@@ -96,6 +97,55 @@ export async function runCliInProcess(args: string[], options: Pick<CliOptions, 
   return { code, stdout: stdout.text(), stderr: stderr.text() };
 }
 
+export interface InProcessServe {
+  url: string;
+  key: string;
+  /** SIGTERM through the command's signal source; resolves with what it printed and its exit code. */
+  stop(): Promise<CliResult>;
+}
+
+/**
+ * `kbbench serve --port 0 …` run by the built CLI in this process (as runCliInProcess runs a command):
+ * for a test whose point is that the command starts and says where it listens, not the process (a
+ * real SIGTERM, a port held by another process: startServe). Stopped by a SIGTERM on its own signal
+ * source; throws when it leaves a listener or process.exitCode behind. Relative paths resolve against ROOT.
+ */
+export async function startServeInProcess(args: string[]): Promise<InProcessServe> {
+  if (!existsSync(CLI)) throw new Error(`build first: ${CLI} is missing (npm run build)`);
+  builtRunCli ??= import(pathToFileURL(join(ROOT, 'dist', 'cli', 'run-cli.js')).href).then((m: { runCli: RunCli }) => m.runCli);
+  const run = await builtRunCli;
+  if (process.cwd() !== ROOT) throw new Error(`startServeInProcess resolves paths against ${ROOT}, not ${process.cwd()}`);
+  const env = Object.fromEntries(Object.entries({ ...process.env, KBBENCH_API_KEY: undefined, KBBENCH_BASE_URL: undefined }).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv;
+  const stdout = collector();
+  const stderr = collector();
+  const signals = new EventEmitter();
+  const before = JSON.stringify({ exitCode: process.exitCode, listeners: STOP_SIGNALS.map((s) => process.listenerCount(s)) });
+  let code: number | null = null;
+  const done = run(['serve', '--port', '0', ...args], { stdout: stdout.stream, stderr: stderr.stream, env, cwd: ROOT, signals, exit: () => {} }).then((c) => (code = c));
+  const started = (): { url: string; key: string } | undefined => {
+    const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(stdout.text())?.[1];
+    const key = /key:?\s+(\S+)/i.exec(stdout.text())?.[1];
+    return url && key ? { url, key } : undefined;
+  };
+  // The listening lines are written before the command waits for its signal: poll the collected text.
+  for (let waited = 0; started() === undefined; waited += 20) {
+    if (code !== null) throw new Error(`kbbench serve ${args.join(' ')} exited ${code} before it listened: ${stderr.text()}`);
+    if (waited > 20_000) throw new Error(`kbbench serve ${args.join(' ')} did not say where it listens: ${stdout.text()}${stderr.text()}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const { url, key } = started()!;
+  return {
+    url, key,
+    stop: async () => {
+      signals.emit('SIGTERM', 'SIGTERM');
+      await done;
+      const after = JSON.stringify({ exitCode: process.exitCode, listeners: STOP_SIGNALS.map((s) => process.listenerCount(s)) });
+      if (after !== before || signals.listenerCount('SIGTERM') + signals.listenerCount('SIGINT') > 0) throw new Error(`kbbench serve ${args.join(' ')} left state behind: ${JSON.stringify({ before, after })}`);
+      return { code, stdout: stdout.text(), stderr: stderr.text() };
+    },
+  };
+}
+
 export interface ServeHandle {
   url: string;
   key: string;
@@ -128,6 +178,26 @@ export function startServe(args: string[]): Promise<ServeHandle> {
     });
     child.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
   });
+}
+
+/** A reference service listening on 127.0.0.1 in this process: a real HTTP server, without a process start. */
+export interface InProcessService {
+  url: string;
+  /** The workspace's first key (the demo key in the demo workspace), as `kbbench serve` prints it. */
+  key: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The built reference service (dist/server, as `kbbench serve` runs it) started in this process with
+ * `options` (the service's own option names: `dialect`, `splitWrites`, `crlf`, `latencyScale`…): for
+ * tests whose point is what crosses the wire, not `kbbench serve` as a process or its flags.
+ */
+export async function startServiceInProcess(options: ServiceOptions): Promise<InProcessService> {
+  if (!existsSync(CLI)) throw new Error(`build first: ${CLI} is missing (npm run build)`);
+  const { startReferenceService } = (await import(pathToFileURL(join(ROOT, 'dist', 'server', 'index.js')).href)) as { startReferenceService: typeof StartOfSource };
+  const running = await startReferenceService(options);
+  return { url: running.url, key: running.keys[0] ?? '', stop: () => running.close() };
 }
 
 export function readNdjson<T = Record<string, unknown>>(path: string): T[] {

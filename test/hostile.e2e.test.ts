@@ -168,6 +168,7 @@ describe('credit values are validated: one rule for JSON answers and usage chunk
 });
 
 describe('Retry-After is bounded by --max-retry-wait (finding 4)', () => {
+  // In this process: a wait that was not bounded would hold the test past its timeout, and fail it.
   let server: HostileServer;
   beforeAll(async () => {
     server = await startHostileServer();
@@ -179,7 +180,7 @@ describe('Retry-After is bounded by --max-retry-wait (finding 4)', () => {
     const before = server.requests.length;
     const dir = tempDir();
     const out = join(dir, 'run');
-    const r = await runCli(['run', hostileSuite(dir, 3), '--base-url', server.url, '--out', out, '--retries', '5', '--quiet'], { env: { KBBENCH_API_KEY: REAL_KEY }, timeoutMs: 60_000 });
+    const r = await runCliInProcess(['run', hostileSuite(dir, 3), '--base-url', server.url, '--out', out, '--retries', '5', '--quiet'], { env: { KBBENCH_API_KEY: REAL_KEY } });
     expect(r.code).toBe(1);
     const samples = readNdjson<Sample>(join(out, 'results.ndjson'));
     expect(samples).toHaveLength(3);
@@ -196,7 +197,7 @@ describe('Retry-After is bounded by --max-retry-wait (finding 4)', () => {
     server.answer((_req, res) => sendJson(res, 429, { error: 'Too Many Requests' }, { 'retry-after': '9999999' }));
     const before = server.requests.length;
     const dir = tempDir();
-    const r = await runCli(['run', hostileSuite(dir, 1), '--base-url', server.url, '--out', join(dir, 'run'), '--retries', '3', '--quiet'], { env: { KBBENCH_API_KEY: REAL_KEY }, timeoutMs: 60_000 });
+    const r = await runCliInProcess(['run', hostileSuite(dir, 1), '--base-url', server.url, '--out', join(dir, 'run'), '--retries', '3', '--quiet'], { env: { KBBENCH_API_KEY: REAL_KEY } });
     expect(r.code).toBe(1);
     expect(server.requests.slice(before).filter((q) => q.path === '/api/conversation')).toHaveLength(1);
   });
@@ -205,7 +206,7 @@ describe('Retry-After is bounded by --max-retry-wait (finding 4)', () => {
     server.boards((_req, res) => sendJson(res, 429, { error: 'Too Many Requests' }, { 'retry-after': '120' }));
     try {
       const dir = tempDir();
-      const r = await runCli(['run', hostileSuite(dir, 1), '--base-url', server.url, '--out', join(dir, 'run'), '--max-retry-wait', '90s'], { env: { KBBENCH_API_KEY: REAL_KEY }, timeoutMs: 60_000 });
+      const r = await runCliInProcess(['run', hostileSuite(dir, 1), '--base-url', server.url, '--out', join(dir, 'run'), '--max-retry-wait', '90s'], { env: { KBBENCH_API_KEY: REAL_KEY } });
       expect(r.code).toBe(3);
       expect(r.stderr).toContain('asked to wait 120s (Retry-After), longer than --max-retry-wait 90s');
     } finally {

@@ -15,6 +15,8 @@ describe('layering lint rules', () => {
     ['src/metrics/leak.ts', "import { runChecks } from '../checks/registry.js';\nexport const r = runChecks;\n"],
     ['src/domain/leak.ts', "import type { CreditsSummary } from '../credits/run-credits.js';\nexport type C = CreditsSummary;\n"],
     ['src/merge/leak.ts', "import { finishReports } from '../session/finish.js';\nexport const f = finishReports;\n"],
+    ['src/compare/leak.ts', "import { recordedSelection } from '../session/only-failed.js';\nexport const r = recordedSelection;\n"],
+    ['src/compare/leak-two.ts', "import type { RunSessionOptions } from '../session/options.js';\nexport type O = RunSessionOptions;\n"],
     ['src/report/console-leak.ts', "import { renderLoadSection } from './html/load-section.js';\nexport const l = renderLoadSection;\n"],
     ['src/session/leak.ts', "import { existsSync } from 'node:fs';\nimport { join } from 'node:path';\nimport { RUN_FILES } from '../store/run-dir.js';\nexport const isRun = (d: string) => existsSync(join(d, RUN_FILES.run));\n"],
   ])('%s is refused', async (file, code) => {
@@ -23,6 +25,7 @@ describe('layering lint rules', () => {
 
   it('allows what each folder may import', async () => {
     expect(await ruleIds('src/domain/ok.ts', "import type { StreamDialect } from '../protocol/index.js';\nexport type D = StreamDialect;\n")).toEqual([]);
+    expect(await ruleIds('src/compare/ok.ts', "import { recordedSelection } from '../store/run-selection.js';\nexport const r = recordedSelection;\n")).toEqual([]);
     expect(await ruleIds('src/store/ok.ts', "import { existsSync } from 'node:fs';\nimport { join } from 'node:path';\nimport { RUN_FILES } from './run-dir.js';\nexport const isRun = (d: string) => existsSync(join(d, RUN_FILES.run));\n")).toEqual([]);
   });
 });

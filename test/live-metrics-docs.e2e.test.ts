@@ -1,12 +1,14 @@
 // docs/live-metrics.md: its `npx kbbench` lines run as written (the endpoint swapped for a real
 // Prometheus on a free port, or a dead one when the binary is absent: the runs must pass either way),
-// and its metric table names every metric the Prometheus output sends.
+// and its metric table names every metric the Prometheus output sends. Each run is the built CLI in
+// this process (runCliInProcess: nothing here is about a process boundary) and lasts 2 s, not the
+// page's 5 s: every closed second is pushed, and two of them make the same series.
 import { cpSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROM_METRICS } from '../src/outputs/prometheus/series.js';
 import type { Summary } from '../src/domain/summary.js';
-import { readJson, readNdjson, ROOT, runCli, tempDir } from './helpers.js';
+import { readJson, readNdjson, ROOT, runCliInProcess as runCli, tempDir } from './helpers.js';
 import { freePort, hasPrometheus, PROMETHEUS_BIN, startPrometheus, type PrometheusHandle, type PromVector } from './prometheus-support.js';
 
 const DOC = readFileSync(join(ROOT, 'docs', 'live-metrics.md'), 'utf8');
@@ -31,7 +33,7 @@ describe('docs/live-metrics.md', () => {
     work = tempDir('kbbench-live-docs-');
     cpSync(join(ROOT, 'suites'), join(work, 'suites'), { recursive: true });
     for (const line of commands) {
-      const args = line.replaceAll(DOC_URL, url).split(/\s+/).slice(2);
+      const args = line.replaceAll(DOC_URL, url).replace('--duration 5s', '--duration 2s').split(/\s+/).slice(2);
       const r = await runCli([...args, '--latency-scale', '0.2', '--quiet'], { cwd: work });
       expect(r.code, `${line}: ${r.stderr}`).toBe(0);
     }
@@ -41,6 +43,7 @@ describe('docs/live-metrics.md', () => {
   it('has runs with --output, every one of them passing', () => {
     expect(commands.length).toBeGreaterThanOrEqual(3);
     for (const line of commands) expect(line).toContain(`--output prometheus-rw=${DOC_URL}`);
+    for (const line of commands) expect(line).toContain('--duration 5s');
     const runs = readdirSync(join(work, 'reports'));
     expect(runs).toHaveLength(commands.length);
     for (const run of runs) expect(readJson<Summary>(join(work, 'reports', run, 'summary.json')).verdict).toBe('pass');

@@ -1,14 +1,17 @@
 // Many machines, on one: three shard processes of an open loop (JOB_COMPLETION_INDEX 0..2, one
 // --start-at) against one reference service (one account), run with the exact command lines of
 // deploy/k8s/job.yaml and of the GitHub Actions workflow, then merged by their merge steps. Each merge
-// must equal one unsharded run of the same plan: the same item ids, the same counts.
+// must equal one unsharded run of the same plan: the same item ids, the same counts. The shards are
+// processes (as pods and matrix jobs are), and so is the unsharded run beside them (an open loop's starts
+// must not wait on this busy process); the Job's merge and the input errors run
+// the CLI in this process.
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
 import { parseStartAt, wallClockMs } from '../src/session/start-at.js';
 import { expandArgs, loadManifests, loadWorkflow, manifest, stepRun } from './deploy-support.js';
-import { CLI, ROOT, readJson, readNdjson, runCli, runWorkflowStep, startServe, tempDir, type CliResult, type ServeHandle } from './helpers.js';
+import { CLI, ROOT, readJson, readNdjson, runCli, runCliInProcess, runWorkflowStep, startServe, tempDir, type CliResult, type ServeHandle } from './helpers.js';
 
 /** The manifests' --output, here an endpoint nothing listens on: the shards' figures must not change for it (docs/live-metrics.md). */
 const DEAD_REMOTE_WRITE = 'http://127.0.0.1:9/api/v1/write';
@@ -71,7 +74,7 @@ describe('an open loop split over 3 processes, as deploy/ runs it, merges into o
     await Promise.all(
       Array.from({ length: SHARDS }, (_, i) => runStep(shardStep, actions, { ...stepEnv, JOB_COMPLETION_INDEX: String(i) }, bin).then((r) => void (results[`actions-${i}`] = r))),
     );
-    results['k8s-merge'] = await runCli(podArgs(mergeJob.spec.template.spec.containers[0].args as string[], 0));
+    results['k8s-merge'] = await runCliInProcess(podArgs(mergeJob.spec.template.spec.containers[0].args as string[], 0));
     results['actions-merge'] = await runStep(stepRun(workflow, 'merge', 'merge the shards'), actions, {}, bin);
   }, 120_000);
   afterAll(() => serve?.stop());
@@ -130,7 +133,7 @@ describe('--start-at and --shard auto/N refuse bad input before anything is sent
     [['--shard', 'auto/3'], { JOB_COMPLETION_INDEX: '3' }, /JOB_COMPLETION_INDEX="3" is not a whole number from 0 to 2/],
   ] as const)('%j', async (flags, env, message) => {
     const out = join(tempDir(), 'run');
-    const r = await runCli(['run', SUITE, '--rate', '5', '--duration', '1s', '--out', out, ...flags], { env });
+    const r = await runCliInProcess(['run', SUITE, '--rate', '5', '--duration', '1s', '--out', out, ...flags], { env });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(existsSync(out)).toBe(false);

@@ -195,7 +195,7 @@ describe.skipIf(!hasChromium)('report.html in Chromium', () => {
   it('stars only significant differences and draws a forest plot of each pair', async () => {
     // Six questions (a thread of three turns is one cluster) cannot show any difference at 5%.
     expect(await page.locator('#model-table td.best').count()).toBe(0);
-    const verdicts = await page.locator('#model-table tfoot td.verdict').allTextContents();
+    const verdicts = await page.locator('#model-table tfoot td.pair-verdict').allTextContents();
     expect(verdicts).toHaveLength(4);
     expect(new Set(verdicts)).toEqual(new Set(['no detectable difference']));
     expect(await page.locator('#model-table tbody tr').first().locator('td .ci').textContent()).toMatch(/^\d+–\d+%$/);
@@ -262,6 +262,40 @@ describe.skipIf(!hasChromium)('report.html in Chromium', () => {
     const credits = perRequest.filter((text) => /^0\.\d+$/.test(text.trim()));
     expect(credits.length).toBeGreaterThan(0);
     for (const text of credits) expect(text.trim()).toMatch(/^0\.\d{5}$/);
+  });
+
+  it('fits a 1280 px page: nothing scrolls sideways, the model table fits its card, the paired-test row under its columns', async () => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    try {
+      // String expressions: this project's TypeScript has no DOM types.
+      const page1280 = (await page.evaluate(`(() => {
+        const s = document.scrollingElement;
+        const box = document.querySelector('#model-table').parentElement;
+        return { scrollWidth: s.scrollWidth, clientWidth: s.clientWidth, boxScroll: box.scrollWidth, boxClient: box.clientWidth };
+      })()`)) as { scrollWidth: number; clientWidth: number; boxScroll: number; boxClient: number };
+      expect(page1280.scrollWidth).toBeLessThanOrEqual(page1280.clientWidth);
+      // The table's own scroll box is the fallback for narrow windows; at 1280 px no column is hidden behind it.
+      expect(page1280.boxScroll).toBeLessThanOrEqual(page1280.boxClient);
+      type Cell = { left: number; right: number; top: number; height: number; border: string; padding: string };
+      const cells = (await page.evaluate(`(() => {
+        const of = (c) => { const r = c.getBoundingClientRect(); const st = getComputedStyle(c);
+          return { left: r.left, right: r.right, top: r.top, height: r.height, border: st.borderLeftWidth + ' ' + st.borderTopWidth, padding: st.paddingLeft + ' ' + st.paddingTop }; };
+        return { foot: [...document.querySelectorAll('#model-table tfoot tr > *')].map(of), body: [...document.querySelectorAll('#model-table tbody tr:first-child > *')].map(of) };
+      })()`)) as { foot: Cell[]; body: Cell[] };
+      expect(cells.foot).toHaveLength(cells.body.length);
+      cells.foot.forEach((cell, i) => {
+        const column = cells.body[i]!;
+        // Each paired-test cell spans exactly its column, in one row of equal heights, drawn as the cells above it (no box of its own).
+        expect(Math.abs(cell.left - column.left)).toBeLessThanOrEqual(0.5);
+        expect(Math.abs(cell.right - column.right)).toBeLessThanOrEqual(0.5);
+        expect(Math.abs(cell.top - cells.foot[0]!.top)).toBeLessThanOrEqual(0.5);
+        expect(Math.abs(cell.height - cells.foot[0]!.height)).toBeLessThanOrEqual(0.5);
+        expect(cell.border).toBe(column.border);
+        expect(cell.padding).toBe(column.padding);
+      });
+    } finally {
+      await page.setViewportSize({ width: 1360, height: 900 });
+    }
   });
 
   it('takes a screenshot in light and dark', async () => {

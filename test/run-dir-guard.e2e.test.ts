@@ -2,14 +2,16 @@
 // one writer at a time (a lock naming its holder; a dead holder's lock taken over), default names that
 // never collide, duplicate lines refused, killed writers' leftovers removed, nobody else's files
 // overwritten or followed through a link, SIGHUP a stop like SIGINT, and a duration that covers every
-// segment of a killed-then-resumed run. Real processes, signals and the embedded service.
+// segment of a killed-then-resumed run. Real processes where a process is what is tested (the lock's
+// holder, signals, kill -9, a preloaded full disk, two writers at once), with the embedded service;
+// refusals, reports and resumes that hold no one else's lock run the CLI in this process.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
 import { wallClockMs } from '../src/session/start-at.js';
-import { CLI, readJson, readNdjson, ROOT, runCli, tempDir, type CliResult } from './helpers.js';
+import { CLI, readJson, readNdjson, ROOT, runCli, runCliInProcess, tempDir, type CliResult } from './helpers.js';
 
 const SUITE = resolve(ROOT, 'test/fixtures/e2e/small.yaml');
 const PLAN = ['--models', 'gpt-4o-mini', '--repeat', '2'];
@@ -20,11 +22,19 @@ function linesIn(path: string): number {
   return existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean).length : 0;
 }
 
-/** A whole run, then cut back to its first `keep` lines and marked interrupted: a run to resume. */
-async function interruptedRun(keep: number): Promise<string> {
-  const out = join(tempDir(), 'run');
-  const r = await runCli(['run', SUITE, ...PLAN, '--latency-scale', '0', '--concurrency', '1', '--out', out]);
+/** One whole run (embedded service, one unit in flight), made once: each test cuts its own copy. */
+let wholeRun = '';
+beforeAll(async () => {
+  wholeRun = join(tempDir(), 'whole');
+  const r = await runCliInProcess(['run', SUITE, ...PLAN, '--latency-scale', '0', '--concurrency', '1', '--out', wholeRun]);
   expect(r.code, r.stderr).toBe(0);
+  expect(linesIn(join(wholeRun, 'results.ndjson'))).toBe(PLANNED);
+});
+
+/** A copy of the whole run cut back to its first `keep` lines and marked interrupted: a run to resume. */
+function interruptedRun(keep: number): string {
+  const out = join(tempDir(), 'run');
+  cpSync(wholeRun, out, { recursive: true });
   const results = join(out, 'results.ndjson');
   writeFileSync(results, readFileSync(results, 'utf8').split('\n').filter(Boolean).slice(0, keep).map((l) => `${l}\n`).join(''));
   const info = readJson<Record<string, unknown>>(join(out, 'run.json'));
@@ -55,13 +65,12 @@ function startCli(args: string[], ready: () => boolean): Promise<{ child: ChildP
 
 describe('the lock on a run directory', () => {
   it('a second --resume, a report and a merge of a directory being resumed exit 2 naming the holder; the first sends each item once', async () => {
-    const out = await interruptedRun(2);
+    const out = interruptedRun(2);
     const first = await startCli(['run', SUITE, '--resume', out, '--concurrency', '1', '--latency-scale', '1.5'], () => existsSync(join(out, LOCK)));
-    const [second, report, merge] = await Promise.all([
-      runCli(['run', SUITE, '--resume', out, '--latency-scale', '0']),
-      runCli(['report', out]),
-      runCli(['merge', out, '--out', join(tempDir(), 'merged')]),
-    ]);
+    // Refused one after another in this process while the holder (a child) runs, at --latency-scale 1.5, its 12 left.
+    const second = await runCliInProcess(['run', SUITE, '--resume', out, '--latency-scale', '0']);
+    const report = await runCliInProcess(['report', out]);
+    const merge = await runCliInProcess(['merge', out, '--out', join(tempDir(), 'merged')]);
     const pid = first.child.pid!;
     expect(first.child.exitCode).toBe(null); // still running: the refusals met its lock
     for (const r of [second!, report!, merge!]) {
@@ -77,14 +86,14 @@ describe('the lock on a run directory', () => {
   });
 
   it('a lock left by a dead process (kill -9) is taken over, and said so', async () => {
-    const out = await interruptedRun(3);
+    const out = interruptedRun(3);
     const dead = spawnSync(process.execPath, ['-e', '0']).pid;
     writeFileSync(join(out, LOCK), JSON.stringify({ pid: dead, command: 'kbbench run' }));
-    const r = await runCli(['run', SUITE, '--resume', out, '--latency-scale', '0']);
+    const r = await runCliInProcess(['run', SUITE, '--resume', out, '--latency-scale', '0']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`took over the lock of ${out} left by process ${dead}, which is no longer running`);
     expect(linesIn(join(out, 'results.ndjson'))).toBe(PLANNED);
-    const report = await runCli(['report', out]);
+    const report = await runCliInProcess(['report', out]);
     expect(report.code).toBe(0);
   });
 
@@ -98,7 +107,8 @@ describe('the lock on a run directory', () => {
       mkdirSync(taken, { recursive: true });
       writeFileSync(join(taken, 'results.ndjson'), '');
     }
-    const [a, b] = await Promise.all([0, 1].map(() => runCli(['run', SUITE, ...PLAN, '--latency-scale', '0'], { cwd })));
+    // Two writers at once: one in this process, one a child.
+    const [a, b] = await Promise.all([runCliInProcess, runCli].map((run) => run(['run', SUITE, ...PLAN, '--latency-scale', '0'], { cwd })));
     expect(a!.code, a!.stderr).toBe(0);
     expect(b!.code, b!.stderr).toBe(0);
     const dirs = readdirSync(join(cwd, 'reports')).filter((d) => existsSync(join(cwd, 'reports', d, 'run.json')));
@@ -107,15 +117,15 @@ describe('the lock on a run directory', () => {
   });
 
   it('report and --resume refuse a results.ndjson that records an item twice, naming it (exit 2)', async () => {
-    const out = await interruptedRun(5);
+    const out = interruptedRun(5);
     const results = join(out, 'results.ndjson');
     const first = readFileSync(results, 'utf8').split('\n')[0]!;
     appendFileSync(results, `${first}\n`);
     const id = (JSON.parse(first) as Sample).item_id;
-    const report = await runCli(['report', out]);
+    const report = await runCliInProcess(['report', out]);
     expect(report.code).toBe(2);
     expect(report.stderr).toContain(`1 result line(s) record an item that already has one (first: ${id})`);
-    const resume = await runCli(['run', SUITE, '--resume', out, '--latency-scale', '0']);
+    const resume = await runCliInProcess(['run', SUITE, '--resume', out, '--latency-scale', '0']);
     expect(resume.code).toBe(2);
     expect(resume.stderr).toContain(`(first: ${id})`);
     expect(linesIn(results)).toBe(6); // nothing sent
@@ -124,7 +134,7 @@ describe('the lock on a run directory', () => {
 
 describe('leftovers of killed writers', () => {
   it('the next report, or resume, of the directory removes *.tmp-* files and .kbbench-cases-* directories', async () => {
-    const out = await interruptedRun(4);
+    const out = interruptedRun(4);
     const plant = (): void => {
       writeFileSync(join(out, 'report.html.tmp-0123abcd'), 'x'.repeat(1000));
       writeFileSync(join(out, 'samples.csv.tmp-89abcdef'), 'x');
@@ -134,10 +144,10 @@ describe('leftovers of killed writers', () => {
     const leftovers = (): string[] => readdirSync(out).filter((f) => f.includes('.tmp-') || f.startsWith('.kbbench-cases-'));
     plant();
     expect(leftovers()).toHaveLength(3);
-    expect((await runCli(['report', out])).code).toBe(3); // interrupted: incomplete
+    expect((await runCliInProcess(['report', out])).code).toBe(3); // interrupted: incomplete
     expect(leftovers()).toEqual([]);
     plant();
-    expect((await runCli(['run', SUITE, '--resume', out, '--latency-scale', '0'])).code).toBe(0);
+    expect((await runCliInProcess(['run', SUITE, '--resume', out, '--latency-scale', '0'])).code).toBe(0);
     expect(leftovers()).toEqual([]);
   });
 
@@ -149,7 +159,7 @@ describe('leftovers of killed writers', () => {
     });
     expect(full.code, full.stderr).toBe(3);
     expect(full.stderr).toContain('timeline.ndjson');
-    const resumed = await runCli(['run', SUITE, '--resume', out, '--latency-scale', '0']);
+    const resumed = await runCliInProcess(['run', SUITE, '--resume', out, '--latency-scale', '0']);
     expect(resumed.code, resumed.stderr).toBe(0);
     const raw = readFileSync(join(out, 'timeline.ndjson'), 'utf8');
     expect(raw.endsWith('\n')).toBe(true);
@@ -162,25 +172,25 @@ describe('files that are not kbbench\'s', () => {
     const mine = tempDir();
     writeFileSync(join(mine, 'notes.txt'), 'my notes');
     writeFileSync(join(mine, 'report.html'), '<p>my report</p>');
-    const run = await runCli(['run', SUITE, ...PLAN, '--latency-scale', '0', '--out', mine]);
+    const run = await runCliInProcess(['run', SUITE, ...PLAN, '--latency-scale', '0', '--out', mine]);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/is not a kbbench run directory \(it holds (notes\.txt, report\.html|report\.html, notes\.txt)\)/);
-    const a = await interruptedRun(PLANNED);
-    const merge = await runCli(['merge', a, '--out', mine]);
+    const a = interruptedRun(PLANNED);
+    const merge = await runCliInProcess(['merge', a, '--out', mine]);
     expect(merge.code).toBe(2);
-    const compare = await runCli(['compare', a, a, '--out', mine]);
+    const compare = await runCliInProcess(['compare', a, a, '--out', mine]);
     expect(compare.code).toBe(2);
     expect(readdirSync(mine).sort()).toEqual(['notes.txt', 'report.html']);
     expect(readFileSync(join(mine, 'report.html'), 'utf8')).toBe('<p>my report</p>');
   });
 
   it('--resume does not follow a results.ndjson linked out of the run directory', async () => {
-    const out = await interruptedRun(5);
+    const out = interruptedRun(5);
     const elsewhere = join(tempDir(), 'precious.ndjson');
     renameSync(join(out, 'results.ndjson'), elsewhere);
     symlinkSync(elsewhere, join(out, 'results.ndjson'));
     const before = readFileSync(elsewhere, 'utf8');
-    const r = await runCli(['run', SUITE, '--resume', out, '--latency-scale', '0']);
+    const r = await runCliInProcess(['run', SUITE, '--resume', out, '--latency-scale', '0']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('results.ndjson is a symbolic link');
     expect(readFileSync(elsewhere, 'utf8')).toBe(before);
@@ -218,7 +228,7 @@ describe('duration after kill -9 and resume', () => {
     expect(killed.status).toBe('running');
     expect(typeof killed.duration_ms).toBe('number');
     const firstSegment = linesIn(results);
-    const resumed = await runCli(['run', SUITE, '--resume', out, '--concurrency', '1', '--latency-scale', '0.05']);
+    const resumed = await runCliInProcess(['run', SUITE, '--resume', out, '--concurrency', '1', '--latency-scale', '0.05']);
     expect(resumed.code, resumed.stderr).toBe(0);
     const lines = readNdjson<Sample>(results);
     expect(lines).toHaveLength(PLANNED);

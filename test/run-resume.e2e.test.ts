@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
-import { readJson, readNdjson, runCli, tempDir } from './helpers.js';
+import { readJson, readNdjson, runCli, runCliInProcess, tempDir } from './helpers.js';
 
 const SUITE = 'test/fixtures/e2e/small.yaml';
 
@@ -41,7 +41,8 @@ describe('interrupt, then resume', () => {
     expect(secondsBefore.reduce((a, l) => a + l.completed, 0)).toBe(before.length);
 
     // The resume names no plan flags: the run's models and repeats come back from run.json.
-    const second = await runCli(['run', SUITE, '--resume', out, '--concurrency', '2', '--latency-scale', '0']);
+    // The resume holds no signal: it runs in this process.
+    const second = await runCliInProcess(['run', SUITE, '--resume', out, '--concurrency', '2', '--latency-scale', '0']);
     expect(second.code).toBe(0);
     const after = readNdjson<Sample>(results);
     expect(after).toHaveLength(14);

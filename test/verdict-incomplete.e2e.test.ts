@@ -1,9 +1,10 @@
 // A run that did not finish never passes: verdict `incomplete` on every output, its unsent items in junit.xml, exit 3.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+// The runs stopped by a signal are child processes; `kbbench report` of what they left runs in this process.
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
-import { readJson, readNdjson, runCli, tempDir } from './helpers.js';
+import { readJson, readNdjson, runCli, runCliInProcess, tempDir } from './helpers.js';
 
 const SUITE = 'test/fixtures/e2e/small.yaml';
 /** small.yaml on one model: 4 cases + 3 turns, twice. */
@@ -58,28 +59,41 @@ describe('a run that did not finish', () => {
     expect(junit).toMatch(new RegExp(`<testsuites [^>]*tests="${PLANNED}"`));
   });
 
-  it('killed (kill -9, run.json still `running`): `kbbench report` says incomplete, lists the unsent items, exit 3', async () => {
-    const out = join(tempDir(), 'run');
-    const r = await runUntil(out, 3, 'SIGKILL');
-    expect(r.code).toBe(null);
-    expect(readJson<{ status: string }>(join(out, 'run.json')).status).toBe('running');
-    const report = await runCli(['report', out]);
-    expect(report.code).toBe(3);
-    expect(report.stdout).toMatch(/running · verdict INCOMPLETE/);
-    expect(readJson<{ verdict: string }>(join(out, 'summary.json')).verdict).toBe('incomplete');
-    const junit = readFileSync(join(out, 'junit.xml'), 'utf8');
-    expect(skippedNotSent(junit)).toBe(PLANNED - sentRequests(out));
-    expect(junit).toContain('the run ended without finishing');
-  });
+  describe('killed (kill -9)', () => {
+    /** One run killed after 3 lines; each test reports its own copy of what it left. */
+    let killed = '';
+    let killedCode: number | null = -1;
+    beforeAll(async () => {
+      killed = join(tempDir(), 'killed');
+      killedCode = (await runUntil(killed, 3, 'SIGKILL')).code;
+    });
+    const copyOfKilled = (): string => {
+      const out = join(tempDir(), 'run');
+      cpSync(killed, out, { recursive: true });
+      return out;
+    };
 
-  it('a run.json whose suite file is gone still reports incomplete (no unsent list to give)', async () => {
-    const out = join(tempDir(), 'run');
-    await runUntil(out, 3, 'SIGKILL');
-    const runJson = join(out, 'run.json');
-    const info = readJson<{ suite: { path: string } }>(runJson);
-    writeFileSync(runJson, JSON.stringify({ ...info, suite: { ...info.suite, path: join(out, 'gone.yaml') } }));
-    const report = await runCli(['report', out, '--json']);
-    expect(report.code).toBe(3);
-    expect((JSON.parse(report.stdout) as { verdict: string }).verdict).toBe('incomplete');
+    it('killed (kill -9, run.json still `running`): `kbbench report` says incomplete, lists the unsent items, exit 3', async () => {
+      expect(killedCode).toBe(null);
+      const out = copyOfKilled();
+      expect(readJson<{ status: string }>(join(out, 'run.json')).status).toBe('running');
+      const report = await runCliInProcess(['report', out]);
+      expect(report.code).toBe(3);
+      expect(report.stdout).toMatch(/running · verdict INCOMPLETE/);
+      expect(readJson<{ verdict: string }>(join(out, 'summary.json')).verdict).toBe('incomplete');
+      const junit = readFileSync(join(out, 'junit.xml'), 'utf8');
+      expect(skippedNotSent(junit)).toBe(PLANNED - sentRequests(out));
+      expect(junit).toContain('the run ended without finishing');
+    });
+
+    it('a run.json whose suite file is gone still reports incomplete (no unsent list to give)', async () => {
+      const out = copyOfKilled();
+      const runJson = join(out, 'run.json');
+      const info = readJson<{ suite: { path: string } }>(runJson);
+      writeFileSync(runJson, JSON.stringify({ ...info, suite: { ...info.suite, path: join(out, 'gone.yaml') } }));
+      const report = await runCliInProcess(['report', out, '--json']);
+      expect(report.code).toBe(3);
+      expect((JSON.parse(report.stdout) as { verdict: string }).verdict).toBe('incomplete');
+    });
   });
 });

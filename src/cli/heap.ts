@@ -1,5 +1,6 @@
 // Imported first by main.ts: asks V8 to keep the heap close to what the run holds.
 import { setFlagsFromString } from 'node:v8';
+import { capYoungGeneration } from '../session/young-generation.js';
 
 /**
  * A load run allocates fast and keeps little (what is in flight). V8's default lets the old
@@ -9,3 +10,15 @@ import { setFlagsFromString } from 'node:v8';
  * itself: an open loop at 2,000/s then fell behind its schedule by seconds (BENCHMARKS.md).
  */
 setFlagsFromString('--heap-growing-percent=50');
+
+/**
+ * undici parses HTTP with llhttp in WebAssembly. Once the parser is hot, V8 compiles its one large
+ * function (33 KB of wasm) again with TurboFan on a background thread: with loop unrolling that
+ * compile held 29.5 MB of zone memory for ~0.5 s (--trace-wasm-compilation-times), right at the
+ * start of the run, which made the whole run's peak RSS; without it 20 MB and less than half the
+ * compile time. The parser's loop is a state machine's dispatch, which unrolling does not speed up.
+ */
+setFlagsFromString('--no-wasm-loop-unrolling');
+
+/** The young generation stays at two 8 MB semi-spaces (session/young-generation.ts says why). */
+capYoungGeneration();

@@ -1,6 +1,10 @@
 // Progress on stderr: a live bar on a TTY (cli-progress), a plain line every few seconds in CI logs.
-import cliProgress from 'cli-progress';
+import type CliProgress from 'cli-progress';
+import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
+
+/** cli-progress (a CommonJS package) is loaded only for the live bar: CI logs, pipes and --quiet never draw one. */
+const loadCliProgress = (): typeof CliProgress => createRequire(import.meta.url)('cli-progress') as typeof CliProgress;
 
 export interface ProgressState {
   done: number;
@@ -32,6 +36,7 @@ export function createProgress(stream: NodeJS.WriteStream, enabled: boolean): Pr
   const startMs = performance.now();
   if (!enabled) return { update: () => undefined, stop: () => undefined };
   if (stream.isTTY) {
+    const cliProgress = loadCliProgress();
     const bar = new cliProgress.SingleBar(
       { stream, format: '{bar} {value}/{total} · {rps} req/s · {errors} errors · {credits} credits · ETA {etaS}', hideCursor: true, fps: 5 },
       cliProgress.Presets.shades_classic,

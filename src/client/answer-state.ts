@@ -11,6 +11,8 @@ export class AnswerState {
   creditsInvalid: string | null = null;
   finished = false;
   readonly chunks: ContentChunk[] = [];
+  /** The text so far, appended as it arrives (a rope: no array of parts to join per answer). */
+  private textSoFar = '';
   readonly marks: AnswerMarks;
 
   constructor(sentAt: number) {
@@ -18,7 +20,7 @@ export class AnswerState {
   }
 
   get text(): string {
-    return this.chunks.map((chunk) => chunk.text).join('');
+    return this.textSoFar;
   }
 
   onHeaders(status: number, atMs: number): void {
@@ -28,6 +30,7 @@ export class AnswerState {
 
   onText(text: string, atMs: number): void {
     this.chunks.push({ text, atMs });
+    this.textSoFar += text;
     this.marks.firstChunkAt ??= atMs;
     this.marks.lastChunkAt = atMs;
   }
@@ -51,6 +54,7 @@ export class AnswerState {
     return { status: this.status, text: this.text, chunks: [...this.chunks], marks: { ...this.marks } };
   }
 
+  /** The finished answer: the state is not used after this, so its chunks and marks are handed over, not copied. */
   result(endAt: number): AnswerResult {
     this.marks.endAt = endAt;
     const dialect = this.dialect ?? 'json';
@@ -59,11 +63,11 @@ export class AnswerState {
       text: this.text,
       streamed: dialect !== 'json',
       dialect,
-      chunks: [...this.chunks],
+      chunks: this.chunks,
       creditsUsed: this.creditsUsed,
       creditsRemaining: this.creditsRemaining,
       finished: this.finished,
-      marks: { ...this.marks },
+      marks: this.marks,
     };
     if (this.creditsInvalid !== null) result.creditsInvalid = this.creditsInvalid;
     return result;

@@ -66,19 +66,33 @@ function continueParams(request: ContinueRequest, form: 'body' | 'query'): Recor
   };
 }
 
+/**
+ * The last POST target built (path and query): a run sends thousands of answers to one board and
+ * chat, where a URLSearchParams per request showed in the profile.
+ */
+let lastTarget: { path: string; boardId: string; chatId: string; auth: AuthConfig; built: string } | null = null;
+
+function postTarget(path: string, boardId: string, chatId: string, auth: AuthConfig): string {
+  const last = lastTarget;
+  if (last !== null && last.path === path && last.boardId === boardId && last.chatId === chatId && last.auth === auth) return last.built;
+  const built = withQuery(path, { board_id: boardId, chat_id: chatId, ...authParams(auth) });
+  lastTarget = { path, boardId, chatId, auth, built };
+  return built;
+}
+
 function answerRequest(path: string, request: AskRequest, params: Record<string, unknown>, auth: AuthConfig): WireRequest {
   const method = request.method === 'get' ? 'GET' : 'POST';
   const streamingRequested = request.streaming === true;
-  const target: Params = { board_id: request.boardId, chat_id: request.chatId };
-  const headers: Record<string, string> = { accept: acceptFor(streamingRequested), ...authHeaders(auth) };
+  const headers: Record<string, string> = { accept: acceptFor(streamingRequested) };
+  if (auth.auth === 'header') headers[auth.apiKeyHeader] = auth.apiKey;
   const label = `${method} ${path}`;
   if (method === 'GET') {
-    const query = { ...target, ...(params as Params), ...authParams(auth) };
+    const query = { board_id: request.boardId, chat_id: request.chatId, ...(params as Params), ...authParams(auth) };
     return { method, path: withQuery(path, query), headers, label, streamingRequested };
   }
   const body = JSON.stringify(params);
   headers['content-type'] = 'application/json';
-  return { method, path: withQuery(path, { ...target, ...authParams(auth) }), headers, body, label, streamingRequested };
+  return { method, path: postTarget(path, request.boardId, request.chatId, auth), headers, body, label, streamingRequested };
 }
 
 export function buildAskRequest(request: AskRequest, auth: AuthConfig): WireRequest {

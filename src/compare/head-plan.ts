@@ -5,7 +5,7 @@ import type { RunInfo } from '../domain/run.js';
 import { parseItemId, threadKeyOf } from '../plan/item-id.js';
 import { suiteAndPlanOfRun } from '../plan/of-run.js';
 import type { ItemDigest } from './collect.js';
-import { recordedSelection } from '../session/only-failed.js';
+import { recordedSelection } from '../store/run-selection.js';
 
 export type HeadCoverage = 'missing' | 'not-compared';
 

@@ -6,14 +6,10 @@ import { InputError } from '../domain/errors.js';
 import type { SweepLoad } from '../domain/load.js';
 import { defaultMaxInFlight, LoadFieldError, type FieldNames } from './input.js';
 import type { LoadKindDef } from './kind.js';
+import { MAX_SWEEP_RATES, SWEEP_PROBE_MAX_MS, SWEEP_SATURATION_WORKERS } from './sweep-limits.js';
 import { arrivalSchema, commonShape, positive, whole } from './schemas.js';
 
-/** Sweeps are capped: each rate is a stage of the run and keeps a few histograms while reports are built. */
-export const MAX_SWEEP_RATES = 100;
-/** A sweep's probes run this long at most (each rate runs the whole --duration). */
-export const SWEEP_PROBE_MAX_MS = 10_000;
-/** The saturation probe's workers when --max-in-flight does not say. */
-export const SWEEP_SATURATION_WORKERS = 32;
+export { MAX_SWEEP_RATES, SWEEP_PROBE_MAX_MS, SWEEP_SATURATION_WORKERS } from './sweep-limits.js';
 
 /** `--slo` flags as threshold definitions (the threshold grammar; no abort options: an SLO judges, it never stops). */
 export function parseSlos(flags: readonly string[], n: FieldNames): Record<string, string[]> {

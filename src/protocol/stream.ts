@@ -2,8 +2,7 @@
 // these are the dialects kbbench decodes and the reference service can speak.
 import { z } from 'zod';
 
-export const STREAM_DIALECTS = ['ui-sse', 'data-stream', 'openai-sse', 'ndjson', 'text'] as const;
-export type StreamDialect = (typeof STREAM_DIALECTS)[number];
+export { STREAM_DIALECTS, type StreamDialect } from './dialects.js';
 
 /** AI SDK UI-message chunk subset (SSE `data:` payloads, also the NDJSON line shape). */
 export const UiChunkSchema = z.discriminatedUnion('type', [

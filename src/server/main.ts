@@ -1,4 +1,5 @@
 // Child-process entry: `node dist/server/main.js '<ServiceOptions JSON>'` runs the service in its own event loop.
+import './zod-jitless.js';
 import { fstatSync } from 'node:fs';
 import { runChildService, type ChildHost } from './child-lifecycle.js';
 

@@ -10,7 +10,7 @@ import type { RunStatus } from '../domain/run.js';
 import type { Sample } from '../domain/sample.js';
 import { IntervalRecorder, type LiveInterval } from '../metrics/interval-recorder.js';
 import type { OutputReport } from '../domain/output.js';
-import { createOutputs, ModelTally, OutputStream, type ClosedSecond, type Output, type OutputContext } from '../outputs/index.js';
+import { createOutputs, loadOutputs, ModelTally, OutputStream, type ClosedSecond, type Output, type OutputContext } from '../outputs/index.js';
 import { monotonicMs, startRun, type LoopSpec, type RunnerOptions, type RunEvent, type StopReason, type UnitSource } from '../runner/index.js';
 import { ResultsFile } from '../store/results-file.js';
 import { RUN_FILES } from '../store/run-dir.js';
@@ -150,6 +150,8 @@ export async function drive(
   // cancelled, for their results would have nowhere to go.
   let cancelRun = (): void => undefined;
   results.onFailure = () => cancelRun();
+  // The live-metrics outputs' modules are imported on demand (src/outputs/registry.ts): before the clock starts.
+  if (counts.outputContext && options.outputs?.length) await loadOutputs(options.outputs);
   // --workers N: N loops in worker threads, their events joined here (session/workers/).
   if (counts.workers) await counts.workers.ready;
   const handle = counts.workers ? counts.workers.start(hooks) : startRun(source, runnerOptionsOf(options, client, target, counts, grading, hooks));

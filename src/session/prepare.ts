@@ -12,7 +12,7 @@ import type { LoadSpec } from '../domain/load.js';
 import { buildLoadSpec } from '../load/index.js';
 import { loadInputOf } from './load-profile.js';
 import { filterSuite, parseFilters } from '../suite/filter.js';
-import { onlyFailedFilter } from './only-failed.js';
+import { onlyFailedFilter } from '../store/run-selection.js';
 import { withSuiteLoad } from './suite-load.js';
 import type { RunSessionOptions } from './options.js';
 import { assertModelNames } from './model-names.js';

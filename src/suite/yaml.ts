@@ -9,7 +9,6 @@ import { buildItems, buildSuite } from './yaml-build.js';
 import { suiteFileSchema } from './yaml-schema.js';
 import { parseStreamedYamlSuite } from './yaml-stream.js';
 import { zodPathIssues } from './zod-issues.js';
-import { withSmallYoungGeneration } from './young-generation.js';
 
 function syntaxError(error: YAMLError, lines: LineCounter, file: string): InputError {
   const { line, col } = lines.linePos(error.pos[0]);
@@ -32,7 +31,7 @@ function parseYamlDocument(text: string, file: string): { raw: unknown; locator:
 
 export function parseYamlSuite(text: string, file: string): ParsedSuite {
   // Item by item when the file has the plain shape and is valid; else whole, for exact errors.
-  return withSmallYoungGeneration(() => parseStreamedYamlSuite(text, file) ?? parseWholeYamlSuite(text, file));
+  return parseStreamedYamlSuite(text, file) ?? parseWholeYamlSuite(text, file);
 }
 
 /** The whole file as one Document: exact errors for any file (and the reference the split reading is tested against). */

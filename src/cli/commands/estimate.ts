@@ -5,7 +5,7 @@ import { estimateSuite, type Estimate } from '../../session/estimate.js';
 import type { SampleSize } from '../../credits/sample-plan.js';
 import { InputError } from '../../domain/errors.js';
 import { formatCredits, formatCount } from '../../report/format.js';
-import { renderTable } from '../../report/index.js';
+import { renderTable } from '../../report/console-summary.js';
 import { EXIT, type ExitCode } from '../exit.js';
 import type { CliIo } from '../io.js';
 import { parseList, positive } from '../parse.js';

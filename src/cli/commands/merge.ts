@@ -1,7 +1,7 @@
 // `kbbench merge <run-dir>… --out <dir>`: shard runs into one; exit 0 pass, 1 a check or threshold failed, 2 bad or missing shards, 3 incomplete.
 import type { CommandModule } from 'yargs';
 import { mergeRuns } from '../../merge/merge-runs.js';
-import { renderConsoleSummary } from '../../report/index.js';
+import { renderConsoleSummary } from '../../report/console-summary.js';
 import { isoNow } from '../../runner/clock.js';
 import { exitForVerdict, type ExitCode } from '../exit.js';
 import type { CliIo } from '../io.js';

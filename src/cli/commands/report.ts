@@ -1,11 +1,11 @@
 // `kbbench report <run-dir>`: rebuilds every report of a run from results.ndjson (interrupted runs too).
 import type { CommandModule } from 'yargs';
-import { renderConsoleSummary } from '../../report/index.js';
+import { renderConsoleSummary } from '../../report/console-summary.js';
 import { DEFAULT_GATES, parseFailOn } from '../../metrics/gates.js';
 import { planOfRun } from '../../plan/of-run.js';
 import type { Plan } from '../../plan/types.js';
 import type { RunInfo } from '../../domain/run.js';
-import { recordedSelection } from '../../session/only-failed.js';
+import { recordedSelection } from '../../store/run-selection.js';
 import { finishReports } from '../../session/finish.js';
 import { removeLeftovers } from '../../store/leftovers.js';
 import { assertUniqueItems } from '../../store/run-integrity.js';

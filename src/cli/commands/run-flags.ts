@@ -1,7 +1,7 @@
 // The `run` command's flags (CONTRACT.md) and their translation into RunSessionOptions.
 import type { Argv } from 'yargs';
-import { STREAM_DIALECTS, type StreamDialect } from '../../protocol/index.js';
-import { parseShard } from '../../plan/index.js';
+import { STREAM_DIALECTS, type StreamDialect } from '../../protocol/dialects.js';
+import { parseShard } from '../../plan/shard.js';
 import { InputError } from '../../domain/errors.js';
 import { parseStartAt, wallClockMs } from '../../session/start-at.js';
 import type { RequestOptions } from '../../domain/suite.js';
@@ -12,10 +12,11 @@ import { graderFlags, graderOptions } from './grader-flags.js';
 import { TOOL_VERSION } from '../version.js';
 import { ARRIVAL_KINDS, parseStages, type ArrivalKind } from '../../runner/arrivals.js';
 import { MIX_KINDS, type MixKind } from '../../runner/mix.js';
-import { compareTuningOptions } from './compare.js';
+import { compareTuningOptions } from './compare-flags.js';
 import { parseFailOn } from '../../metrics/gates.js';
-import { parseOutputSpec, type OutputSpec } from '../../outputs/index.js';
-import { MAX_SWEEP_RATES, SWEEP_PROBE_MAX_MS, SWEEP_SATURATION_WORKERS } from '../../load/index.js';
+import { parseOutputSpec } from '../../outputs/spec.js';
+import type { OutputSpec } from '../../domain/output.js';
+import { MAX_SWEEP_RATES, SWEEP_PROBE_MAX_MS, SWEEP_SATURATION_WORKERS } from '../../load/sweep-limits.js';
 
 /**
  * The flags of anything that sends a suite (`run`, and `estimate`'s sample): target, plan, load,

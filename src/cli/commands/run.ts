@@ -1,18 +1,11 @@
 // `kbbench run <suite>`: runs a suite and reports; exit 0 every gate passed, 1 a gate failed, 2 bad input, 3 incomplete.
-import { resolve } from 'node:path';
+// Only the flags are loaded here (yargs reads them for --help and every parse); the session and what it
+// needs are imported by the handler (run-action.ts), so `run --help` and a bad flag load none of it.
 import type { CommandModule } from 'yargs';
 import { DEFAULT_GATES } from '../../metrics/gates.js';
-import { renderConsoleSummary, verdictLine } from '../../report/index.js';
-import type { RunInfo } from '../../domain/run.js';
-import { LOAD_KINDS } from '../../load/index.js';
-import { runSession, type SessionResult } from '../../session/run-session.js';
-import { EXIT, exitForVerdict, type ExitCode } from '../exit.js';
+import type { ExitCode } from '../exit.js';
 import type { CliIo } from '../io.js';
-import { withSessionConsole } from '../session-console.js';
-import { runFlags, toSessionOptions } from './run-flags.js';
-import { checkBaseline, confirmRepeatsOf, runBaselineCompare, type ConfirmStep } from './baseline.js';
-import { confirmFlips } from '../../session/confirm-flips.js';
-import { outputReportLine } from '../../outputs/index.js';
+import { runFlags } from './run-flags.js';
 
 /** What --help says about the verdict (README "Exit codes" says the same). */
 export const FAIL_ON_EPILOG = [
@@ -26,12 +19,6 @@ export const FAIL_ON_EPILOG = [
   '  regressions, latency, credits, changed, missing: the comparison with --baseline',
   'Exit: 0 every gate passed, 1 a gate failed, 2 invalid input (nothing sent), 3 incomplete (the run did not finish).',
 ].join('\n');
-
-/** An incomplete run is 3 whatever the baseline says; a finished one fails (1) on any gate of --fail-on. */
-function exitFor(result: SessionResult, baselineFailed: boolean): ExitCode {
-  const code = exitForVerdict(result.summary.verdict);
-  return code === EXIT.ok && baselineFailed ? EXIT.failed : code;
-}
 
 export function runCommand(io: CliIo, setExit: (code: ExitCode) => void): CommandModule {
   return {
@@ -60,39 +47,6 @@ export function runCommand(io: CliIo, setExit: (code: ExitCode) => void): Comman
         .example("$0 run suites/demo.yaml --filter 'refund-*' --filter tag:billing", 'only the refund cases and those tagged billing')
         .example('$0 run suites/demo.yaml --only-failed reports/demo-20261122T101500Z', 'run again what failed there')
         .epilog(FAIL_ON_EPILOG),
-    handler: async (argv) => {
-      const options = toSessionOptions(argv as Record<string, unknown>, io.env, io.cwd);
-      const baseline = checkBaseline(argv as Record<string, unknown>);
-      if (baseline && argv.allowDifferentSuites !== true) options.baselineSuite = { name: baseline.suite.name, dir: resolve(argv.baseline as string) };
-      confirmRepeatsOf(argv as Record<string, unknown>);
-      const quiet = argv.quiet === true;
-      const json = argv.json === true;
-      await withSessionConsole(io, { label: 'kbbench:', quiet, apiKey: options.apiKey, apiKeyFile: argv.apiKeyFile as string | undefined, graderApiKey: options.graderApiKey }, async (hooks, settle) => {
-        const result = await runSession(options, hooks);
-        settle();
-        const confirm: ConfirmStep = (comparison, repeats) => confirmFlips(options, result.runDir, comparison, repeats, hooks);
-        const baselineFailed = typeof argv.baseline === 'string' ? await runBaselineCompare(io, argv, result, quiet || json, confirm) : false;
-        if (json) io.out(JSON.stringify(result.summary, null, 2));
-        else if (quiet) {
-          // --quiet: the verdict and where the reports are, nothing else.
-          io.out(verdictLine(result.summary, { suiteName: result.run.suite.name }));
-          io.out(`reports: ${result.runDir}/report.html`);
-        } else {
-          io.out(renderConsoleSummary(result.summary, { suiteName: result.run.suite.name, runDir: result.runDir }));
-          io.out(`reports: ${result.runDir}/report.html (and summary.json, samples.csv, summary.csv, cases.csv, junit.xml)`);
-          for (const report of result.run.outputs ?? []) io.out(outputReportLine(report));
-          if (result.run.status === 'aborted') io.out(`aborted: ${result.run.abort?.detail ?? result.run.stop_reason ?? ''}`);
-          else if (result.run.status !== 'completed') io.out(stoppedEarlyLine(result.run, options.suitePath, result.runDir));
-        }
-        setExit(exitFor(result, baselineFailed));
-      });
-    },
+    handler: async (argv) => (await import('./run-action.js')).runAction(io, setExit, argv as Record<string, unknown>),
   };
-}
-
-/** What to do after an early stop: a `--resume` command only where a resume works (src/load/: the kind says). */
-function stoppedEarlyLine(run: RunInfo, suitePath: string, runDir: string): string {
-  const noResume = LOAD_KINDS[run.load.spec.kind].noResume;
-  if (noResume !== undefined) return `stopped early (${run.status}); ${noResume}`;
-  return `stopped early (${run.status}); finish it with: kbbench run ${suitePath} --resume ${runDir}`;
 }

@@ -1,18 +1,17 @@
 // `kbbench validate <suite>`: checks a suite and prints what a run would send, sending nothing.
 import type { CommandModule } from 'yargs';
-import { describePlanLazily, parseShard } from '../../plan/index.js';
-import type { LazyPlanDescription } from '../../plan/index.js';
+import { describePlanLazily, type LazyPlanDescription } from '../../plan/describe.js';
+import { parseShard } from '../../plan/shard.js';
 import { InputError } from '../../domain/errors.js';
-// Narrow imports: the report and server packages whole are ~30 MB of modules a validate does not run.
 import { renderTable } from '../../report/console-summary.js';
 import { loadWorkspace, WorkspaceError } from '../../server/workspace.js';
 import { prepareRun } from '../../session/prepare.js';
-import { holdSmallYoungGeneration } from '../../suite/young-generation.js';
+import { holdYoungGeneration } from '../../session/young-generation.js';
 import { jsonChunks } from '../json-chunks.js';
 import { parseList } from '../parse.js';
 import { TOOL_VERSION } from '../version.js';
 import { EXIT, type ExitCode } from '../exit.js';
-import { checkGraderLabel, describeGrader } from '../../graders/index.js';
+import { checkGraderLabel, describeGrader } from '../../graders/choose.js';
 import type { PreparedRun } from '../../session/prepare.js';
 import { graderFlags, graderOptions } from './grader-flags.js';
 import type { CliIo } from '../io.js';
@@ -124,8 +123,8 @@ export function validateCommand(io: CliIo, setExit: (code: ExitCode) => void): C
         .example('$0 validate suites/demo.yaml', 'what the demo would send')
         .example('$0 validate faq.csv --models gpt-4o,o3-mini --json', 'the plan as JSON'),
     handler: async (argv) => {
-      // A validate only reads and prints: its young generation need not grow (see young-generation.ts).
-      const release = holdSmallYoungGeneration();
+      // A validate only reads and prints: its young generation need not grow (session/young-generation.ts).
+      const release = holdYoungGeneration();
       try {
         await validate(argv, io);
       } finally {

@@ -6,7 +6,8 @@ import { esc } from './escape.js';
 
 const WIDTH = 760;
 const LABEL = 250;
-const RIGHT = 20;
+/** Room for half of the right tick's label (`+1,389 ms`), centred on the axis end: at 20 it was cut off. */
+const RIGHT = 40;
 const ROW = 28;
 const TOP = 8;
 const AXIS = 30;

@@ -87,7 +87,8 @@ function verdictRow(bests: readonly (string | null)[], pairs: readonly ModelPair
   if (pairs.length === 0) return '';
   const cells = COLUMNS.map((c, i) => {
     if (!c.pair) return '<td></td>';
-    return bests[i] !== null ? '<td class="verdict">★ significant</td>' : '<td class="verdict no-diff">no detectable difference</td>';
+    // Plain cells under their columns (not the header's PASS badge, whose border and padding shifted them).
+    return bests[i] !== null ? '<td class="pair-verdict">★&nbsp;significant</td>' : '<td class="pair-verdict no-diff">no detectable difference</td>';
   });
   return `<tfoot><tr><th scope="row" class="text">Paired test</th>${cells.join('')}</tr></tfoot>`;
 }

@@ -74,8 +74,8 @@ th[aria-sort="ascending"] .sort .arrow::after { content: "▲"; opacity: 1; }
 th[aria-sort="descending"] .sort .arrow::after { content: "▼"; opacity: 1; }
 td.best { background: var(--best-bg); color: var(--best-fg); font-weight: 700; }
 td .ci { display: block; font-size: 0.8em; color: var(--muted); font-weight: 400; }
-tfoot td.verdict { font-size: 0.8em; } tfoot td.no-diff { color: var(--muted); }
-.forest svg { max-width: 100%; height: auto; } .forest text { font-size: 12px; fill: currentColor; }
+#model-table tfoot td.pair-verdict { white-space: normal; font-size: .8em; font-weight: 650; line-height: 1.3; } #model-table tfoot td.no-diff { color: var(--muted); font-weight: 400; }
+#forest-plot { margin-top: .75rem; } .forest svg { max-width: 100%; height: auto; } .forest text { font-size: 12px; fill: currentColor; }
 .forest line.ci { stroke: var(--accent); stroke-width: 2; } .forest line.zero { stroke: currentColor; stroke-dasharray: 3 3; }
 .forest line.axis { stroke: currentColor; opacity: 0.4; } .forest .no-diff circle { fill: var(--card); stroke: var(--accent); stroke-width: 2; }
 .forest .significant circle { fill: var(--accent); }

@@ -9,6 +9,7 @@ import { Channel } from '../../runner/channel.js';
 import { monotonicMs, type RunEvent, type RunHandle, type StopReason } from '../../runner/index.js';
 import type { RunSessionOptions } from '../options.js';
 import type { ResolvedTarget } from '../target.js';
+import { releaseYoungGeneration } from '../young-generation.js';
 import { WorkerError, type FromWorker, type ToWorker, type WorkerInit } from './messages.js';
 
 export const WORKER_ENTRY = new URL('./worker-entry.js', import.meta.url);
@@ -100,6 +101,8 @@ export function spawnWorkers(
     }
   };
 
+  // The young generation's cap is a process-wide flag: the workers' isolates must grow theirs.
+  releaseYoungGeneration();
   for (let index = 0; index < count; index += 1) {
     const init: WorkerInit = {
       index, count, options,

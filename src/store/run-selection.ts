@@ -1,7 +1,9 @@
-// `--only-failed RUN_DIR`: the cases and threads that failed in an earlier run, read through store/.
+// What a recorded run selected: `--only-failed RUN_DIR` (the cases and threads that failed there) and a
+// run's own --filter/--only-failed as run.json records them. store/ owns it because both are read from
+// run directories; session/ (a new run's selection), compare/ and report (a head's plan) ask here.
 import { InputError } from '../domain/errors.js';
-import { readResults } from '../store/results-reader.js';
-import { assertRunDir } from '../store/run-dir.js';
+import { readResults } from './results-reader.js';
+import { assertRunDir } from './run-dir.js';
 import type { RunInfo } from '../domain/run.js';
 import { parseFilters, type SuiteFilter } from '../suite/filter.js';
 

@@ -1,0 +1,56 @@
+// `kbbench run`'s handler, imported only when a run starts (run.ts holds the flags): the session,
+// reports and console it needs are loaded then, not for --help or a rejected flag.
+import { resolve } from 'node:path';
+import { renderConsoleSummary, verdictLine } from '../../report/console-summary.js';
+import type { RunInfo } from '../../domain/run.js';
+import { LOAD_KINDS } from '../../load/index.js';
+import { runSession, type SessionResult } from '../../session/run-session.js';
+import { EXIT, exitForVerdict, type ExitCode } from '../exit.js';
+import type { CliIo } from '../io.js';
+import { withSessionConsole } from '../session-console.js';
+import { toSessionOptions } from './run-flags.js';
+import type { ConfirmStep } from './baseline.js';
+import { outputReportLine } from '../../outputs/report-line.js';
+
+/** An incomplete run is 3 whatever the baseline says; a finished one fails (1) on any gate of --fail-on. */
+function exitFor(result: SessionResult, baselineFailed: boolean): ExitCode {
+  const code = exitForVerdict(result.summary.verdict);
+  return code === EXIT.ok && baselineFailed ? EXIT.failed : code;
+}
+
+export async function runAction(io: CliIo, setExit: (code: ExitCode) => void, argv: Record<string, unknown>): Promise<void> {
+  const options = toSessionOptions(argv, io.env, io.cwd);
+  // The comparison (and its statistics and HTML) is loaded only for a run that compares.
+  const baselineStep = typeof argv.baseline === 'string' || argv.confirm !== undefined ? await import('./baseline.js') : undefined;
+  const baseline = baselineStep?.checkBaseline(argv);
+  if (baseline && argv.allowDifferentSuites !== true) options.baselineSuite = { name: baseline.suite.name, dir: resolve(argv.baseline as string) };
+  baselineStep?.confirmRepeatsOf(argv);
+  const quiet = argv.quiet === true;
+  const json = argv.json === true;
+  await withSessionConsole(io, { label: 'kbbench:', quiet, apiKey: options.apiKey, apiKeyFile: argv.apiKeyFile as string | undefined, graderApiKey: options.graderApiKey }, async (hooks, settle) => {
+    const result = await runSession(options, hooks);
+    settle();
+    const confirm: ConfirmStep = async (comparison, repeats) => (await import('../../session/confirm-flips.js')).confirmFlips(options, result.runDir, comparison, repeats, hooks);
+    const baselineFailed = baselineStep && typeof argv.baseline === 'string' ? await baselineStep.runBaselineCompare(io, argv, result, quiet || json, confirm) : false;
+    if (json) io.out(JSON.stringify(result.summary, null, 2));
+    else if (quiet) {
+      // --quiet: the verdict and where the reports are, nothing else.
+      io.out(verdictLine(result.summary, { suiteName: result.run.suite.name }));
+      io.out(`reports: ${result.runDir}/report.html`);
+    } else {
+      io.out(renderConsoleSummary(result.summary, { suiteName: result.run.suite.name, runDir: result.runDir }));
+      io.out(`reports: ${result.runDir}/report.html (and summary.json, samples.csv, summary.csv, cases.csv, junit.xml)`);
+      for (const report of result.run.outputs ?? []) io.out(outputReportLine(report));
+      if (result.run.status === 'aborted') io.out(`aborted: ${result.run.abort?.detail ?? result.run.stop_reason ?? ''}`);
+      else if (result.run.status !== 'completed') io.out(stoppedEarlyLine(result.run, options.suitePath, result.runDir));
+    }
+    setExit(exitFor(result, baselineFailed));
+  });
+}
+
+/** What to do after an early stop: a `--resume` command only where a resume works (src/load/: the kind says). */
+function stoppedEarlyLine(run: RunInfo, suitePath: string, runDir: string): string {
+  const noResume = LOAD_KINDS[run.load.spec.kind].noResume;
+  if (noResume !== undefined) return `stopped early (${run.status}); ${noResume}`;
+  return `stopped early (${run.status}); finish it with: kbbench run ${suitePath} --resume ${runDir}`;
+}
