@@ -1,11 +1,10 @@
 // Every stream dialect, ragged writes and CRLF: the texts a run records equal the JSON answers, byte for byte.
-// The first dialect's services are `kbbench serve` processes (its --dialect, --split-writes and --crlf
-// flags); the others' are the same built service started in this process (no process start each).
+// Each service is `kbbench serve` (its --dialect, --split-writes and --crlf flags) run in this process.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
 import { STREAM_DIALECTS } from '../src/protocol/index.js';
-import { readNdjson, runCliInProcess as runCli, startServe, startServiceInProcess, tempDir, type InProcessService } from './helpers.js';
+import { readNdjson, runCliInProcess as runCli, startServeInProcess, tempDir, type InProcessServe } from './helpers.js';
 
 const SUITE = 'test/fixtures/e2e/small.yaml';
 
@@ -19,10 +18,10 @@ async function runAgainst(serve: { url: string; key: string }, extra: string[]):
 
 describe('stream dialects end to end', () => {
   let reference: Map<string, Sample>;
-  let jsonServe: InProcessService;
+  let jsonServe: InProcessServe;
 
   beforeAll(async () => {
-    jsonServe = await startServiceInProcess({ latencyScale: 0, seed: 5 });
+    jsonServe = await startServeInProcess(['--latency-scale', '0', '--seed', '5']);
     reference = await runAgainst(jsonServe, ['--no-stream']);
     expect([...reference.values()].every((s) => !s.streaming && s.text.length > 0)).toBe(true);
   });
@@ -34,9 +33,7 @@ describe('stream dialects end to end', () => {
   ]);
 
   it.each(variants)('$dialect $flags: texts equal the JSON answers', async ({ dialect, flags }) => {
-    const serve = dialect === STREAM_DIALECTS[0]
-      ? await startServe(['--latency-scale', '0', '--seed', '5', '--dialect', dialect, ...flags])
-      : await startServiceInProcess({ latencyScale: 0, seed: 5, dialect, ...(flags.length > 0 ? { splitWrites: true, crlf: true } : {}) });
+    const serve = await startServeInProcess(['--latency-scale', '0', '--seed', '5', '--dialect', dialect, ...flags]);
     try {
       const streamed = await runAgainst(serve, ['--stream']);
       expect(streamed.size).toBe(reference.size);

@@ -54,11 +54,12 @@ type RunCli = typeof RunCliOfSource;
 let builtRunCli: Promise<RunCli> | undefined;
 
 /** A stream that keeps what is written, as a pipe would (not a TTY: no live bar, no colours). */
-function collector(): { stream: NodeJS.WriteStream; text(): string } {
+function collector(onText?: (text: string) => void): { stream: NodeJS.WriteStream; text(): string } {
   let text = '';
   const stream = new Writable({
     write(chunk: Buffer | string, _encoding, done) {
       text += chunk.toString();
+      onText?.(chunk.toString());
       done();
     },
   });
@@ -73,14 +74,15 @@ const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
  * Same environment as runCli's child: the caller's, without the key and base URL, plus `env`.
  * Throws when the run left anything behind in this process: signal listeners or process.exitCode.
  */
-export async function runCliInProcess(args: string[], options: Pick<CliOptions, 'env' | 'cwd'> = {}): Promise<CliResult> {
+export async function runCliInProcess(args: string[], options: Pick<CliOptions, 'env' | 'cwd'> & { onStderr?: (text: string) => void } = {}): Promise<CliResult> {
   if (!existsSync(CLI)) throw new Error(`build first: ${CLI} is missing (npm run build)`);
   builtRunCli ??= import(pathToFileURL(join(ROOT, 'dist', 'cli', 'run-cli.js')).href).then((m: { runCli: RunCli }) => m.runCli);
   const run = await builtRunCli;
   const merged: Record<string, string | undefined> = { ...process.env, KBBENCH_API_KEY: undefined, KBBENCH_BASE_URL: undefined, ...options.env };
   const env = Object.fromEntries(Object.entries(merged).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv;
   const stdout = collector();
-  const stderr = collector();
+  // What a test would read from a child's stderr pipe as it comes (the live line, say), written by write.
+  const stderr = collector(options.onStderr);
   const before = { exitCode: process.exitCode, listeners: STOP_SIGNALS.map((s) => process.listenerCount(s)) };
   const home = process.cwd();
   const cwd = options.cwd ?? ROOT;

@@ -5,16 +5,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
 import type { Summary } from '../src/domain/summary.js';
-import { readJson, readNdjson, runCliInProcess as runCli, startServe, tempDir, type ServeHandle } from './helpers.js';
+import { readJson, readNdjson, runCliInProcess as runCli, startServiceInProcess, tempDir, type InProcessService } from './helpers.js';
 import { startLoadPeer, type LoadPeer } from './load-peer.js';
 
 const starts = (samples: Sample[]): Sample[] => samples.filter((s) => s.endpoint !== 'create' && (s.case_id !== null || s.turn === 1));
 
 describe('a capped target', () => {
-  let serve: ServeHandle;
+  let serve: InProcessService;
   let peer: LoadPeer;
   beforeAll(async () => {
-    serve = await startServe(['--latency-scale', '0']);
+    serve = await startServiceInProcess({ latencyScale: 0 });
     peer = await startLoadPeer(serve.url, { capPerS: 10 });
   });
   afterAll(async () => {
@@ -25,7 +25,7 @@ describe('a capped target', () => {
   const run = (extra: string[]) => {
     const out = join(tempDir(), 'run');
     return runCli(
-      ['run', 'test/fixtures/e2e/small.yaml', '--base-url', peer.url, '--out', out, '--models', 'gpt-4o-mini', '--rate', '20', '--duration', '4s', '--max-in-flight', '4', '--graceful-stop', '5s', ...extra],
+      ['run', 'test/fixtures/e2e/small.yaml', '--base-url', peer.url, '--out', out, '--models', 'gpt-4o-mini', '--rate', '20', '--duration', '2s', '--max-in-flight', '4', '--graceful-stop', '5s', ...extra],
       { env: { KBBENCH_API_KEY: serve.key } },
     ).then((r) => ({ r, out }));
   };

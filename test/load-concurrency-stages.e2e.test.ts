@@ -6,33 +6,37 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
 import type { Summary } from '../src/domain/summary.js';
-import { readJson, readNdjson, runCliInProcess as runCli, startServe, tempDir, type ServeHandle } from './helpers.js';
+import { readJson, readNdjson, runCliInProcess as runCli, startServiceInProcess, tempDir, type CliResult, type InProcessService } from './helpers.js';
 import { startLoadPeer, type LoadPeer } from './load-peer.js';
 
+// One run serves both tests (what the console says, and what the files hold): a ramp of workers
+// past a capped service, long enough for the knee's two baseline windows of 5 s and one judged.
 describe('--concurrency-stages on the console', () => {
-  let serve: ServeHandle;
+  let serve: InProcessService;
   let peer: LoadPeer;
+  const out = join(tempDir(), 'run');
+  const stages = '2s:1,8s:1,6s:10';
+  let r: CliResult;
   beforeAll(async () => {
-    serve = await startServe(['--latency-scale', '0']);
+    serve = await startServiceInProcess({ latencyScale: 0 });
     // A service that sustains 10 answers a second: one worker waits at most one tick; ten queue.
     peer = await startLoadPeer(serve.url, { capPerS: 10 });
+    r = await runCli(
+      ['run', 'test/fixtures/e2e/small.yaml', '--base-url', peer.url, '--out', out, '--models', 'gpt-4o-mini', '--concurrency-stages', stages],
+      { env: { KBBENCH_API_KEY: serve.key } },
+    );
   });
   afterAll(async () => {
     await peer.stop();
     await serve.stop();
   });
 
-  it('the header names the ramp, the live line the workers asked for, and no progress line per request', async () => {
-    const out = join(tempDir(), 'run');
-    const r = await runCli(
-      ['run', 'test/fixtures/e2e/small.yaml', '--base-url', serve.url, '--out', out, '--models', 'gpt-4o-mini', '--concurrency-stages', '1s:2,2s:2'],
-      { env: { KBBENCH_API_KEY: serve.key } },
-    );
+  it('the header names the ramp, the live line the workers asked for, and no progress line per request', () => {
     expect(r.code, r.stderr).toBe(0);
     const samples = readNdjson<Sample>(join(out, 'results.ndjson'));
     // Many passes through the 5-unit plan: far more results than the plan's requests.
     expect(samples.length).toBeGreaterThan(20);
-    expect(r.stderr).toMatch(/load: --concurrency-stages: 2 stages of workers from 0 \(1s→2, 2s→2\), up to 2 workers over 3s/);
+    expect(r.stderr).toMatch(/load: --concurrency-stages: 3 stages of workers from 0 \(2s→1, 8s→1, 6s→10\), up to 10 workers over 16s/);
     expect(r.stderr).not.toMatch(/\d+ requests against/);
     expect(r.stderr).toMatch(/live: \d+s · workers now \d+ · last \d+s: achieved [\d.]+\/s, (corrected )?p95 .*, TTFC p95 .* · in flight \d+/);
     const progress = r.stderr.split('\n').filter((l) => l.startsWith('progress:'));
@@ -41,12 +45,6 @@ describe('--concurrency-stages on the console', () => {
   });
 
   it('records its worker stages, puts each request in the stage it started in, and finds the knee as workers pass capacity', async () => {
-    const out = join(tempDir(), 'run');
-    const stages = '2s:1,8s:1,6s:10';
-    const r = await runCli(
-      ['run', 'test/fixtures/e2e/small.yaml', '--base-url', peer.url, '--out', out, '--models', 'gpt-4o-mini', '--concurrency-stages', stages],
-      { env: { KBBENCH_API_KEY: serve.key } },
-    );
     expect(r.code, r.stderr).toBe(0);
     const info = readJson<{ load: { spec: { kind: string }; stages: Array<{ from_rate: number; to_rate: number; target_unit?: string; end_ms: number }>; max_in_flight: number } }>(join(out, 'run.json'));
     expect(info.load.spec.kind).toBe('ramping-workers');

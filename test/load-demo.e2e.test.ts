@@ -11,7 +11,7 @@ async function runAt(rate: number): Promise<Sample[]> {
   const out = join(tempDir(), 'run');
   const r = await runCli([
     'run', 'suites/load-demo.yaml', '--latency-scale', '0.2', '--degrade-quality', '--seed', '4',
-    '--rate', String(rate), '--duration', '3s', '--max-in-flight', '200', '--retries', '0', '--out', out, '--quiet',
+    '--rate', String(rate), '--duration', '2s', '--max-in-flight', '200', '--retries', '0', '--out', out, '--quiet',
   ]);
   expect([0, 1], r.stderr).toContain(r.code);
   return readNdjson<Sample>(join(out, 'results.ndjson'));

@@ -6,16 +6,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
 import type { Summary } from '../src/domain/summary.js';
 import type { TimelineLine } from '../src/domain/timeline.js';
-import { readJson, readNdjson, runCli, startServe, tempDir, type ServeHandle } from './helpers.js';
+import { readJson, readNdjson, runCli, startServiceInProcess, tempDir, type InProcessService } from './helpers.js';
 import { startLoadPeer, type LoadPeer } from './load-peer.js';
 
 const answerLines = (samples: Sample[]): Sample[] => samples.filter((s) => s.endpoint !== 'create' && s.outcome !== 'skipped');
 
 describe('a hung target', () => {
-  let serve: ServeHandle;
+  // The runs are processes of their own (they get signals); the service they reach is in this one.
+  let serve: InProcessService;
   let peer: LoadPeer | undefined;
   beforeAll(async () => {
-    serve = await startServe(['--latency-scale', '0']);
+    serve = await startServiceInProcess({ latencyScale: 0 });
   });
   afterAll(async () => {
     await peer?.stop();
@@ -25,23 +26,32 @@ describe('a hung target', () => {
   it('requests in flight when the target froze are cut at the graceful stop and recorded interrupted; a signal makes the run interrupted', async () => {
     peer = await startLoadPeer(serve.url);
     const out = join(tempDir(), 'run');
-    let samplesSeen = false;
+    let frozen = false;
+    let signalled = false;
     const r = await runCli(
-      ['run', 'test/fixtures/e2e/small.yaml', '--base-url', peer.url, '--out', out, '--models', 'gpt-4o-mini', '--rate', '10', '--duration', '4s',
+      ['run', 'test/fixtures/e2e/small.yaml', '--base-url', peer.url, '--out', out, '--models', 'gpt-4o-mini', '--rate', '10', '--duration', '2s',
         '--graceful-stop', '3s', '--retries', '0'],
       {
         env: { KBBENCH_API_KEY: serve.key },
         onSpawn: (child) => {
-          // Freeze the target once answers flow, then a SIGINT while the frozen requests wait out the graceful stop.
+          // Freeze the target once answers flow; then, once the schedule has ended (every planned start
+          // sent or dropped), a SIGINT while the frozen requests wait out the graceful stop.
+          const poll = setInterval(() => {
+            if (peer!.answers() < 3) return;
+            clearInterval(poll);
+            frozen = true;
+            peer!.freeze();
+          }, 20);
+          child.once('exit', () => clearInterval(poll));
           child.stderr!.on('data', (d: Buffer) => {
-            if (samplesSeen || !/live: /.test(d.toString())) return;
-            samplesSeen = true;
-            setTimeout(() => peer!.freeze(), 500);
-            setTimeout(() => child.kill('SIGINT'), 4500);
+            if (!frozen || signalled || !/live: .*target now 0(\.0)?\/s/.test(d.toString())) return;
+            signalled = true;
+            child.kill('SIGINT');
           });
         },
       },
     );
+    expect(signalled, r.stderr).toBe(true);
     expect(r.code, r.stderr).toBe(3);
     const run = readJson<{ status: string; dropped: number; plan: { starts: number } }>(join(out, 'run.json'));
     expect(run.status).toBe('interrupted');

@@ -12,6 +12,11 @@ export interface LoadPeer {
   answers(): number;
   /** From now on, hold every request: nothing is answered, connections stay open. */
   freeze(): void;
+  /**
+   * Hold every request that arrives from now on; those already here (waiting their turn under the
+   * cap) are still answered: a service that stops answering new work at an instant.
+   */
+  freezeNew(): void;
   /** Answer again: the requests held while frozen are forwarded, in order, as if they had just come. */
   thaw(): void;
   stop(): Promise<void>;
@@ -24,6 +29,7 @@ export async function startLoadPeer(upstream: string, options: { capPerS?: numbe
   let arrivals = 0;
   let answers = 0;
   let frozen = false;
+  let frozenNew = false;
   const held: Array<{ res: ServerResponse; resume: () => void }> = [];
   const queue: Array<() => void> = [];
   let timer: NodeJS.Timeout | undefined;
@@ -53,7 +59,7 @@ export async function startLoadPeer(upstream: string, options: { capPerS?: numbe
         if (answer && options.capPerS !== undefined) queue.push(() => (frozen ? held.push({ res, resume: go }) : forward(req, res, body, answer)));
         else forward(req, res, body, answer);
       };
-      if (frozen) held.push({ res, resume: go });
+      if (frozen || frozenNew) held.push({ res, resume: go });
       else go();
     });
   });
@@ -66,8 +72,12 @@ export async function startLoadPeer(upstream: string, options: { capPerS?: numbe
     freeze: () => {
       frozen = true;
     },
+    freezeNew: () => {
+      frozenNew = true;
+    },
     thaw: () => {
       frozen = false;
+      frozenNew = false;
       for (const h of held.splice(0)) h.resume();
     },
     stop: () => new Promise<void>((r) => {

@@ -3,11 +3,13 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
-import { readJson, readNdjson, runCliInProcess as runCli, startCountingProxy, startServe, tempDir, type CountingProxy, type ServeHandle } from './helpers.js';
+import { readJson, readNdjson, runCliInProcess as runCli, startCountingProxy, startServe, startServiceInProcess, tempDir, type CountingProxy, type ServeHandle } from './helpers.js';
 
 const sent = (samples: Sample[]): number => samples.filter((s) => s.endpoint !== 'create' && s.outcome !== 'skipped').length;
 
 describe('stop conditions', () => {
+  // A process of its own: the abortOnFail test compares when requests started with when the first ended,
+  // which a service sharing the run's event loop would bend. The faulty one (counts only) is in this one.
   let serve: ServeHandle;
   let proxy: CountingProxy;
   beforeAll(async () => {
@@ -43,7 +45,7 @@ describe('stop conditions', () => {
   });
 
   it('--max-errors stops cleanly: status aborted, exit 3, nothing sent unrecorded', async () => {
-    const faulty = await startServe(['--latency-scale', '0', '--fault-rate', '1']);
+    const faulty = await startServiceInProcess({ latencyScale: 0, faultRate: 1 });
     proxy = await startCountingProxy(faulty.url);
     try {
       const out = join(tempDir(), 'run');

@@ -4,14 +4,14 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
-import { readJson, readNdjson, runCli, startServe, tempDir, type ServeHandle } from './helpers.js';
+import { readJson, readNdjson, runCliInProcess, startServiceInProcess, tempDir, type InProcessService } from './helpers.js';
 import { startLoadPeer, type LoadPeer } from './load-peer.js';
 
 describe('a target that dies', () => {
-  let serve: ServeHandle;
+  let serve: InProcessService;
   let peer: LoadPeer;
   beforeAll(async () => {
-    serve = await startServe(['--latency-scale', '0']);
+    serve = await startServiceInProcess({ latencyScale: 0 });
     peer = await startLoadPeer(serve.url);
   });
   afterAll(async () => {
@@ -22,16 +22,15 @@ describe('a target that dies', () => {
   it('stops as unreachable once a window of results all failed to connect', async () => {
     const out = join(tempDir(), 'run');
     let killed = false;
-    const r = await runCli(
-      ['run', 'test/fixtures/e2e/small.yaml', '--base-url', peer.url, '--out', out, '--models', 'gpt-4o-mini', '--rate', '10', '--duration', '40s', '--error-window', '3s'],
+    // In this process (no signal, no pipe here): the live line is read as it is written.
+    const r = await runCliInProcess(
+      ['run', 'test/fixtures/e2e/small.yaml', '--base-url', peer.url, '--out', out, '--models', 'gpt-4o-mini', '--rate', '10', '--duration', '40s', '--error-window', '2s'],
       {
         env: { KBBENCH_API_KEY: serve.key },
-        onSpawn: (child) => {
-          child.stderr!.on('data', (d: Buffer) => {
-            if (killed || !/live: /.test(d.toString())) return;
-            killed = true;
-            void peer.stop(); // the port now refuses connections
-          });
+        onStderr: (text) => {
+          if (killed || !/live: /.test(text)) return;
+          killed = true;
+          void peer.stop(); // the port now refuses connections
         },
       },
     );

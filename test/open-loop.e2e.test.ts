@@ -2,12 +2,12 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
-import { readJson, readNdjson, runCliInProcess as runCli, startServe, tempDir, type ServeHandle } from './helpers.js';
+import { readJson, readNdjson, runCliInProcess as runCli, startServiceInProcess, tempDir, type InProcessService } from './helpers.js';
 
 describe('open loop against a stalling service', () => {
-  let serve: ServeHandle;
+  let serve: InProcessService;
   beforeAll(async () => {
-    serve = await startServe(['--latency-scale', '0', '--stall-rate', '1', '--stall-ms', '400']);
+    serve = await startServiceInProcess({ latencyScale: 0, stallRate: 1, stallMs: 400 });
   });
   afterAll(() => serve.stop());
 

@@ -1,7 +1,8 @@
 // --output prometheus-rw against a real Prometheus (remote-write receiver on): the run's seconds
 // arrive while it runs, the counters add up to the results, the TTFC quantiles are timeline.ndjson's
 // to the millisecond, two shards are one picture by the `shard` label, and a dead or hung endpoint
-// costs the run nothing but dropped batches, which it reports.
+// costs the run nothing but dropped batches, which it reports. One Prometheus for the file; the runs
+// in this process, one after the other, against one `kbbench serve` (time-scaled 0.2) in its own.
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +10,7 @@ import type { RunInfo } from '../src/domain/run.js';
 import type { Sample } from '../src/domain/sample.js';
 import type { Summary } from '../src/domain/summary.js';
 import type { TimelineLine } from '../src/domain/timeline.js';
-import { readJson, readNdjson, runCli, tempDir, type CliResult } from './helpers.js';
+import { readJson, readNdjson, runCliInProcess, startServe, tempDir, type CliResult, type ServeHandle } from './helpers.js';
 import { freePort, hasPrometheus, PROMETHEUS_BIN, startPrometheus, type PromMatrix, type PrometheusHandle, type PromVector } from './prometheus-support.js';
 
 if (!hasPrometheus) {
@@ -17,7 +18,17 @@ if (!hasPrometheus) {
 }
 
 const SUITE = 'test/fixtures/e2e/small.yaml';
-const LOAD = ['--models', 'gpt-4o-mini', '--rate', '4', '--duration', '6s', '--latency-scale', '0.2', '--seed', '7'];
+const LOAD = ['--models', 'gpt-4o-mini', '--rate', '4', '--duration', '4s', '--seed', '7'];
+/** For the dead and hung endpoints: the hung one alone holds the run's stop up to its deadline (5 s). */
+const SHORT_LOAD = ['--models', 'gpt-4o-mini', '--rate', '4', '--duration', '2s', '--seed', '7'];
+
+let serve: ServeHandle | undefined;
+beforeAll(async () => {
+  serve = await startServe(['--latency-scale', '0.2', '--seed', '7']);
+});
+afterAll(() => serve?.stop());
+/** `kbbench run` in this process against the service. */
+const runCli = (args: string[]): Promise<CliResult> => runCliInProcess([...args, '--base-url', serve!.url], { env: { KBBENCH_API_KEY: serve!.key } });
 
 const total = (v: PromVector): number => v.reduce((a, s) => a + Number(s.value[1]), 0);
 
@@ -107,11 +118,10 @@ describe.skipIf(!hasPrometheus)('--output prometheus-rw into a real Prometheus',
   });
 
   it('shows two shards as one picture by the shard label', async () => {
-    const shardArgs = ['run', SUITE, '--models', 'gpt-4o-mini', '--rate', '4', '--duration', '3s', '--latency-scale', '0.2', '--seed', '7', '--output', `prometheus-rw=${prom.writeUrl}`];
-    const [a, b] = await Promise.all([
-      runCli([...shardArgs, '--shard', '1/2', '--out', join(root, 'shard1')]),
-      runCli([...shardArgs, '--shard', '2/2', '--out', join(root, 'shard2')]),
-    ]);
+    const shardArgs = ['run', SUITE, '--models', 'gpt-4o-mini', '--rate', '4', '--duration', '2s', '--seed', '7', '--output', `prometheus-rw=${prom.writeUrl}`];
+    // One after the other (as two machines' shards need not be simultaneous): the picture is by label.
+    const a = await runCli([...shardArgs, '--shard', '1/2', '--out', join(root, 'shard1')]);
+    const b = await runCli([...shardArgs, '--shard', '2/2', '--out', join(root, 'shard2')]);
     expect(a.code, a.stderr).toBe(0);
     expect(b.code, b.stderr).toBe(0);
     const results = ['shard1', 'shard2'].map((d) => readNdjson<Sample>(join(root, d, 'results.ndjson')).length);
@@ -146,10 +156,10 @@ describe.skipIf(!hasPrometheus)('a dead or hung remote-write endpoint', () => {
   it('costs the run nothing: same verdict and results as without it, dropped batches reported', async () => {
     const dead = `http://127.0.0.1:${await freePort()}/api/v1/write`;
     const root = tempDir();
-    const runs = await Promise.all([
-      runCli(['run', SUITE, ...LOAD, '--out', join(root, 'plain')]),
-      runCli(['run', SUITE, ...LOAD, '--out', join(root, 'dead'), '--output', `prometheus-rw=${dead}`, '--output', `prometheus-rw=${hungUrl}`]),
-    ]);
+    const runs = [
+      await runCli(['run', SUITE, ...SHORT_LOAD, '--out', join(root, 'plain')]),
+      await runCli(['run', SUITE, ...SHORT_LOAD, '--out', join(root, 'dead'), '--output', `prometheus-rw=${dead}`, '--output', `prometheus-rw=${hungUrl}`]),
+    ];
     for (const r of runs) expect(r.code, r.stderr).toBe(0);
     const [plain, withDead] = ['plain', 'dead'].map((d) => readJson<Summary>(join(root, d, 'summary.json')));
     expect(withDead!.verdict).toBe(plain!.verdict);

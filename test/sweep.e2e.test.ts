@@ -1,22 +1,36 @@
-// --sweep N against the embedded service (time-scaled): two probes, then N constant rates in one
+// --sweep N against the reference service (time-scaled): two probes, then N constant rates in one
 // run directory; per-rate figures and SLO verdicts, and slo_max_rate consistent with them. Counts
-// and structure only, never times.
+// and structure only, never times. Two sweeps against one `kbbench serve` (in a process of its own, as
+// the embedded service is), the guide's line against its own embedded service, as a user runs it. One after the other: sweeps run at once in one
+// process delay each other's starts past a second (dropped, and the gate fails) on a loaded machine.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
 import type { Summary } from '../src/domain/summary.js';
 import type { RunInfo } from '../src/domain/run.js';
-import { readJson, readNdjson, ROOT, runCliInProcess as runCli, tempDir } from './helpers.js';
+import { readJson, readNdjson, ROOT, runCliInProcess as runCli, startServe, tempDir, type CliResult, type ServeHandle } from './helpers.js';
 
 const SUITE = 'test/fixtures/e2e/small.yaml';
-const BASE = ['--models', 'gpt-4o-mini', '--latency-scale', '0.05', '--duration', '1s', '--max-in-flight', '8'];
+const BASE = ['--models', 'gpt-4o-mini', '--duration', '1s', '--max-in-flight', '8'];
 const DEAD_URL = 'http://127.0.0.1:9';
 
 describe('kbbench run --sweep', () => {
-  it('probes, then N constant rates in one run; summary.json `sweep` folds the stage table with per-rate SLOs', async () => {
+  let serve: ServeHandle;
+  type Ran = { r: CliResult; out: string };
+  const runSweep = async (args: string[]): Promise<Ran> => {
     const out = join(tempDir(), 'run');
-    const r = await runCli(['run', SUITE, ...BASE, '--sweep', '3', '--slo', 'ttfc_ms=p(95)<60000', '--slo', 'pass_rate=rate>=0', '--out', out]);
+    const r = await runCli(['run', SUITE, '--base-url', serve.url, ...BASE, ...args, '--out', out], { env: { KBBENCH_API_KEY: serve.key } });
+    return { r, out };
+  };
+  beforeAll(async () => {
+    // Time-scaled as the embedded service was (--latency-scale 0.05), its model profiles as they are.
+    serve = await startServe(['--latency-scale', '0.05']);
+  });
+  afterAll(() => serve?.stop());
+
+  it('probes, then N constant rates in one run; summary.json `sweep` folds the stage table with per-rate SLOs', async () => {
+    const { r, out } = await runSweep(['--sweep', '3', '--slo', 'ttfc_ms=p(95)<60000', '--slo', 'pass_rate=rate>=0']);
     expect(r.code, r.stderr).toBe(0);
     for (const file of ['results.ndjson', 'timeline.ndjson', 'report.html', 'summary.json']) expect(existsSync(join(out, file))).toBe(true);
     const summary = readJson<Summary>(join(out, 'summary.json'));
@@ -70,8 +84,7 @@ describe('kbbench run --sweep', () => {
   }, 60_000);
 
   it('an SLO no rate meets: every rate misses it and slo_max_rate is null; `kbbench report` judges it again', async () => {
-    const out = join(tempDir(), 'run');
-    const r = await runCli(['run', SUITE, ...BASE, '--sweep', '2', '--slo', 'ttfc_ms=p(95)<0.001', '--out', out, '--quiet']);
+    const { r, out } = await runSweep(['--sweep', '2', '--slo', 'ttfc_ms=p(95)<0.001', '--quiet']);
     expect(r.code, r.stderr).toBe(0);
     const sweep = readJson<Summary>(join(out, 'summary.json')).sweep!;
     expect(sweep.rates.map((x) => x.slo_pass)).toEqual([false, false]);

@@ -116,3 +116,28 @@ describe('SseDecoder: openai-sse', () => {
     expect(decoder.dialect).toBe('openai-sse');
   });
 });
+
+describe('SseDecoder: the plain text-delta fast path', () => {
+  it('gives what JSON.parse gives, and leaves escapes, other key orders and raw control characters to it', () => {
+    const frames = [
+      '{"type":"text-delta","id":"t","delta":"plain words "}',
+      '{"type":"text-delta","id":"0","delta":""}',
+      '{"type":"text-delta","id":"t","delta":"esc \\"q\\" \\u00e9\\n"}',
+      '{"id":"t","type":"text-delta","delta":"reordered"}',
+      '{"type":"text-delta","id":"t","delta":"Grüße 😀"}',
+      '{"type":"text-delta","id":"t","delta":"a","delta":"dup"}',
+    ];
+    const events = decode(new SseDecoder(), frames.map((f) => `data: ${f}\n\n`));
+    const expected = frames.map((f) => (JSON.parse(f) as { delta: string }).delta).filter((d) => d !== '');
+    expect(events.filter((e) => e.kind === 'text').map((e) => (e.kind === 'text' ? e.text : ''))).toEqual(expected);
+    const decoder = new SseDecoder();
+    expect(decoder.dialect).toBe('ui-sse');
+    expect(() => decode(decoder, ['data: {"type":"text-delta","id":"t","delta":"tab\there"}\n\n'])).toThrow(StreamError);
+  });
+
+  it('settles the dialect as a parsed ui chunk does', () => {
+    const decoder = new SseDecoder();
+    decode(decoder, ['data: {"type":"text-delta","id":"t","delta":"x"}\n\n', 'data: {"choices":[{"delta":{"content":"y"}}]}\n\n']);
+    expect(decoder.dialect).toBe('ui-sse');
+  });
+});

@@ -7,6 +7,15 @@ import { interpretPayload, parseJsonPayload } from './payload.js';
 
 type SseDialect = 'ui-sse' | 'openai-sse';
 
+/**
+ * The AI SDK's text-delta frame exactly as it writes it, with an id and a delta free of escapes,
+ * quotes and control characters: read without JSON.parse (the same value, since such a string is
+ * its own JSON text), as most of a stream's frames are these and parsing them showed in the profile.
+ * Any other spelling is parsed as JSON.
+ */
+// eslint-disable-next-line no-control-regex -- a JSON string holds no raw U+0000-U+001F, so neither may the fast path's
+const PLAIN_TEXT_DELTA = /^\{"type":"text-delta","id":"[^"\\\u0000-\u001f]*","delta":"([^"\\\u0000-\u001f]*)"\}$/;
+
 export class SseDecoder implements DialectDecoder {
   private label: SseDialect;
   private locked: boolean;
@@ -60,7 +69,16 @@ export class SseDecoder implements DialectDecoder {
       this.pending.push({ kind: 'error', message: data });
       return;
     }
-    const shape = interpretPayload(parseJsonPayload(data, 'SSE data field'), this.pending);
+    const plain = PLAIN_TEXT_DELTA.exec(data);
+    if (plain !== null) {
+      if (plain[1] !== '') this.pending.push({ kind: 'text', text: plain[1]! });
+      this.settle('ui');
+      return;
+    }
+    this.settle(interpretPayload(parseJsonPayload(data, 'SSE data field'), this.pending));
+  }
+
+  private settle(shape: 'ui' | 'openai' | null): void {
     if (shape !== null && !this.locked) {
       this.label = shape === 'openai' ? 'openai-sse' : 'ui-sse';
       this.locked = true;
