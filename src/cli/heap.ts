@@ -1,4 +1,4 @@
-// Imported first by main.ts: asks V8 to keep the heap close to what the run holds.
+// Imported first by bin.ts: asks V8 to keep the heap close to what the run holds.
 import { setFlagsFromString } from 'node:v8';
 import { capYoungGeneration } from '../session/young-generation.js';
 

@@ -1,4 +1,4 @@
-// The CLI as a value: argv and a host in, an exit code out. The bin (main.ts) passes the real process;
+// The CLI as a value: argv and a host in, an exit code out. The bin (bin.ts, bundled as dist/cli/main.js) passes the real process;
 // tests run it in-process with their own streams and environment. yargs wiring only: each command
 // lives in commands/ and sets its exit code.
 import yargs from 'yargs';

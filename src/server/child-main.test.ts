@@ -42,7 +42,7 @@ afterAll(async () => {
 
 async function startChild(): Promise<{ child: ChildProcessWithoutNullStreams; ready: { url: string; keys: string[] } }> {
   const options = JSON.stringify({ workspacePath: DEMO_WORKSPACE_PATH, latencyScale: 0 });
-  const child = spawn(process.execPath, [join(outDir, 'server', 'main.js'), options], { stdio: 'pipe' });
+  const child = spawn(process.execPath, [join(outDir, 'server', 'child-main.js'), options], { stdio: 'pipe' });
   let stderr = '';
   child.stderr.on('data', (piece: Buffer) => (stderr += piece.toString()));
   const lines = createInterface({ input: child.stdout });
@@ -53,7 +53,7 @@ async function startChild(): Promise<{ child: ChildProcessWithoutNullStreams; re
   return { child, ready: JSON.parse(line) as { url: string; keys: string[] } };
 }
 
-describe('main.ts as a child process', () => {
+describe('child-main.ts as a child process', () => {
   it('prints one ready line, serves, and exits cleanly on SIGTERM', async () => {
     const { child, ready } = await startChild();
     expect(ready.keys).toContain(DEMO.key);

@@ -1,4 +1,4 @@
-// Child-process entry: `node dist/server/main.js '<ServiceOptions JSON>'` runs the service in its own event loop.
+// Child-process entry, bundled by scripts/bundle-cli.mjs into dist/server/main.js: `node dist/server/main.js '<ServiceOptions JSON>'` runs the service in its own event loop.
 import './zod-jitless.js';
 import { fstatSync } from 'node:fs';
 import { runChildService, type ChildHost } from './child-lifecycle.js';

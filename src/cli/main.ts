@@ -1,7 +1,0 @@
-#!/usr/bin/env node
-// kbbench's bin: the real process handed to runCli (run-cli.ts), which does everything else.
-import './heap.js';
-import { processHost } from './host.js';
-import { runCli } from './run-cli.js';
-
-await runCli(process.argv.slice(2), processHost());
