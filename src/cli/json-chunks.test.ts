@@ -18,4 +18,22 @@ describe('jsonChunks', () => {
     }
     expect([...jsonChunks({ requests: Array.from({ length: 25 }, (_, i) => i) }, 10)].length).toBeGreaterThan(2);
   });
+
+  it('writes a top-level iterable that is not an array as that array, reading it once', () => {
+    let passes = 0;
+    const lazy = (n: number): Iterable<unknown> => ({
+      *[Symbol.iterator]() {
+        passes += 1;
+        for (let i = 0; i < n; i += 1) yield { id: `r${i}`, skip: undefined };
+      },
+    });
+    for (const n of [0, 1, 7]) {
+      for (const per of [1, 3, 2000]) {
+        passes = 0;
+        const text = [...jsonChunks({ head: 1, requests: lazy(n), tail: [] }, per)].join('\n');
+        expect(text).toBe(JSON.stringify({ head: 1, requests: [...lazy(n)], tail: [] }, null, 2));
+        expect(passes).toBe(2);
+      }
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { capYoungGeneration, newSpaceBytes, releaseYoungGeneration, YOUNG_CAP_BYTES } from './young-generation.js';
+import { capYoungGeneration, holdYoungGeneration, newSpaceBytes, releaseYoungGeneration, YOUNG_CAP_BYTES } from './young-generation.js';
 
 /** Objects that live a while (a sliding window), as in-flight requests do: V8 grows the new space as they survive. */
 function churn(rounds: number): number {
@@ -38,5 +38,20 @@ describe('the young generation cap', () => {
       await flush();
     }
     expect(newSpaceBytes()).toBeGreaterThan(YOUNG_CAP_BYTES);
+  });
+
+  it('does not grow it at all while held (validate), under the cap or not, and holds nest', async () => {
+    capYoungGeneration();
+    const before = newSpaceBytes();
+    const outer = holdYoungGeneration();
+    const inner = holdYoungGeneration();
+    inner();
+    inner(); // a second call is a no-op: the outer hold still stands
+    for (let round = 0; round < 20; round += 1) {
+      expect(churn(200_000)).toBe(200_000);
+      await flush();
+    }
+    expect(newSpaceBytes()).toBeLessThanOrEqual(before);
+    outer();
   });
 });

@@ -19,6 +19,8 @@ const DEFAULT_GROWTH = 2;
 
 let observer: PerformanceObserver | null = null;
 let growth = DEFAULT_GROWTH;
+/** Holds (holdYoungGeneration) in force: while any is, the new space does not grow at all. */
+let holds = 0;
 
 function setGrowth(factor: number): void {
   if (factor === growth) return;
@@ -40,8 +42,33 @@ export function newSpaceBytes(): number {
  */
 export function capYoungGeneration(): void {
   if (observer) return;
-  observer = new PerformanceObserver(() => setGrowth(newSpaceBytes() >= YOUNG_CAP_BYTES ? 1 : DEFAULT_GROWTH));
+  observer = new PerformanceObserver(() => setGrowth(capped()));
   observer.observe({ entryTypes: ['gc'] });
+}
+
+/** The growth factor the cap (and any hold) wants now. */
+function capped(): number {
+  if (holds > 0) return 1;
+  return observer && newSpaceBytes() >= YOUNG_CAP_BYTES ? 1 : DEFAULT_GROWTH;
+}
+
+/**
+ * Keeps the new space from growing at all until the returned function is called (holds nest).
+ * `kbbench validate` holds it for the whole command: reading a large YAML suite keeps what it builds
+ * while throwing away far more, and printing its plan allocates as much again, so the new space
+ * grew to the cap's 16 MB (32 MB before the cap) for nothing (100k one-turn threads: 176-218 → 148
+ * MB peak for the read, bench/memory-yaml.mjs). A validate is not a hot path.
+ */
+export function holdYoungGeneration(): () => void {
+  holds += 1;
+  setGrowth(1);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    holds -= 1;
+    setGrowth(capped());
+  };
 }
 
 /** Worker threads' isolates share the flag: they grow their young generation as V8 does by default. */

@@ -49,7 +49,9 @@ export class YamlLocator {
   }
 
   location(path: readonly PropertyKey[]): SourceLocation {
-    return { file: this.file, ...this.position(path) };
+    const { line, column } = this.position(path);
+    // A literal of three fields: a spread gave every item's location a second, out-of-object property store.
+    return { file: this.file, line, column };
   }
 
   error(issue: PathIssue): InputError {

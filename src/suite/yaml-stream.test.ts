@@ -45,4 +45,21 @@ describe('the streamed YAML reading (built as each run of items is parsed)', () 
       expect(whole).toMatch(/f\.yaml:\d+/);
     }
   });
+
+  it('keeps each item compactly: one shared frozen empty options and checks, locations of three own fields', () => {
+    for (const suite of [parseYamlSuite(SHAPES.threads!, 'f.yaml'), parseWholeYamlSuite(SHAPES.threads!, 'f.yaml')]) {
+      const [plain, other] = suite.threads;
+      const first = plain!.turns[0]!;
+      const bare = other!.turns[0]!;
+      expect(Object.isFrozen(first.options) && Object.isFrozen(first.assert)).toBe(true);
+      expect(bare.options).toBe(first.options);
+      expect(other!.turns[1]!.assert).toBe(first.assert);
+      expect(() => (first.assert as unknown[]).push(1)).toThrow(TypeError);
+      // An item's own options and checks are its own objects.
+      expect(other!.turns[1]!.options).toEqual({ streaming: false });
+      expect(bare.assert).toHaveLength(1);
+      expect(Object.keys(first.location)).toEqual(['file', 'line', 'column']);
+      expect(first.location).toEqual({ file: 'f.yaml', line: 6, column: 14 });
+    }
+  });
 });

@@ -42,8 +42,9 @@ class ItemLocator implements SuiteLocator {
   ) {}
 
   location(path: readonly PropertyKey[]): SourceLocation {
-    const at = this.run.location([this.local, ...path.slice(2)]);
-    return { ...at, file: this.file, line: (at.line ?? 1) + this.firstLine };
+    const { line, column } = this.run.position([this.local, ...path.slice(2)]);
+    // A literal (not a spread of the run's location): one object of three fields per item kept.
+    return { file: this.file, line: line + this.firstLine, column };
   }
 
   warning(path: readonly PropertyKey[], message: string): string {

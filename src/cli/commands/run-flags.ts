@@ -7,7 +7,8 @@ import { parseStartAt, wallClockMs } from '../../session/start-at.js';
 import type { RequestOptions } from '../../domain/suite.js';
 import type { RunSessionOptions } from '../../session/options.js';
 import { parseDurationMs, parseFraction, parseList, positive } from '../parse.js';
-import { readApiKey, readGraderKey } from '../secrets.js';
+import { readApiKey } from '../secrets.js';
+import { graderFlags, graderOptions } from './grader-flags.js';
 import { TOOL_VERSION } from '../version.js';
 import { ARRIVAL_KINDS, parseStages, type ArrivalKind } from '../../runner/arrivals.js';
 import { MIX_KINDS, type MixKind } from '../../runner/mix.js';
@@ -81,25 +82,8 @@ export function sendFlags<T>(y: Argv<T>) {
 }
 
 /** Who grades model-graded checks: over the suite's `grader:` block (a CSV suite has no other way). */
-export function graderFlags(group: string) {
-  return {
-    'grader-chat': { type: 'string', describe: 'a chat assistant of the service grades model-graded checks (its id)', group },
-    'grader-url': { type: 'string', describe: 'an OpenAI-compatible endpoint grades them (base URL, e.g. http://127.0.0.1:8000/v1; with --grader-model)', group },
-    'grader-model': { type: 'string', describe: 'the grader\'s model', group },
-    'grader-key-file': { type: 'string', describe: 'file holding the grader endpoint\'s key (else env KBBENCH_GRADER_API_KEY)', group },
-  } as const;
-}
-
-/** The --grader-* flags as session options (the key read from its file or the environment). */
-export function graderOptions(a: Record<string, unknown>, env: NodeJS.ProcessEnv): Pick<RunSessionOptions, 'graderChat' | 'graderModel' | 'graderUrl' | 'graderApiKey'> {
-  const key = readGraderKey(env, a.graderKeyFile as string | undefined);
-  return {
-    ...opt('graderChat', a.graderChat as string | undefined),
-    ...opt('graderModel', a.graderModel as string | undefined),
-    ...opt('graderUrl', a.graderUrl as string | undefined),
-    ...opt('graderApiKey', key),
-  };
-}
+// The --grader-* flags live in grader-flags.ts (validate loads them without this module's imports).
+export { graderFlags, graderOptions } from './grader-flags.js';
 
 /** `run`'s flags: what any sending command takes, plus thresholds, a baseline and resume. */
 export function runFlags<T>(y: Argv<T>) {

@@ -1,19 +1,19 @@
 // `kbbench validate <suite>`: checks a suite and prints what a run would send, sending nothing.
 import type { CommandModule } from 'yargs';
-import { describePlan } from '../../plan/describe.js';
+import { describePlanLazily, type LazyPlanDescription } from '../../plan/describe.js';
 import { parseShard } from '../../plan/shard.js';
-import type { PlanDescription } from '../../plan/describe.js';
 import { InputError } from '../../domain/errors.js';
 import { renderTable } from '../../report/console-summary.js';
 import { loadWorkspace, WorkspaceError } from '../../server/workspace.js';
 import { prepareRun } from '../../session/prepare.js';
+import { holdYoungGeneration } from '../../session/young-generation.js';
 import { jsonChunks } from '../json-chunks.js';
 import { parseList } from '../parse.js';
 import { TOOL_VERSION } from '../version.js';
 import { EXIT, type ExitCode } from '../exit.js';
 import { checkGraderLabel, describeGrader } from '../../graders/choose.js';
 import type { PreparedRun } from '../../session/prepare.js';
-import { graderFlags, graderOptions } from './run-flags.js';
+import { graderFlags, graderOptions } from './grader-flags.js';
 import type { CliIo } from '../io.js';
 
 /** At most this many model-graded checks are listed one by one (a CSV suite may have thousands). */
@@ -52,23 +52,26 @@ function renderGraders(prepared: Pick<PreparedRun, 'suite' | 'grader' | 'knowled
   return lines;
 }
 
-function render(d: PlanDescription, thresholds: Record<string, string[]>): string[] {
-  const lines = [`suite ${d.suite.name} (${d.suite.path}): valid`];
-  lines.push(`${d.counts.requests} requests: ${d.counts.cases} case items, ${d.counts.threads} conversations with ${d.counts.turns} turns; repeat ${d.repeat}${d.shard ? `; shard ${d.shard}` : ''}`);
-  lines.push('', renderTable(['model', 'cases', 'threads', 'requests'], d.per_model.map((m) => [m.model, String(m.cases), String(m.threads), String(m.requests)])));
-  if (d.threads.length) {
-    lines.push('', 'threads:');
-    for (const t of d.threads) lines.push(`  ${t.thread_id}${t.name ? ` "${t.name}"` : ''}: ${t.turns} turns on ${t.models.join(', ')}`);
+/** The plan as text, a line at a time: a plan of 200k requests is never held as lines (issue 20 item 18). */
+function* render(d: LazyPlanDescription, thresholds: Record<string, string[]>): Generator<string> {
+  yield `suite ${d.suite.name} (${d.suite.path}): valid`;
+  yield `${d.counts.requests} requests: ${d.counts.cases} case items, ${d.counts.threads} conversations with ${d.counts.turns} turns; repeat ${d.repeat}${d.shard ? `; shard ${d.shard}` : ''}`;
+  yield '';
+  yield renderTable(['model', 'cases', 'threads', 'requests'], d.per_model.map((m) => [m.model, String(m.cases), String(m.threads), String(m.requests)]));
+  if (d.counts.threads > 0) {
+    yield '';
+    yield 'threads:';
+    for (const t of d.threads) yield `  ${t.thread_id}${t.name ? ` "${t.name}"` : ''}: ${t.turns} turns on ${t.models.join(', ')}`;
   }
   const thresholdLines = Object.entries(thresholds).flatMap(([k, list]) => list.map((e) => `  ${k}: ${e}`));
-  if (thresholdLines.length) lines.push('', 'thresholds:', ...thresholdLines);
-  for (const e of d.excluded) lines.push(`excluded ${e.kind} ${e.id}: ${e.reason}`);
-  lines.push('', 'requests:');
+  if (thresholdLines.length) yield* ['', 'thresholds:', ...thresholdLines];
+  for (const e of d.excluded) yield `excluded ${e.kind} ${e.id}: ${e.reason}`;
+  yield '';
+  yield 'requests:';
   for (const r of d.requests) {
     const what = r.prompt === null ? '(creates the conversation)' : JSON.stringify(r.prompt.length > 70 ? `${r.prompt.slice(0, 67)}...` : r.prompt);
-    lines.push(`  ${r.endpoint.padEnd(8)} ${r.method.toUpperCase().padEnd(4)} ${r.streaming ? 'stream' : 'json  '} ${r.id}  ${what}`);
+    yield `  ${r.endpoint.padEnd(8)} ${r.method.toUpperCase().padEnd(4)} ${r.streaming ? 'stream' : 'json  '} ${r.id}  ${what}`;
   }
-  return lines;
 }
 
 /** The workspace a run would give the embedded service: it, and every document it names, must be there and valid. */
@@ -79,6 +82,27 @@ async function checkWorkspace(path: string | undefined): Promise<void> {
   } catch (error) {
     if (!(error instanceof WorkspaceError)) throw error;
     throw new InputError(error.reason, { file: error.file, ...(error.line !== undefined ? { line: error.line } : {}), ...(error.field ? { field: error.field } : {}) });
+  }
+}
+
+/** Reads the suite, plans it and prints the plan (text, or JSON with --json), sending nothing. */
+async function validate(argv: Record<string, unknown>, io: CliIo): Promise<void> {
+  const prepared = await prepareRun({
+    suitePath: argv.suite as string, auth: 'header', models: parseList(argv.models as string | undefined), repeat: argv.repeat as number,
+    concurrency: 1, requestDefaults: {}, timeoutMs: 1, retries: 0, reportsRoot: '', thresholdFlags: (argv.threshold as string[] | undefined) ?? [],
+    embedded: {}, toolVersion: TOOL_VERSION, ...graderOptions(argv, io.env), ...(argv.shard ? { shard: parseShard(argv.shard as string, io.env.JOB_COMPLETION_INDEX) } : {}),
+  });
+  for (const w of prepared.warnings) io.err(`warning: ${w}`);
+  await checkWorkspace((argv.workspace as string | undefined) ?? prepared.suite.workspace);
+  const description = describePlanLazily(prepared.plan);
+  if (argv.json) {
+    const graded = gradedChecks(prepared);
+    const grading = { grader: prepared.grader ? describeGrader(prepared.grader) : null, model_graded_checks: graded.total, checks: graded.listed };
+    // In pieces of whole lines: the plan of a large suite is tens of MB of JSON.
+    for (const chunk of jsonChunks({ ...description, thresholds: prepared.thresholds, grading })) io.out(chunk);
+  } else {
+    for (const line of render(description, prepared.thresholds)) io.out(line);
+    for (const line of renderGraders(prepared)) io.out(line);
   }
 }
 
@@ -99,20 +123,13 @@ export function validateCommand(io: CliIo, setExit: (code: ExitCode) => void): C
         .example('$0 validate suites/demo.yaml', 'what the demo would send')
         .example('$0 validate faq.csv --models gpt-4o,o3-mini --json', 'the plan as JSON'),
     handler: async (argv) => {
-      const prepared = await prepareRun({
-        suitePath: argv.suite as string, auth: 'header', models: parseList(argv.models as string | undefined), repeat: argv.repeat as number,
-        concurrency: 1, requestDefaults: {}, timeoutMs: 1, retries: 0, reportsRoot: '', thresholdFlags: (argv.threshold as string[] | undefined) ?? [],
-        embedded: {}, toolVersion: TOOL_VERSION, ...graderOptions(argv as Record<string, unknown>, io.env), ...(argv.shard ? { shard: parseShard(argv.shard as string, io.env.JOB_COMPLETION_INDEX) } : {}),
-      });
-      for (const w of prepared.warnings) io.err(`warning: ${w}`);
-      await checkWorkspace((argv.workspace as string | undefined) ?? prepared.suite.workspace);
-      const description = describePlan(prepared.plan);
-      if (argv.json) {
-        const graded = gradedChecks(prepared);
-        const grading = { grader: prepared.grader ? describeGrader(prepared.grader) : null, model_graded_checks: graded.total, checks: graded.listed };
-        // In pieces of whole lines: the plan of a large suite is tens of MB of JSON.
-        for (const chunk of jsonChunks({ ...description, thresholds: prepared.thresholds, grading })) io.out(chunk);
-      } else for (const line of [...render(description, prepared.thresholds), ...renderGraders(prepared)]) io.out(line);
+      // A validate only reads and prints: its young generation need not grow (session/young-generation.ts).
+      const release = holdYoungGeneration();
+      try {
+        await validate(argv, io);
+      } finally {
+        release();
+      }
       setExit(EXIT.ok);
     },
   };
