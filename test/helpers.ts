@@ -271,3 +271,16 @@ export function demoWorkspaceWithRefundWindowChanged(dir: string): string {
   writeFileSync(refunds, after);
   return join(dir, 'workspace.yaml');
 }
+
+/** The instant loopback server of the memory checks (test/fixtures/memory/instant-server.mjs), its own process. */
+export interface InstantServer {
+  port: number;
+  stop(): void;
+}
+
+export async function startInstantServer(): Promise<InstantServer> {
+  const server = spawn(process.execPath, [join(ROOT, 'test/fixtures/memory/instant-server.mjs')], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const line = await new Promise<string>((resolve) => createInterface({ input: server.stdout! }).once('line', resolve));
+  // It exits when its stdin closes.
+  return { port: (JSON.parse(line) as { port: number }).port, stop: () => server.stdin?.end() };
+}

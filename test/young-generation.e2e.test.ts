@@ -4,23 +4,21 @@
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { YOUNG_CAP_BYTES } from '../src/session/young-generation.js';
-import { ROOT, tempDir } from './helpers.js';
+import { ROOT, tempDir, startInstantServer, type InstantServer } from './helpers.js';
 
-let server: ReturnType<typeof spawn>;
+let server: InstantServer;
 let port = 0;
 
 beforeAll(async () => {
-  server = spawn(process.execPath, [join(ROOT, 'test/fixtures/memory/instant-server.mjs')], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const line = await new Promise<string>((resolve) => createInterface({ input: server.stdout! }).once('line', resolve));
-  port = (JSON.parse(line) as { port: number }).port;
+  server = await startInstantServer();
+  port = server.port;
 });
 
 afterAll(() => {
-  server.stdin?.end();
+  server.stop();
 });
 
 function run(dir: string, probeOut: string, extra: string[] = []): Promise<number | null> {

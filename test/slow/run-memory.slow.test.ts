@@ -8,10 +8,9 @@
 import { spawn } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, tempDir } from '../helpers.js';
+import { ROOT, tempDir, startInstantServer, type InstantServer } from '../helpers.js';
 
 const REPEAT = 2000;
 const CASES = 100;
@@ -21,17 +20,16 @@ interface Probe {
   heap_mb: number;
 }
 
-let server: ReturnType<typeof spawn>;
+let server: InstantServer;
 let port = 0;
 
 beforeAll(async () => {
-  server = spawn(process.execPath, [join(ROOT, 'test/fixtures/memory/instant-server.mjs')], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const line = await new Promise<string>((resolve) => createInterface({ input: server.stdout! }).once('line', resolve));
-  port = (JSON.parse(line) as { port: number }).port;
+  server = await startInstantServer();
+  port = server.port;
 });
 
 afterAll(() => {
-  server.stdin?.end();
+  server.stop();
 });
 
 function runProbed(dir: string): Promise<number | null> {
