@@ -3,20 +3,12 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseSuite } from './load.js';
-import { SuiteError } from './suite-error.js';
+import { suiteIssuesOf } from './test-helpers.js';
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/suites/', import.meta.url));
 const csv = (text: string, file = 'inline.csv') => parseSuite(Buffer.from(text), file);
 
-function issuesOf(text: string): string[] {
-  try {
-    csv(text);
-  } catch (error) {
-    expect(error).toBeInstanceOf(SuiteError);
-    return (error as SuiteError).issues.map((issue) => issue.describe());
-  }
-  throw new Error('expected the suite to be rejected');
-}
+const issuesOf = (text: string): string[] => suiteIssuesOf(() => csv(text));
 
 describe('CSV suites', () => {
   it('reads a file with a BOM, CRLF line ends, quoted commas, quotes and newlines', () => {

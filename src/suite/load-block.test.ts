@@ -1,20 +1,12 @@
 // A suite's `load:` block: both stage forms, the flags' rules said at the suite's line.
 import { describe, expect, it } from 'vitest';
 import { parseSuite } from './load.js';
-import { SuiteError } from './suite-error.js';
+import { suiteIssuesOf } from './test-helpers.js';
 
 const CASES = 'cases:\n  - id: a\n    prompt: Hi\n';
 const yaml = (load: string) => parseSuite(Buffer.from(`${CASES}load:\n${load}`), 'dir/inline.yaml');
 
-function issuesOf(load: string): string[] {
-  try {
-    yaml(load);
-  } catch (error) {
-    expect(error).toBeInstanceOf(SuiteError);
-    return (error as SuiteError).issues.map((issue) => issue.describe());
-  }
-  throw new Error('expected the suite to be rejected');
-}
+const issuesOf = (load: string): string[] => suiteIssuesOf(() => yaml(load));
 
 describe('a suite load: block', () => {
   it('reads the flag text and k6 list forms of stages to the same stages, with the other keys', () => {

@@ -1,22 +1,14 @@
 // A suite's `load.outputs`: `--output NAME=URL` entries, read alone or beside a load shape, errors at their line.
 import { describe, expect, it } from 'vitest';
 import { parseSuite } from './load.js';
-import { SuiteError } from './suite-error.js';
+import { suiteIssuesOf } from './test-helpers.js';
 import { withSuiteLoad } from '../session/suite-load.js';
 import type { RunSessionOptions } from '../session/options.js';
 
 const CASES = 'cases:\n  - id: a\n    prompt: Hi\n';
 const yaml = (load: string) => parseSuite(Buffer.from(`${CASES}load:\n${load}`), 'dir/inline.yaml');
 
-function issuesOf(load: string): string[] {
-  try {
-    yaml(load);
-  } catch (error) {
-    expect(error).toBeInstanceOf(SuiteError);
-    return (error as SuiteError).issues.map((issue) => issue.describe());
-  }
-  throw new Error('expected the suite to be rejected');
-}
+const issuesOf = (load: string): string[] => suiteIssuesOf(() => yaml(load));
 
 const W = 'prometheus-rw=http://127.0.0.1:9090/api/v1/write';
 

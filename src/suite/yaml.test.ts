@@ -2,19 +2,11 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseSuite } from './load.js';
-import { SuiteError } from './suite-error.js';
+import { suiteIssuesOf } from './test-helpers.js';
 
 const yaml = (text: string, file = 'dir/inline.yaml') => parseSuite(Buffer.from(text), file);
 
-function issuesOf(text: string): string[] {
-  try {
-    yaml(text);
-  } catch (error) {
-    expect(error).toBeInstanceOf(SuiteError);
-    return (error as SuiteError).issues.map((issue) => issue.describe());
-  }
-  throw new Error('expected the suite to be rejected');
-}
+const issuesOf = (text: string): string[] => suiteIssuesOf(() => yaml(text));
 
 describe('YAML suites', () => {
   it('fills defaults for a minimal suite', () => {
