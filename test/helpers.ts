@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import { EventEmitter } from 'node:events';
 import { Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
 import type { runCli as RunCliOfSource } from '../src/cli/run-cli.js';
 import type { ServiceOptions, startReferenceService as StartOfSource } from '../src/server/index.js';
 
@@ -276,6 +277,16 @@ export function demoWorkspaceWithRefundWindowChanged(dir: string): string {
 export interface InstantServer {
   port: number;
   stop(): void;
+}
+
+/** The instant server for every test of a file: started before all, stopped after; its port once started. */
+export function instantServerForFile(): { port(): number } {
+  let server: InstantServer | undefined;
+  beforeAll(async () => {
+    server = await startInstantServer();
+  });
+  afterAll(() => server?.stop());
+  return { port: () => server!.port };
 }
 
 export async function startInstantServer(): Promise<InstantServer> {

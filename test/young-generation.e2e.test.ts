@@ -5,21 +5,11 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { YOUNG_CAP_BYTES } from '../src/session/young-generation.js';
-import { ROOT, tempDir, startInstantServer, type InstantServer } from './helpers.js';
+import { ROOT, tempDir, instantServerForFile } from './helpers.js';
 
-let server: InstantServer;
-let port = 0;
-
-beforeAll(async () => {
-  server = await startInstantServer();
-  port = server.port;
-});
-
-afterAll(() => {
-  server.stop();
-});
+const server = instantServerForFile();
 
 function run(dir: string, probeOut: string, extra: string[] = []): Promise<number | null> {
   const suite = join(dir, 'young.yaml');
@@ -27,7 +17,7 @@ function run(dir: string, probeOut: string, extra: string[] = []): Promise<numbe
   writeFileSync(suite, `name: young\ntarget: { board_id: mem-board, chat_id: mem-chat }\ncases:\n${cases.join('\n')}\n`);
   const args = [
     '--import', pathToFileURL(join(ROOT, 'test/fixtures/memory/space-probe.mjs')).href, join(ROOT, 'dist/cli/main.js'), 'run', suite,
-    '--base-url', `http://127.0.0.1:${port}`, '--no-stream', '--concurrency', '8', '--repeat', '150', '--quiet', '--out', join(dir, 'run'), ...extra,
+    '--base-url', `http://127.0.0.1:${server.port()}`, '--no-stream', '--concurrency', '8', '--repeat', '150', '--quiet', '--out', join(dir, 'run'), ...extra,
   ];
   const env = { ...process.env, KBBENCH_API_KEY: 'young-generation-key', SPACE_PROBE_OUT: probeOut };
   return new Promise((resolve, reject) => {

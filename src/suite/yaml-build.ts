@@ -33,6 +33,16 @@ function located(specs: readonly CheckSpec[] | undefined, path: readonly Propert
   return specs.map((spec, index) => ({ ...spec, location: locator.location([...path, 'assert', index]) }));
 }
 
+/** The fields a case and a thread share, set only when the suite gives them (an absent key stays absent). */
+function withExtras<T extends SuiteCase | SuiteThread>(built: T, entry: CaseEntry | ThreadEntry): T {
+  if (entry.models) built.models = entry.models;
+  if (entry.expect_fail !== undefined) built.expect_fail = entry.expect_fail;
+  if (entry.weight !== undefined) built.weight = entry.weight;
+  if (entry.tags?.length) built.tags = entry.tags;
+  if (entry.repeat_pass) built.repeat_pass = entry.repeat_pass;
+  return built;
+}
+
 export function buildCase(entry: CaseEntry, index: number, locator: SuiteLocator): SuiteCase {
   const path = ['cases', index];
   const built: SuiteCase = {
@@ -42,12 +52,7 @@ export function buildCase(entry: CaseEntry, index: number, locator: SuiteLocator
     assert: located(entry.assert, path, locator),
     location: locator.location(path),
   };
-  if (entry.models) built.models = entry.models;
-  if (entry.expect_fail !== undefined) built.expect_fail = entry.expect_fail;
-  if (entry.weight !== undefined) built.weight = entry.weight;
-  if (entry.tags?.length) built.tags = entry.tags;
-  if (entry.repeat_pass) built.repeat_pass = entry.repeat_pass;
-  return built;
+  return withExtras(built, entry);
 }
 
 function buildThreadOnly(entry: ThreadEntry, index: number, locator: SuiteLocator): SuiteThread {
@@ -64,12 +69,7 @@ function buildThreadOnly(entry: ThreadEntry, index: number, locator: SuiteLocato
   });
   const built: SuiteThread = { id: entry.id, turns, location: locator.location(path) };
   if (entry.name !== undefined) built.name = entry.name;
-  if (entry.models) built.models = entry.models;
-  if (entry.expect_fail !== undefined) built.expect_fail = entry.expect_fail;
-  if (entry.weight !== undefined) built.weight = entry.weight;
-  if (entry.tags?.length) built.tags = entry.tags;
-  if (entry.repeat_pass) built.repeat_pass = entry.repeat_pass;
-  return built;
+  return withExtras(built, entry);
 }
 
 /** `2s` → 2000 ms; a bare number is seconds (the schema has checked the form). */

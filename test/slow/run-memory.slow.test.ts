@@ -9,8 +9,8 @@ import { spawn } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, tempDir, startInstantServer, type InstantServer } from '../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { ROOT, tempDir, instantServerForFile } from '../helpers.js';
 
 const REPEAT = 2000;
 const CASES = 100;
@@ -20,17 +20,7 @@ interface Probe {
   heap_mb: number;
 }
 
-let server: InstantServer;
-let port = 0;
-
-beforeAll(async () => {
-  server = await startInstantServer();
-  port = server.port;
-});
-
-afterAll(() => {
-  server.stop();
-});
+const server = instantServerForFile();
 
 function runProbed(dir: string): Promise<number | null> {
   const suite = join(dir, 'memory.yaml');
@@ -39,7 +29,7 @@ function runProbed(dir: string): Promise<number | null> {
   const out = join(dir, 'run');
   const args = [
     '--expose-gc', '--import', pathToFileURL(join(ROOT, 'test/fixtures/memory/heap-probe.mjs')).href, join(ROOT, 'dist/cli/main.js'), 'run', suite,
-    '--base-url', `http://127.0.0.1:${port}`, '--no-stream', '--concurrency', '32', '--repeat', String(REPEAT), '--quiet', '--out', out,
+    '--base-url', `http://127.0.0.1:${server.port()}`, '--no-stream', '--concurrency', '32', '--repeat', String(REPEAT), '--quiet', '--out', out,
   ];
   const env = { ...process.env, KBBENCH_API_KEY: 'memory-test-key', HEAP_PROBE_OUT: join(dir, 'probe.ndjson'), HEAP_PROBE_RESULTS: join(out, 'results.ndjson') };
   return new Promise((resolve, reject) => {
