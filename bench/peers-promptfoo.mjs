@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { ensurePeer } from './lib/peers.mjs';
 import { measure } from './lib/proc.mjs';
 import { printMethod, printTable, round } from './lib/stats.mjs';
-import { API_KEY, ASK_PATH, getJson, load1, median, PROMPT, rotated, runKbbench, startKbServer, writeSuite } from './lib/whole.mjs';
+import { API_KEY, ASK_PATH, getJson, load1, median, PROMPT, rotated, runBare, runKbbench, startKbServer, writeSuite } from './lib/whole.mjs';
 
 const CONCURRENCY = 32;
 const CASES = 100;
@@ -68,6 +68,12 @@ export async function benchPeersPromptfoo({ quick = false } = {}) {
       const { proc, summary } = await runKbbench({ suite, origin: server.origin, outDir: join(dir, `kb22-${r}`), flags: kbFlags, node: node22.bin });
       return { proc, ok: summary.totals.ok, phase_s: summary.totals.duration_ms / 1000 };
     },
+    // The HTTP client kbbench is built on, doing the same 2,000 requests from a fresh process and
+    // nothing else: how fast a run phase this short can be at all (its start, JIT and connections).
+    'bare undici (node 20)': async () => {
+      const { proc, result } = await runBare({ origin: server.origin, concurrency: CONCURRENCY, streaming: false, prompt: PROMPT, requests: total });
+      return { proc, ok: result.requests, phase_s: result.elapsed_ms / 1000 };
+    },
     promptfoo: async (r) => {
       const out = join(dir, `pf-${r}.json`);
       const args = [promptfoo.bin, 'eval', '-c', config, '-j', String(CONCURRENCY), '--repeat', String(repeat), '--no-cache', '--no-table', '--no-progress-bar', '-o', out];
@@ -126,7 +132,8 @@ export async function benchPeersPromptfoo({ quick = false } = {}) {
       `One unrecorded warm-up run of each, then ${rounds} round(s), order rotating; medians. wall req/s = requests / the process's wall time (start-up and reports included); ` +
       'phase req/s = requests / the tool\'s own run phase (kbbench: summary.json totals.duration_ms; promptfoo: out.json results.stats.evaluationDurationMs); ' +
       'server req/s = (requests - 1) / the span between the first and the last request the server saw arrive, so start-up and the end are left out alike for every tool. ' +
-      'Peak RSS = sum over the process tree from /proc every 50 ms; max single = GNU time %M; CPU = user+sys of the tree.',
+      'Peak RSS = sum over the process tree from /proc every 50 ms; max single = GNU time %M; CPU = user+sys of the tree. ' +
+      'bare undici = bench/clients/bare-undici.mjs, one undici Pool and 32 loops sending the same POST and reading each body, nothing recorded: the ceiling of a run phase this short on this client (its phase = its own loop time).',
   );
   printTable('peers-promptfoo (medians over rounds)', ['tool', 'rounds', 'load1', 'requests', 'wall_s', 'wall_req_per_s', 'phase_s', 'phase_req_per_s', 'server_span_s', 'server_req_per_s', 'cpu_s', 'peak_rss_mb', 'max_single_rss_mb', 'processes', 'wall_rps_vs_promptfoo', 'phase_rps_vs_promptfoo', 'server_rps_vs_promptfoo', 'rss_vs_promptfoo'], rows);
   return { requests: total, concurrency: CONCURRENCY, rounds, promptfoo: { version: promptfoo.version, install_seconds: promptfoo.install_seconds }, node22: { version: node22.version, install_seconds: node22.install_seconds }, rows, raw };

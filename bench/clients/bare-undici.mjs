@@ -5,6 +5,8 @@
 //   node bare-undici.mjs '<json options>'
 // options: { origin, path, apiKey, concurrency, streaming, prompt,
 //            durationMs            -> closed loop until the deadline: { requests, errors, elapsed_ms }
+//            requests              -> closed loop of exactly that many requests (JSON or streamed, bodies
+//                                      only read): { requests, errors, elapsed_ms }
 //            count, warm, records  -> `warm` instant requests first (prompt "warm-i", all at once, not
 //                                      counted), then `count` requests; one record per request to the
 //                                      file `records`: { prompt, offset_ms, ttfc_ms, latency_ms,
@@ -36,14 +38,16 @@ async function plain(body) {
   return response.statusCode === 200 && bytes > 0;
 }
 
-async function durationLoop() {
+/** Until the deadline, or until `limit` requests were sent (the same work a kbbench run of that many does). */
+async function durationLoop(limit = Infinity) {
   const body = bodyOf(o.prompt);
   const start = performance.now();
-  const deadline = start + o.durationMs;
+  const deadline = start + (o.durationMs ?? Infinity);
   let requests = 0;
   let errors = 0;
+  let sent = 0;
   const worker = async () => {
-    while (performance.now() < deadline) {
+    while (performance.now() < deadline && sent++ < limit) {
       try {
         if (await plain(body)) requests++;
         else errors++;
@@ -115,6 +119,6 @@ async function countLoop() {
   return { requests: records.length, complete: records.filter((r) => r.complete).length, elapsed_ms: elapsed };
 }
 
-const result = o.durationMs ? await durationLoop() : await countLoop();
+const result = o.requests ? await durationLoop(o.requests) : o.durationMs ? await durationLoop() : await countLoop();
 await pool.close();
 console.log(JSON.stringify(result));

@@ -1,6 +1,7 @@
 // One AbortSignal per request that fires on the caller's abort or on the whole-request deadline,
 // and remembers which of the two it was (undici only reports "aborted").
 import { AbortedError } from '../domain/index.js';
+import { deadlineListFor, type DeadlineEntry, type DeadlineList } from './deadlines.js';
 
 export type GuardReason = 'timeout' | 'caller' | 'cancelled';
 
@@ -35,7 +36,7 @@ function onAbortOf(signal: AbortSignal, callback: () => void): () => void {
   };
 }
 
-export class RequestGuard {
+export class RequestGuard implements DeadlineEntry {
   reason: GuardReason | null = null;
   /**
    * Made only when someone asks for `signal` (the JSON exchanges): an answer is dispatched with a
@@ -45,7 +46,11 @@ export class RequestGuard {
   private controller: AbortController | null = null;
   /** Called once, on the abort, with the reason handed to undici. */
   onAbort: ((reason: GuardAbort) => void) | null = null;
-  private readonly timer: ReturnType<typeof setTimeout> | undefined;
+  // The deadline, as an entry of the list of its timeout length (client/deadlines.ts).
+  deadlineAtMs = Infinity;
+  prev: DeadlineEntry | null = null;
+  next: DeadlineEntry | null = null;
+  list: DeadlineList | null = null;
   private readonly unlisten: (() => void) | undefined;
 
   constructor(
@@ -55,7 +60,14 @@ export class RequestGuard {
   ) {
     if (callerSignal?.aborted) throw new AbortedError(`${label}: aborted by the caller before it was sent`);
     this.unlisten = callerSignal ? onAbortOf(callerSignal, () => this.abort('caller')) : undefined;
-    if (timeoutMs > 0 && Number.isFinite(timeoutMs)) this.timer = setTimeout(() => this.abort('timeout'), timeoutMs);
+    if (timeoutMs > 0 && Number.isFinite(timeoutMs)) {
+      this.deadlineAtMs = performance.now() + timeoutMs;
+      deadlineListFor(timeoutMs).add(this);
+    }
+  }
+
+  expire(): void {
+    this.abort('timeout');
   }
 
   get signal(): AbortSignal {
@@ -75,7 +87,7 @@ export class RequestGuard {
   }
 
   dispose(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.list?.remove(this);
     this.unlisten?.();
   }
 }

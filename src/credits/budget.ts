@@ -58,6 +58,7 @@ export class BudgetGuard {
   /** Call after the request's credits are in the ledger. */
   release(ticket: number): void {
     this.inFlight.delete(ticket);
+    if (this.wakeUps.length === 0) return;
     const waiting = this.wakeUps;
     this.wakeUps = [];
     for (const wake of waiting) wake();

@@ -4,7 +4,7 @@ import { BudgetGuard, type BudgetLimits } from '../credits/budget.js';
 import { CreditLedger } from '../credits/ledger.js';
 import type { ChatClient } from '../domain/client.js';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
-import { Channel } from './channel.js';
+import { Channel, type EventStream } from './channel.js';
 import { systemClock, type Clock } from './clock.js';
 import { StartGate, type StopReason } from './gate.js';
 import type { LoadProfile } from './arrivals.js';
@@ -57,7 +57,8 @@ export interface RunnerOptions {
 }
 
 export interface RunHandle {
-  events: AsyncIterable<RunEvent>;
+  /** Iterate it for the events one by one, or take each turn's as a batch (`events.batches()`). */
+  events: EventStream<RunEvent>;
   ledger: CreditLedger;
   runStartMs: number;
   /** Stops the run at once: no new requests, those in flight cancelled. */

@@ -1,6 +1,6 @@
 // Sends one request (ask or continue) with retries, and returns its Sample with checks applied.
 import type { AnswerResult } from '../domain/answer.js';
-import type { ChatClient } from '../domain/client.js';
+import type { AskRequest, ChatClient, ContinueRequest } from '../domain/client.js';
 import { AbortedError, KbError, ValidationError } from '../domain/errors.js';
 import type { CheckResult, Sample } from '../domain/sample.js';
 import type { CheckSpec } from '../domain/suite.js';
@@ -69,30 +69,32 @@ export class ModelRefusals {
 /** Thrown when the user's hard abort cancelled the request: nothing is recorded, resume re-sends it. */
 export class RequestCancelled extends Error {}
 
+/**
+ * The client's request for this spec: one object, its optional fields set only when the suite
+ * gave them (a spread of a fresh object per optional field, per request, showed in the profile).
+ */
 function callClient(spec: PlanRequest, deps: SendDeps, conversationId: string | null): Promise<AnswerResult> {
   const o = spec.options;
   const streaming = o.streaming ?? true;
-  const common = {
+  const request: AskRequest = {
     boardId: deps.target.boardId,
     chatId: deps.target.chatId,
     prompt: spec.prompt,
-    ...(spec.request_model !== null ? { model: spec.request_model } : {}),
     method: o.method ?? 'post',
     streaming,
     includeUsage: o.include_usage ?? streaming,
-    ...(o.plaintext !== undefined ? { plaintext: o.plaintext } : {}),
-    ...(o.additional_context !== undefined ? { additionalContext: o.additional_context } : {}),
     signal: deps.abort,
     timeoutMs: deps.timeoutMs,
   };
-  if (conversationId === null) return deps.client.ask(common);
-  return deps.client.continueConversation({
-    ...common,
-    conversationId,
-    ...(o.save_history !== undefined ? { saveHistory: o.save_history } : {}),
-    ...(o.user !== undefined ? { user: o.user } : {}),
-    ...(o.source !== undefined ? { source: o.source } : {}),
-  });
+  if (spec.request_model !== null) request.model = spec.request_model;
+  if (o.plaintext !== undefined) request.plaintext = o.plaintext;
+  if (o.additional_context !== undefined) request.additionalContext = o.additional_context;
+  if (conversationId === null) return deps.client.ask(request);
+  const turn: ContinueRequest = { ...request, conversationId };
+  if (o.save_history !== undefined) turn.saveHistory = o.save_history;
+  if (o.user !== undefined) turn.user = o.user;
+  if (o.source !== undefined) turn.source = o.source;
+  return deps.client.continueConversation(turn);
 }
 
 /** Runs the request until it succeeds, fails for good, or the retries are used up. */
@@ -168,17 +170,29 @@ const paidUnknown = (sample: Sample): boolean =>
 /**
  * The answer and its judges enter the ledger together, after the checks: until then the model's
  * worst case must not look known, or the budget would admit requests on the answer's cost alone.
+ * An answer with no checks is booked at once (no promise per request).
  */
-async function withChecks(sample: Sample, spec: PlanRequest, deps: SendDeps): Promise<Sample> {
-  const record = (): void =>
-    deps.ledger.record(sample.model, { creditsUsed: sample.credits_used, creditsRemaining: sample.credits_remaining, paidUnknown: paidUnknown(sample) });
+function withChecks(sample: Sample, spec: PlanRequest, deps: SendDeps): Sample | Promise<Sample> {
   if (sample.outcome !== 'ok') {
-    record();
+    record(sample, deps);
     sample.pass = false;
     return sample;
   }
-  const checks = spec.checks.length ? await deps.check(spec.checks, sample, deps.abort) : [];
-  record();
+  if (spec.checks.length === 0) {
+    // No check: the item passed with its answer (itemOutcome of none), its checks left empty.
+    record(sample, deps);
+    sample.pass = true;
+    return sample;
+  }
+  return deps.check(spec.checks, sample, deps.abort).then((checks) => judged(sample, checks, deps));
+}
+
+function record(sample: Sample, deps: SendDeps): void {
+  deps.ledger.record(sample.model, { creditsUsed: sample.credits_used, creditsRemaining: sample.credits_remaining, paidUnknown: paidUnknown(sample) });
+}
+
+function judged(sample: Sample, checks: CheckResult[], deps: SendDeps): Sample {
+  record(sample, deps);
   const extraUnits = checkCreditUnits(checks);
   if (extraUnits > 0) deps.ledger.recordExtra(sample.model, fromUnits(extraUnits));
   sample.checks = checks;

@@ -13,7 +13,7 @@ export interface ThreadHooks {
   /** True once no new request may start (a conversation is not created after a stop either). */
   stopped(): boolean;
   /** Asks the budget and stop state before a turn starts; false = start no more turns. */
-  beforeTurn(spec: PlanRequest): Promise<(() => void) | null>;
+  beforeTurn(spec: PlanRequest): Promise<(() => void) | null> | (() => void) | null;
   emit(sample: Sample): void;
 }
 

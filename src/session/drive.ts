@@ -184,28 +184,31 @@ export async function drive(
   // A sweep's probe results come before its 'sweep' event: recorded as warmup, out of its figures.
   let probing = spec.kind === 'sweep';
   try {
-    for await (const event of handle.events as AsyncIterable<RunEvent>) {
-      if (results.failure ?? timeline.failure()) break;
-      if (event.type === 'sweep') {
-        probing = false;
-        timeline.sweep(event);
-        hooks.onSweep?.(event);
-        continue;
+    // A turn's events at once: the results that arrived in it are booked together, after it.
+    batches: for await (const batch of handle.events.batches()) {
+      for (const event of batch) {
+        if (results.failure ?? timeline.failure()) break batches;
+        if (event.type === 'sample') {
+          const marked = probing ? { ...event.sample, warmup: true as const } : markWarmup(event.sample, spec.warmupMs);
+          const sample = redactSample(marked, redact);
+          timeline.sample(sample);
+          results.append(sample, counted(sample));
+          if (sample.warmup !== true) judge(sample);
+          continue;
+        }
+        if (event.type === 'sweep') {
+          probing = false;
+          timeline.sweep(event);
+          hooks.onSweep?.(event);
+          continue;
+        }
+        timeline.record(event);
+        if (event.type === 'stopped') {
+          stop = event.reason;
+          stopDetail = event.detail;
+          hooks.onStopping?.(event.reason, event.detail);
+        } else if (event.type === 'dropped') dropped += event.count;
       }
-      if (event.type === 'sample') {
-        const marked = probing ? { ...event.sample, warmup: true as const } : markWarmup(event.sample, spec.warmupMs);
-        const sample = redactSample(marked, redact);
-        timeline.record({ type: 'sample', sample });
-        results.append(sample, counted(sample));
-        if (sample.warmup !== true) judge(sample);
-        continue;
-      }
-      timeline.record(event);
-      if (event.type === 'stopped') {
-        stop = event.reason;
-        stopDetail = event.detail;
-        hooks.onStopping?.(event.reason, event.detail);
-      } else if (event.type === 'dropped') dropped += event.count;
     }
   } catch (failure) {
     const outputs = await timeline.close();
@@ -289,13 +292,14 @@ function startTimeline(runDir: string, runStartMs: number, options: RunSessionOp
     sweep(event: SweepEvent): void {
       sweepShape = sweepRunProfile(event);
     },
-    record(event: RunEvent): void {
+    sample(sample: Sample): void {
       const now = monotonicMs();
-      if (event.type === 'sample') {
-        recorder.sample(event.sample, now);
-        tally.add(event.sample, now);
-      }
-      else if (event.type === 'start') recorder.start(event.at_ms, event.id, event.intended_at_ms);
+      recorder.sample(sample, now);
+      tally.add(sample, now);
+    },
+    record(event: Exclude<RunEvent, { type: 'sample' | 'sweep' }>): void {
+      const now = monotonicMs();
+      if (event.type === 'start') recorder.start(event.at_ms, event.id, event.intended_at_ms);
       else if (event.type === 'settled') recorder.settled(now, event.id);
       else if (event.type === 'held') recorder.held(event.count, now);
       else if (event.type === 'dropped') recorder.dropped(event.count, now);
