@@ -1,6 +1,7 @@
 // What `run` and `estimate` share on the terminal: the key redacted, Ctrl-C handling, the progress
 // line, and the session hooks that print a run's start, warnings and budget stop.
 import type { SessionHooks } from '../session/run-session.js';
+import type { LiveInterval } from '../metrics/interval-recorder.js';
 import { startEmbeddedService } from './embedded.js';
 import type { CliIo } from './io.js';
 import { createLiveView } from './live-line.js';
@@ -51,7 +52,8 @@ export async function withSessionConsole<T>(io: CliIo, view: SessionConsole, bod
     onProgress: (p) => {
       if (!live.active) progress.update(p);
     },
-    onInterval: (interval) => live.update(interval),
+    // Quiet: no live line, so none is computed.
+    ...(view.quiet ? {} : { onInterval: (interval: LiveInterval) => live.update(interval) }),
     onSweep: (sweep) => {
       if (view.quiet) return;
       const { sequential, saturation } = sweep.probes;

@@ -41,7 +41,7 @@ export interface DriveHooks {
   abort: AbortSignal;
   onProgress?(progress: ProgressInfo, sample: Sample): void;
   onStopping?(reason: StopReason, detail: string): void;
-  /** Once per closed second: the run's last seconds, for a live line (only cli/ prints it). */
+  /** Once per closed second of a time-bound loop: the run's last seconds, for a live line (only cli/ prints it). */
   onInterval?(live: LiveInterval): void;
   /** A sweep's probes are done: its rates begin (run.json records them). */
   onSweep?(sweep: SweepEvent): void;
@@ -267,10 +267,14 @@ function startTimeline(runDir: string, runStartMs: number, options: RunSessionOp
   const probe = startLoopDelayProbe();
   const loopDelay = (): number | null => probe.takeP99Ms();
   const tally = new ModelTally(performance.timeOrigin);
-  // The live line reads the recorder's last seconds: once per flush, at its latest line.
+  // The live line reads the recorder's last seconds: once per flush, at its latest line. Only when
+  // someone shows it, and only for a time-bound loop (a closed loop's progress is its count): its
+  // p95s add ten seconds' histograms, milliseconds on the loop that reads the answers, each second.
+  const showLive = hooks.onInterval !== undefined && spec.kind !== 'closed';
   const liveLine: Output = {
     kind: 'live', start: () => undefined, stop: () => Promise.resolve(null),
     second({ line }: ClosedSecond): void {
+      if (!showLive) return;
       const live = recorder.live();
       if (live && live.line === line) hooks.onInterval?.({ ...live, ...context(live.line.offset_ms + 1000) });
     },
