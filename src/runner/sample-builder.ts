@@ -32,8 +32,10 @@ export function codePoints(text: string): number {
 
 const since = (sentAt: number, at: number | null): number | null => (at === null ? null : roundMs(at - sentAt));
 
-function gaps(chunks: ContentChunk[]): { mean: number | null; max: number | null } {
-  if (chunks.length < 2) return { mean: null, max: null };
+const NO_GAPS = Object.freeze({ mean: null, max: null });
+
+function gaps(chunks: ContentChunk[]): { readonly mean: number | null; readonly max: number | null } {
+  if (chunks.length < 2) return NO_GAPS;
   let sum = 0;
   let max = 0;
   for (let i = 1; i < chunks.length; i += 1) {

@@ -4,11 +4,13 @@
 import type { Redactor } from '../client/redact.js';
 import type { Sample } from '../domain/sample.js';
 
+const NO_DETAILS: readonly string[] = Object.freeze([]);
+
 export function redactSample(sample: Sample, redact: Redactor): Sample {
   const text = redact(sample.text);
   const message = sample.error ? redact(sample.error.message) : undefined;
   const conversationId = sample.conversation_id === null ? null : redact(sample.conversation_id);
-  const details = sample.checks.map((check) => redact(check.detail));
+  const details = sample.checks.length === 0 ? NO_DETAILS : sample.checks.map((check) => redact(check.detail));
   // The credit values a service sent back as they were seen (`credits_used kb-live-…` when it echoes the key there).
   const creditsInvalid = sample.credits_invalid === undefined ? undefined : redact(sample.credits_invalid);
   const changed =
