@@ -1,6 +1,6 @@
 // Runs every benchmark in one process (servers and memory measurements in child processes), prints
 // each table with its method, and writes the figures to reports/bench-latest.json (git-ignored).
-//   node bench/run-all.mjs [--quick] [overhead|throughput|memory|memory-run|memory-structures|memory-csv|decoder|peers-throughput|peers-promptfoo|peers-artillery|streams|credits-forecast|history|model-compare|peers ...]
+//   node bench/run-all.mjs [--quick] [overhead|throughput|memory|memory-run|memory-structures|memory-csv|decoder|peers-throughput|layers|peers-promptfoo|peers-artillery|streams|credits-forecast|history|model-compare|peers ...]
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -26,6 +26,7 @@ const BENCHES = {
   'memory-yaml': async () => (await import('./memory-yaml.mjs')).benchMemoryYaml,
   decoder: async () => (await import('./decoder.mjs')).benchDecoder,
   'peers-throughput': async () => (await import('./peers-throughput.mjs')).benchPeersThroughput,
+  layers: async () => (await import('./layers.mjs')).benchLayers,
   'peers-promptfoo': async () => (await import('./peers-promptfoo.mjs')).benchPeersPromptfoo,
   'peers-artillery': async () => (await import('./peers-artillery.mjs')).benchPeersArtillery,
   streams: async () => (await import('./streams.mjs')).benchStreams,
