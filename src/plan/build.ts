@@ -13,6 +13,7 @@ import {
   type Plan,
   type PlanCounts,
   type PlanOptions,
+  type PlanRequest,
   type PlanUnit,
   type Shard,
 } from './types.js';
@@ -88,13 +89,14 @@ export function buildPlan(suite: Suite, options: PlanOptions = {}): Plan {
   const flags = options.defaults;
   const caseCount = suite.cases.length;
 
+  const optionsOf = optionsMerger(suite, flags);
   const unitAtSpace = (index: number): PlanUnit => {
     const r = Math.floor(index / perRepeat) + 1;
     const slot = index - (r - 1) * perRepeat;
     const e = slots.entryAt(slot);
     const model = slots.modelAt(slot);
-    if (e < caseCount) return caseUnit(suite.cases.at(e)!, model, r, index, suite, flags);
-    return threadUnit(suite.threads[e - caseCount]!, model, r, index, suite, flags);
+    if (e < caseCount) return caseUnit(suite.cases.at(e)!, model, r, index, suite, optionsOf);
+    return threadUnit(suite.threads[e - caseCount]!, model, r, index, suite, optionsOf);
   };
   const keyOf = (index: number): string => {
     const r = Math.floor(index / perRepeat) + 1;
@@ -164,28 +166,44 @@ function lazyEntryIndex(suite: Suite): () => { cases: Map<string, number>; threa
   };
 }
 
-function caseUnit(entry: SuiteCase, model: string | null, repeat: number, index: number, suite: Suite, flags: RequestOptions | undefined): PlanUnit {
+/**
+ * A request's options: the suite's defaults, its own, the flags'. Most cases and turns have none of
+ * their own, and share one merged object (frozen: nothing writes a request's options); merging per
+ * request showed in a load test's profile of the runner.
+ */
+function optionsMerger(suite: Suite, flags: RequestOptions | undefined): (own: RequestOptions | undefined) => RequestOptions {
+  const shared = Object.freeze(mergeOptions(suite.defaults, flags));
+  return (own) => (own === undefined || hasNoKeys(own) ? shared : mergeOptions(suite.defaults, own, flags));
+}
+
+function hasNoKeys(value: object): boolean {
+  for (const _ in value) return false;
+  return true;
+}
+
+/** A request's optional fields, set in place (not spread from fresh objects, per request). */
+function withOptionalFields(request: PlanRequest, entry: SuiteCase | SuiteThread, suite: Suite): PlanRequest {
+  if (entry.expect_fail !== undefined) request.expected_failure = entry.expect_fail;
+  if (entry.tags?.length) request.tags = entry.tags;
+  const rule = entry.repeat_pass ?? suite.repeat_pass;
+  if (rule !== undefined) request.repeat_pass = rule.k;
+  return request;
+}
+
+function caseUnit(entry: SuiteCase, model: string | null, repeat: number, index: number, suite: Suite, options: OptionsOf): PlanUnit {
   const id: ItemId = caseId(entry.id, label(model), repeat);
-  return {
-    kind: 'case',
-    index,
-    request: {
-      id, case_id: entry.id, thread_id: null, turn: null, model: label(model), request_model: model, repeat,
-      prompt: entry.prompt, options: mergeOptions(suite.defaults, entry.options, flags), checks: entry.assert,
-      ...(entry.expect_fail !== undefined ? { expected_failure: entry.expect_fail } : {}),
-      ...(entry.tags?.length ? { tags: entry.tags } : {}),
-      ...repeatPassOf(entry.repeat_pass ?? suite.repeat_pass),
-    },
-    ...(entry.weight !== undefined ? { weight: entry.weight } : {}),
+  const request: PlanRequest = {
+    id, case_id: entry.id, thread_id: null, turn: null, model: label(model), request_model: model, repeat,
+    prompt: entry.prompt, options: options(entry.options), checks: entry.assert,
   };
+  const unit: PlanUnit = { kind: 'case', index, request: withOptionalFields(request, entry, suite) };
+  if (entry.weight !== undefined) unit.weight = entry.weight;
+  return unit;
 }
 
-/** The k of a `repeat_pass: k/n` rule, as a request carries it to its result line. */
-function repeatPassOf(rule: { k: number } | undefined): { repeat_pass?: number } {
-  return rule === undefined ? {} : { repeat_pass: rule.k };
-}
+type OptionsOf = ReturnType<typeof optionsMerger>;
 
-function threadUnit(entry: SuiteThread, model: string | null, repeat: number, index: number, suite: Suite, flags: RequestOptions | undefined): PlanUnit {
+function threadUnit(entry: SuiteThread, model: string | null, repeat: number, index: number, suite: Suite, options: OptionsOf): PlanUnit {
   const unit: PlanUnit = {
     kind: 'thread',
     index,
@@ -193,14 +211,13 @@ function threadUnit(entry: SuiteThread, model: string | null, repeat: number, in
     thread_id: entry.id,
     model: label(model),
     repeat,
-    turns: entry.turns.map((turn) => ({
-      id: turnId(entry.id, turn.turn, label(model), repeat), case_id: null, thread_id: entry.id, turn: turn.turn,
-      model: label(model), request_model: model, repeat,
-      prompt: turn.prompt, options: mergeOptions(suite.defaults, turn.options, flags), checks: turn.assert,
-      ...(entry.expect_fail !== undefined ? { expected_failure: entry.expect_fail } : {}),
-      ...(entry.tags?.length ? { tags: entry.tags } : {}),
-      ...repeatPassOf(entry.repeat_pass ?? suite.repeat_pass),
-    })),
+    turns: entry.turns.map((turn) =>
+      withOptionalFields({
+        id: turnId(entry.id, turn.turn, label(model), repeat), case_id: null, thread_id: entry.id, turn: turn.turn,
+        model: label(model), request_model: model, repeat,
+        prompt: turn.prompt, options: options(turn.options), checks: turn.assert,
+      }, entry, suite),
+    ),
   };
   if (entry.name !== undefined) unit.name = entry.name;
   if (entry.weight !== undefined) unit.weight = entry.weight;
