@@ -85,7 +85,20 @@ function answerBegan(error: KbError): boolean {
  * number. The last error is thrown as it was; a stop during a wait throws it at once, so the
  * caller decides, from its signal, whether that was a cancellation.
  */
-export async function withRetries<T>(attempt: (n: number) => Promise<T>, policy: BackoffPolicy, signal: AbortSignal): Promise<T> {
+export function withRetries<T>(attempt: (n: number) => Promise<T>, policy: BackoffPolicy, signal: AbortSignal): Promise<T> {
+  // No retries: the attempt is the answer, without an async frame of its own around it (a throw
+  // comes out as a rejection all the same).
+  if (policy.retries < 1) {
+    try {
+      return attempt(1);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+  }
+  return attempts(attempt, policy, signal);
+}
+
+async function attempts<T>(attempt: (n: number) => Promise<T>, policy: BackoffPolicy, signal: AbortSignal): Promise<T> {
   for (let n = 1; ; n += 1) {
     try {
       return await attempt(n);
