@@ -4,6 +4,12 @@ import { defineConfig } from 'vitest/config';
 const SLOW = ['test/slow/**/*.test.ts', 'test/report-browser.test.ts', 'test/compare-browser.e2e.test.ts'];
 /** Tests that run dist/ (the bin, the CLI in-process, the library entry) but are not named *.e2e.test.ts. */
 const RUNS_DIST = ['test/library.test.ts'];
+/**
+ * Unit tests that set a process-wide V8 flag (the young generation's growth factor): in the unit
+ * project's worker threads another file's isolate reset it mid-test (a flaky failure), so they run
+ * in a forked process of their own, with the e2e files.
+ */
+const OWN_PROCESS = ['src/session/young-generation.test.ts'];
 
 export default defineConfig({
   test: {
@@ -23,7 +29,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-          exclude: ['test/**/*.e2e.test.ts', ...SLOW, ...RUNS_DIST],
+          exclude: ['test/**/*.e2e.test.ts', ...SLOW, ...RUNS_DIST, ...OWN_PROCESS],
           // Worker threads, and one module graph per worker for all its files: no unit test mocks a
           // module, stubs globals or env, changes directory, exits or takes a signal (those live in
           // e2e/, which keeps a forked process per file). Each file in its own fork re-imported zod,
@@ -36,7 +42,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'e2e',
-          include: ['test/**/*.e2e.test.ts', ...RUNS_DIST],
+          include: ['test/**/*.e2e.test.ts', ...RUNS_DIST, ...OWN_PROCESS],
           exclude: SLOW,
           // dist/ older than src/ fails here, before any test runs against a stale build.
           globalSetup: ['test/global-setup.ts'],
