@@ -26,7 +26,7 @@ export default defineConfig({
           exclude: ['test/**/*.e2e.test.ts', ...SLOW, ...RUNS_DIST],
           // Worker threads, and one module graph per worker for all its files: no unit test mocks a
           // module, stubs globals or env, changes directory, exits or takes a signal (those live in
-          // e2e/, which keeps a forked process per file). Each file in its own fork re-imported zod,
+          // the e2e project, in forked processes). Each file in its own fork re-imported zod,
           // yaml, undici and src/ for each of 171 files: 110 s of CPU for the project, 49 s this way.
           pool: 'threads',
           isolate: false,
@@ -38,6 +38,15 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/**/*.e2e.test.ts', ...RUNS_DIST],
           exclude: SLOW,
+          // One forked process per worker for all its files, not one per file: dist/ (the CLI run
+          // in-process, the service) is loaded and compiled once per worker. No e2e file mocks a module,
+          // stubs globals or env, exits or takes a signal in its own process (runCliInProcess restores
+          // the directory and throws on a signal listener or exit code left behind), and
+          // test/shared-fork-guard.ts fails a file that leaves a server, child or timer alive in the
+          // worker. A fork per file: 154 s of CPU for the project (user+sys of `vitest run --project
+          // e2e`), 110 s this way.
+          isolate: false,
+          setupFiles: ['test/shared-fork-guard.ts'],
           // dist/ older than src/ fails here, before any test runs against a stale build.
           globalSetup: ['test/global-setup.ts'],
           // The CLI run in-process is dist/ loaded by Node itself, as the bin loads it (not re-transformed).
