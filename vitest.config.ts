@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** The memory checks (200,000 requests) and the browser tests: run by `npm test`, or alone with `npm run test:slow`. */
 const SLOW = ['test/slow/**/*.test.ts', 'test/report-browser.test.ts', 'test/compare-browser.e2e.test.ts'];
@@ -11,8 +12,22 @@ const RUNS_DIST = ['test/library.test.ts'];
  */
 const OWN_PROCESS = ['src/session/young-generation.test.ts'];
 
+/**
+ * The slow project's files first, then vitest's own order (the e2e project, then unit; larger or,
+ * with a cache, longer files first). Projects are queued by name, so the memory checks, the longest
+ * files (the 200,000-request run alone takes ~40 s of wall time on a busy machine), started after
+ * every e2e file and ended the suite alone, one core idle, for their last ~15-50 s.
+ */
+class SlowProjectFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    return [...sorted.filter((f) => f.project.name === 'slow'), ...sorted.filter((f) => f.project.name !== 'slow')];
+  }
+}
+
 export default defineConfig({
   test: {
+    sequence: { sequencer: SlowProjectFirst },
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
@@ -32,7 +47,7 @@ export default defineConfig({
           exclude: ['test/**/*.e2e.test.ts', ...SLOW, ...RUNS_DIST, ...OWN_PROCESS],
           // Worker threads, and one module graph per worker for all its files: no unit test mocks a
           // module, stubs globals or env, changes directory, exits or takes a signal (those live in
-          // e2e/, which keeps a forked process per file). Each file in its own fork re-imported zod,
+          // the e2e project, in forked processes). Each file in its own fork re-imported zod,
           // yaml, undici and src/ for each of 171 files: 110 s of CPU for the project, 49 s this way.
           pool: 'threads',
           isolate: false,
@@ -44,6 +59,15 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/**/*.e2e.test.ts', ...RUNS_DIST, ...OWN_PROCESS],
           exclude: SLOW,
+          // One forked process per worker for all its files, not one per file: dist/ (the CLI run
+          // in-process, the service) is loaded and compiled once per worker. No e2e file mocks a module,
+          // stubs globals or env, exits or takes a signal in its own process (runCliInProcess restores
+          // the directory and throws on a signal listener or exit code left behind), and
+          // test/shared-fork-guard.ts fails a file that leaves a server, child or timer alive in the
+          // worker. A fork per file: 154 s of CPU for the project (user+sys of `vitest run --project
+          // e2e`), 110 s this way.
+          isolate: false,
+          setupFiles: ['test/shared-fork-guard.ts'],
           // dist/ older than src/ fails here, before any test runs against a stale build.
           globalSetup: ['test/global-setup.ts'],
           // The CLI run in-process is dist/ loaded by Node itself, as the bin loads it (not re-transformed).

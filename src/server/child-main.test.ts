@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
+import { transform } from 'esbuild';
 import { DEMO_WORKSPACE_PATH } from './options.js';
 import { DEMO } from './test-helpers.js';
 
@@ -19,9 +19,11 @@ async function transpileFolder(folder: string): Promise<void> {
   for (const name of await readdir(join(srcDir, folder))) {
     if (!name.endsWith('.ts') || name.endsWith('.test.ts')) continue;
     const source = await readFile(join(srcDir, folder, name), 'utf8');
-    const { outputText } = ts.transpileModule(source, {
-      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
-      fileName: name,
+    // esbuild, as scripts/bundle-cli.mjs builds the bin: typescript's transpileModule cost ~0.8 s of
+    // CPU here (loading the compiler, then 40 files), esbuild a few tens of ms.
+    const { code: outputText } = await transform(source, {
+      loader: 'ts', format: 'esm', target: 'es2022', sourcefile: name,
+      tsconfigRaw: { compilerOptions: { verbatimModuleSyntax: true } },
     });
     const target = join(outDir, folder, name.replace(/\.ts$/, '.js'));
     await mkdir(dirname(target), { recursive: true });
