@@ -7,8 +7,9 @@ const SLOW = ['test/slow/**/*.test.ts', 'test/report-browser.test.ts', 'test/com
 const RUNS_DIST = ['test/library.test.ts'];
 /**
  * Unit tests that set a process-wide V8 flag (the young generation's growth factor): in the unit
- * project's worker threads another file's isolate reset it mid-test (a flaky failure), so they run
- * in a forked process of their own, with the e2e files.
+ * project's worker threads another file's isolate reset it mid-test (a flaky failure), and an e2e
+ * worker's process is shared with files that run the CLI in it; so they run with the slow project
+ * (the memory checks), a forked process per file.
  */
 const OWN_PROCESS = ['src/session/young-generation.test.ts'];
 
@@ -57,7 +58,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'e2e',
-          include: ['test/**/*.e2e.test.ts', ...RUNS_DIST, ...OWN_PROCESS],
+          include: ['test/**/*.e2e.test.ts', ...RUNS_DIST],
           exclude: SLOW,
           // One forked process per worker for all its files, not one per file: dist/ (the CLI run
           // in-process, the service) is loaded and compiled once per worker. No e2e file mocks a module,
@@ -74,7 +75,7 @@ export default defineConfig({
           server: { deps: { external: [/\/dist\//] } },
         },
       },
-      { extends: true, test: { name: 'slow', include: SLOW, globalSetup: ['test/global-setup.ts'] } },
+      { extends: true, test: { name: 'slow', include: [...SLOW, ...OWN_PROCESS], globalSetup: ['test/global-setup.ts'] } },
     ],
   },
 });

@@ -3,13 +3,16 @@
 // and structure only, never times. Two sweeps against one `kbbench serve` (in a process of its own, as
 // the embedded service is), the guide's line against its own embedded service, as a user runs it. One after the other: sweeps run at once in one
 // process delay each other's starts past a second (dropped, and the gate fails) on a loaded machine.
+// The sweeps themselves run as child processes, as a user runs them: in the e2e worker's process,
+// shared with the files before (vitest.config.ts), the guide's line once dropped starts and exited
+// 1 in a full run on a loaded machine; input errors (nothing sent) stay in-process.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
 import type { Summary } from '../src/domain/summary.js';
 import type { RunInfo } from '../src/domain/run.js';
-import { readJson, readNdjson, ROOT, runCliInProcess as runCli, startServe, tempDir, type CliResult, type ServeHandle } from './helpers.js';
+import { readJson, readNdjson, ROOT, runCli as runCliChild, runCliInProcess as runCli, startServe, tempDir, type CliResult, type ServeHandle } from './helpers.js';
 
 const SUITE = 'test/fixtures/e2e/small.yaml';
 const BASE = ['--models', 'gpt-4o-mini', '--duration', '1s', '--max-in-flight', '8'];
@@ -20,7 +23,7 @@ describe('kbbench run --sweep', () => {
   type Ran = { r: CliResult; out: string };
   const runSweep = async (args: string[]): Promise<Ran> => {
     const out = join(tempDir(), 'run');
-    const r = await runCli(['run', SUITE, '--base-url', serve.url, ...BASE, ...args, '--out', out], { env: { KBBENCH_API_KEY: serve.key } });
+    const r = await runCliChild(['run', SUITE, '--base-url', serve.url, ...BASE, ...args, '--out', out], { env: { KBBENCH_API_KEY: serve.key } });
     return { r, out };
   };
   beforeAll(async () => {
@@ -102,7 +105,7 @@ describe('kbbench run --sweep', () => {
     const words = line.replace(/^kbbench /, '').match(/'[^']*'|\S+/g)!.map((w) => w.replace(/^'|'$/g, ''));
     const args = words.map((w, i) => (words[i - 1] === '--duration' ? '1s' : words[i - 1] === '--sweep' ? '2' : w));
     const out = join(tempDir(), 'run');
-    const r = await runCli([...args, '--latency-scale', '0.05', '--max-in-flight', '8', '--out', out, '--quiet']);
+    const r = await runCliChild([...args, '--latency-scale', '0.05', '--max-in-flight', '8', '--out', out, '--quiet']);
     expect(r.code, r.stderr).toBe(0);
     const sweep = readJson<Summary>(join(out, 'summary.json')).sweep!;
     expect(sweep.slo).toEqual(['ttfc_ms=p(95)<2000', 'pass_rate=rate>0.9']);
