@@ -41,7 +41,7 @@ async function runnerLayer() {
   const start = performance.now();
   const handle = lib.startRun(plan, {
     client, target: { boardId: o.board, chatId: o.chat }, concurrency: o.concurrency, timeoutMs: 120_000, retries: 0,
-    check: (specs, subject) => lib.runChecks(specs, subject), stop: new AbortController().signal, abort: new AbortController().signal,
+    check: (specs, subject) => lib.runChecks(specs, subject), stop: new globalThis.AbortController().signal, abort: new globalThis.AbortController().signal,
   });
   let requests = 0;
   let errors = 0;
