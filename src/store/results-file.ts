@@ -48,8 +48,9 @@ export class ResultsFile {
   append(sample: Sample, written?: () => void): void {
     if (this.failure) return;
     const line = JSON.stringify(sample);
-    // A UTF-16 code unit takes at most 3 bytes in UTF-8 (a surrogate pair, 4 for 2).
-    const room = line.length * 3 + 1;
+    // A UTF-16 code unit takes at most 3 bytes in UTF-8 (a surrogate pair, 4 for 2); a long line
+    // (a huge answer) is measured instead, so the buffer does not grow to three times its size.
+    const room = (line.length <= BATCH_BYTES ? line.length * 3 : Buffer.byteLength(line)) + 1;
     if (this.used + room > this.batch.length) this.grow(room);
     this.used += this.batch.write(line, this.used, 'utf8');
     this.batch[this.used++] = 0x0a;

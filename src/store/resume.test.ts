@@ -100,6 +100,20 @@ describe('ResultsFile', () => {
     file.close();
   });
 
+  it('writes lines of any size and script whole, however the batch buffer grows', async () => {
+    const path = join(runDirWith([]), 'results.ndjson');
+    const file = new ResultsFile(path);
+    const texts = ['plain', '€'.repeat(40_000), '😀 emoji and ünïcödé', 'x'.repeat(300_000), ''];
+    const samples = texts.map((text, i) => ({ ...(JSON.parse(line(`big${i}`)) as Sample), text }));
+    for (const sample of samples) file.append(sample);
+    await new Promise((resolve) => setImmediate(resolve));
+    file.append(samples[0]!);
+    file.close();
+    const lines = readFileSync(path, 'utf8').split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines.map((l) => JSON.parse(l) as Sample)).toEqual([...samples, samples[0]]);
+  });
+
   it('writes a line as it is given: a short text is never searched inside the JSON', () => {
     const path = join(runDirWith([]), 'results.ndjson');
     const file = new ResultsFile(path);
