@@ -4,13 +4,12 @@
 // file, per-second recorder, redaction, stop conditions), each a fresh process, in alternating
 // rounds. The difference between two layers' µs per request is what the upper one adds.
 //   node bench/run-all.mjs layers
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { measure } from './lib/proc.mjs';
 import { printMethod, printTable, round } from './lib/stats.mjs';
-import { API_KEY, BOARD, CHAT, load1, median, PROMPT, rotated, runBare, runKbbench, startKbServer, writeSuite } from './lib/whole.mjs';
+import { API_KEY, BOARD, CHAT, instantSetup, load1, median, PROMPT, rotated, runBare, runKbbench } from './lib/whole.mjs';
 
 const CONCURRENCY = 32;
 const CASES = 100;
@@ -26,9 +25,7 @@ export async function benchLayers({ quick = false } = {}) {
   const repeat = quick ? 100 : 600;
   const total = repeat * CASES;
   const rounds = quick ? 2 : 4;
-  const dir = mkdtempSync(join(tmpdir(), 'kbbench-bench-layers-'));
-  const server = await startKbServer('instant');
-  const suite = writeSuite(dir, 'layers', Array.from({ length: CASES }, (_, i) => ({ id: `c${i}`, prompt: PROMPT })));
+  const { dir, server, suite } = await instantSetup('layers', CASES);
   const common = { origin: server.origin, board: BOARD, chat: CHAT, apiKey: API_KEY, suite, repeat, concurrency: CONCURRENCY, prompt: PROMPT };
   const tools = {
     'bare undici': async () => {

@@ -2,13 +2,12 @@
 // whole `kbbench run --rate 2000 --duration 10s` process, against the same instant server (child process,
 // 127.0.0.1), in alternating rounds. artillery 2 needs Node 22 (engines >=22.18); it runs on the Node 22
 // installed into .bench-cache/node22, and kbbench runs on both Nodes (this one and 22).
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensurePeer } from './lib/peers.mjs';
 import { measure } from './lib/proc.mjs';
 import { printMethod, printTable, round, summarise } from './lib/stats.mjs';
-import { API_KEY, ASK_PATH, getJson, load1, median, PROMPT, rotated, runKbbench, startKbServer, writeSuite } from './lib/whole.mjs';
+import { API_KEY, ASK_PATH, getJson, instantSetup, load1, median, PROMPT, rotated, runKbbench } from './lib/whole.mjs';
 
 const CASES = 100;
 
@@ -46,9 +45,7 @@ export async function benchPeersArtillery({ quick = false } = {}) {
   const seconds = quick ? 4 : 10;
   const total = rate * seconds;
   const rounds = quick ? 1 : 3;
-  const dir = mkdtempSync(join(tmpdir(), 'kbbench-bench-peers-art-'));
-  const server = await startKbServer('instant');
-  const suite = writeSuite(dir, 'peers-artillery', Array.from({ length: CASES }, (_, i) => ({ id: `c${i}`, prompt: PROMPT })));
+  const { dir, server, suite } = await instantSetup('peers-artillery', CASES);
   const config = writeArtilleryConfig(dir, server.origin, rate, seconds);
   const kbFlags = ['--rate', String(rate), '--duration', `${seconds}s`, '--no-stream', '--max-in-flight', String(rate), '--retries', '0'];
   const kbbench = async (tag, node) => {

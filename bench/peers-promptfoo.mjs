@@ -2,13 +2,12 @@
 // prompts against the same instant server (child process, 127.0.0.1), in alternating rounds: requests
 // per second and peak RSS of each process tree. promptfoo needs Node 22 (engines >=22.22); it runs on
 // the Node 22 installed into .bench-cache/node22, and kbbench runs on both Nodes (this one and 22).
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensurePeer } from './lib/peers.mjs';
 import { measure } from './lib/proc.mjs';
 import { printMethod, printTable, round } from './lib/stats.mjs';
-import { API_KEY, ASK_PATH, getJson, load1, median, PROMPT, rotated, runBare, runKbbench, startKbServer, writeSuite } from './lib/whole.mjs';
+import { API_KEY, ASK_PATH, getJson, instantSetup, load1, median, PROMPT, rotated, runBare, runKbbench } from './lib/whole.mjs';
 
 const CONCURRENCY = 32;
 const CASES = 100;
@@ -48,9 +47,7 @@ export async function benchPeersPromptfoo({ quick = false } = {}) {
   const repeat = quick ? 5 : 20;
   const total = repeat * CASES;
   const rounds = quick ? 1 : 3;
-  const dir = mkdtempSync(join(tmpdir(), 'kbbench-bench-peers-pf-'));
-  const server = await startKbServer('instant');
-  const suite = writeSuite(dir, 'peers-promptfoo', Array.from({ length: CASES }, (_, i) => ({ id: `c${i}`, prompt: PROMPT })));
+  const { dir, server, suite } = await instantSetup('peers-promptfoo', CASES);
   const config = writeConfig(dir, server.origin);
   const pfHome = join(dir, 'promptfoo-home');
   mkdirSync(pfHome);

@@ -2,8 +2,8 @@
 // run ...`, only through the CLI) beside other tools, each in a process of its own, against a server in
 // a child process on 127.0.0.1.
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -61,6 +61,17 @@ export async function runKbbench({ suite, origin, outDir, flags = [], node = pro
   const run = JSON.parse(readFileSync(join(outDir, 'run.json'), 'utf8'));
   const summary = JSON.parse(readFileSync(join(outDir, 'summary.json'), 'utf8'));
   return { proc, run, summary };
+}
+
+/**
+ * What the instant-server peer benchmarks share: a temp folder, bench/servers/kb-server.mjs instant
+ * in its own process, and a suite of `cases` cases that all ask PROMPT. Returns { dir, server, suite }.
+ */
+export async function instantSetup(name, cases) {
+  const dir = mkdtempSync(join(tmpdir(), `kbbench-bench-${name}-`));
+  const server = await startKbServer('instant');
+  const suite = writeSuite(dir, name, Array.from({ length: cases }, (_, i) => ({ id: `c${i}`, prompt: PROMPT })));
+  return { dir, server, suite };
 }
 
 /** bench/clients/bare-undici.mjs in its own process, measured; returns { proc, result }. */
