@@ -38,8 +38,8 @@ async function plain(body) {
   return response.statusCode === 200 && bytes > 0;
 }
 
-/** Until the deadline, or until `limit` requests were sent (the same work a kbbench run of that many does). */
-async function durationLoop(limit = Infinity) {
+/** A closed loop until the deadline, or until `limit` requests were sent (the same work a kbbench run of that many does). */
+async function closedLoop(limit = Infinity) {
   const body = bodyOf(o.prompt);
   const start = performance.now();
   const deadline = start + (o.durationMs ?? Infinity);
@@ -119,6 +119,6 @@ async function countLoop() {
   return { requests: records.length, complete: records.filter((r) => r.complete).length, elapsed_ms: elapsed };
 }
 
-const result = o.requests ? await durationLoop(o.requests) : o.durationMs ? await durationLoop() : await countLoop();
+const result = o.requests ? await closedLoop(o.requests) : o.durationMs ? await closedLoop() : await countLoop();
 await pool.close();
 console.log(JSON.stringify(result));

@@ -64,7 +64,10 @@ export function sampleToRow(sample: Sample): Cell[] {
   return COLUMNS.map(([, read]) => spreadsheetSafe(read(sample) ?? null));
 }
 
-/** Rows as text, a few hundred to a chunk (one write each, not one per row). */
+/** Rows written to the file a few hundred at a time (one write each, not one per row). */
+const ROWS_PER_CHUNK = 256;
+
+/** Rows as text, ROWS_PER_CHUNK to a chunk. */
 async function* csvText(samples: AsyncIterable<Sample>): AsyncGenerator<string> {
   let chunk = csvRecord(SAMPLES_CSV_COLUMNS);
   let rows = 0;
@@ -77,8 +80,6 @@ async function* csvText(samples: AsyncIterable<Sample>): AsyncGenerator<string> 
   }
   yield chunk;
 }
-
-const ROWS_PER_CHUNK = 256;
 
 export const samplesCsvWriter: ReportWriter = {
   fileName: RUN_FILES.samplesCsv,
