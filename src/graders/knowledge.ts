@@ -1,10 +1,10 @@
 // The suite's `knowledge:` documents: read once, cut into passages, searched (minisearch, BM25)
 // for the passages a context check gives its grader.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import MiniSearch from 'minisearch';
 import { InputError } from '../domain/errors.js';
 import type { Suite } from '../domain/suite.js';
+import { expandPattern } from '../suite/include.js';
 
 /** Passages given to the grader per question: enough for a fact and its neighbours, few enough to read. */
 export const PASSAGES_PER_QUESTION = 4;
@@ -12,32 +12,6 @@ export const PASSAGES_PER_QUESTION = 4;
 export interface Knowledge {
   files: string[];
   passages(question: string): string[];
-}
-
-function globToRegExp(pattern: string): RegExp {
-  const body = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]');
-  return new RegExp(`^${body}$`);
-}
-
-/** `docs/*.md` or a file: `*` and `?` in the file name only (the folder is written out). */
-export function expandPattern(pattern: string): string[] {
-  const name = basename(pattern);
-  if (!/[*?]/.test(name)) {
-    try {
-      return statSync(pattern).isFile() ? [pattern] : [];
-    } catch {
-      return [];
-    }
-  }
-  const folder = dirname(pattern);
-  let entries: string[];
-  try {
-    entries = readdirSync(folder);
-  } catch {
-    return [];
-  }
-  const matcher = globToRegExp(name);
-  return entries.filter((entry) => matcher.test(entry)).sort().map((entry) => join(folder, entry));
 }
 
 /** Paragraphs, with a heading kept at the front of the paragraphs under it. */
