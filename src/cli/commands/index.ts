@@ -33,6 +33,10 @@ export const COMMANDS: readonly CommandEntry[] = [
     command: 'grader-check <labels>', describe: "how far the grader agrees with people's verdicts (accuracy, Cohen's kappa, disagreements)",
     load: async () => (await import('./grader-check.js')).graderCheckCommand,
   },
+  {
+    command: 'doctor', describe: 'check what a service really does against interface.md (auth forms, stream dialect, errors, credits) before a run trusts it',
+    load: async () => (await import('./doctor.js')).doctorCommand,
+  },
   { command: 'boards', describe: 'list the boards the API key can see', load: async () => (await import('./listing.js')).boardsCommand },
   { command: 'chats', describe: 'list the chat assistants of a board, with their conversations', load: async () => (await import('./listing.js')).chatsCommand },
 ];

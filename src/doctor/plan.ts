@@ -1,0 +1,23 @@
+// The requests doctor may send, in order, as printed before anything is sent: the bound is this list.
+export const PLANNED_REQUESTS: readonly { request: string; answer: boolean }[] = [
+  { request: 'GET /api/boards with the key as the x-api-key header', answer: false },
+  { request: 'GET /api/boards with the key as the api_key query parameter', answer: false },
+  { request: 'GET /api/boards with the key as the api_key header', answer: false },
+  { request: 'GET /api/boards with no key', answer: false },
+  { request: 'GET /api/boards with a wrong key', answer: false },
+  { request: 'GET /api/chats of the board', answer: false },
+  { request: 'POST /api/conversation "Hello"', answer: true },
+  { request: 'GET /api/conversation "Hello"', answer: true },
+  { request: 'POST /api/conversation "What is my favourite number?" with additional_context 444', answer: true },
+  { request: 'POST /api/conversation the same question alone, plaintext true', answer: true },
+  { request: 'POST /api/conversation "Hello", gpt-4o-mini, streaming with include_usage', answer: true },
+  { request: 'POST /api/conversation/new (no name)', answer: false },
+  { request: 'POST /api/conversation/{id} turn 1: the question with 444 as additional_context', answer: true },
+  { request: 'POST /api/conversation/{id} turn 2: with 777 as additional_context, save_history false', answer: true },
+  { request: 'POST /api/conversation/{id} turn 3: the question alone', answer: true },
+  { request: 'POST /api/conversation/{unknown id} "Hello" (expected refused)', answer: true },
+  { request: 'POST /api/conversation to an unknown board (expected refused)', answer: true },
+  { request: 'POST /api/conversation to an unknown chat (expected refused)', answer: true },
+  { request: 'POST /api/conversation/new without chatId (expected refused)', answer: false },
+  { request: 'POST /api/conversation with an unknown model (expected refused)', answer: true },
+];
