@@ -1,6 +1,6 @@
 // Probes of the key's three forms, a missing and a wrong key, and the two listings.
 import { ERROR_UNAUTHORIZED } from '../protocol/index.js';
-import { AUTH_FORMS, conforms, describeForm, differs, formKey, notTested, type DoctorContext } from './context.js';
+import { AUTH_FORMS, conforms, describeForm, differs, formKey, notTested } from './context.js';
 import { failureWords, refusalProblem, errorBodyOf } from './observe.js';
 import type { Probe } from './probe.js';
 import type { AuthForm, ProbeName } from './types.js';
