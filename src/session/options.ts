@@ -35,6 +35,8 @@ export interface RunSessionOptions {
   baseUrl?: string;
   apiKey?: string;
   auth: 'header' | 'query';
+  /** The header that carries the key with auth 'header' (a doctor profile's); default x-api-key. */
+  apiKeyHeader?: string;
   board?: string;
   chat?: string;
   models?: string[];

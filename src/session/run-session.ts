@@ -91,7 +91,7 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
   const source: UnitSource = state ? remainingUnits(prepared.plan, state, !target.embedded) : prepared.plan;
   let heartbeat: ReturnType<typeof startDurationHeartbeat> | null = null;
   let pool: WorkerPool | null = null;
-  const client = createClient({ baseUrl: target.baseUrl, apiKey: target.apiKey, auth: options.auth, ...(options.dialect ? { dialect: options.dialect } : {}) });
+  const client = createClient({ baseUrl: target.baseUrl, apiKey: target.apiKey, auth: options.auth, ...(options.apiKeyHeader ? { apiKeyHeader: options.apiKeyHeader } : {}), ...(options.dialect ? { dialect: options.dialect } : {}) });
   try {
     await preflight(client, target, hooks.abort, options);
     const grader = prepared.grader

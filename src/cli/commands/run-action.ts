@@ -3,6 +3,8 @@
 import { resolve } from 'node:path';
 import { renderConsoleSummary, verdictLine } from '../../report/console-summary.js';
 import type { RunInfo } from '../../domain/run.js';
+import type { Sample } from '../../domain/sample.js';
+import type { RunSessionOptions } from '../../session/options.js';
 import { LOAD_KINDS } from '../../load/index.js';
 import { runSession, type SessionResult } from '../../session/run-session.js';
 import { EXIT, exitForVerdict, type ExitCode } from '../exit.js';
@@ -20,6 +22,7 @@ function exitFor(result: SessionResult, baselineFailed: boolean): ExitCode {
 
 export async function runAction(io: CliIo, setExit: (code: ExitCode) => void, argv: Record<string, unknown>): Promise<void> {
   const options = toSessionOptions(argv, io.env, io.cwd);
+  const watchProfile = typeof argv.profile === 'string' ? await applyProfile(io, options, argv) : undefined;
   // The comparison (and its statistics and HTML) is loaded only for a run that compares.
   const baselineStep = typeof argv.baseline === 'string' || argv.confirm !== undefined ? await import('./baseline.js') : undefined;
   const baseline = baselineStep?.checkBaseline(argv);
@@ -28,7 +31,7 @@ export async function runAction(io: CliIo, setExit: (code: ExitCode) => void, ar
   const quiet = argv.quiet === true;
   const json = argv.json === true;
   await withSessionConsole(io, { label: 'kbbench:', quiet, apiKey: options.apiKey, apiKeyFile: argv.apiKeyFile as string | undefined, graderApiKey: options.graderApiKey }, async (hooks, settle) => {
-    const result = await runSession(options, hooks);
+    const result = await runSession(options, watchProfile ? { ...hooks, onProgress: (p, sample) => (watchProfile(sample), hooks.onProgress?.(p, sample)) } : hooks);
     settle();
     const confirm: ConfirmStep = async (comparison, repeats) => (await import('../../session/confirm-flips.js')).confirmFlips(options, result.runDir, comparison, repeats, hooks);
     const baselineFailed = baselineStep && typeof argv.baseline === 'string' ? await baselineStep.runBaselineCompare(io, argv, result, quiet || json, confirm) : false;
@@ -53,4 +56,14 @@ function stoppedEarlyLine(run: RunInfo, suitePath: string, runDir: string): stri
   const noResume = LOAD_KINDS[run.load.spec.kind].noResume;
   if (noResume !== undefined) return `stopped early (${run.status}); ${noResume}`;
   return `stopped early (${run.status}); finish it with: kbbench run ${suitePath} --resume ${runDir}`;
+}
+
+/** `--profile doctor.json`: its key form and dialect become the run's (a contradicting flag is exit 2); a watcher warns once. */
+async function applyProfile(io: CliIo, options: RunSessionOptions, argv: Record<string, unknown>): Promise<(sample: Sample) => void> {
+  const { readProfile, profileOptions, profileWatcher, targetWarning } = await import('../../doctor/profile.js');
+  const profile = readProfile(resolve(io.cwd, String(argv.profile)));
+  Object.assign(options, profileOptions(profile, { auth: argv.auth, dialect: argv.dialect }));
+  const mismatch = targetWarning(profile, options.baseUrl);
+  if (mismatch) io.err(`warning: ${mismatch}`);
+  return profileWatcher(profile, (text) => io.err(`\nwarning: ${text}`));
 }

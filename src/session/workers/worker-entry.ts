@@ -43,7 +43,7 @@ async function main(): Promise<void> {
   const prepared = await prepareRun(init.options);
   const options = prepared.options;
   const target: ResolvedTarget = { ...init.target, stop: () => Promise.resolve() };
-  const client = createClient({ baseUrl: target.baseUrl, apiKey: target.apiKey, auth: options.auth, ...(options.dialect ? { dialect: options.dialect } : {}) });
+  const client = createClient({ baseUrl: target.baseUrl, apiKey: target.apiKey, auth: options.auth, ...(options.apiKeyHeader ? { apiKeyHeader: options.apiKeyHeader } : {}), ...(options.dialect ? { dialect: options.dialect } : {}) });
   try {
     const grader = prepared.grader
       ? makeGrader(prepared.grader, { client, boardId: target.boardId, timeoutMs: options.timeoutMs, ...(options.graderApiKey ? { apiKey: options.graderApiKey } : {}) })
