@@ -2,7 +2,7 @@
 // in order (for the credit arithmetic) and the exchanges probes share (one stream, several rows).
 import { createClient, type KbClient, type StreamEvent } from '../client/index.js';
 import type { AnswerResult, AskRequest, ContinueRequest } from '../domain/index.js';
-import { KbError } from '../domain/index.js';
+import { HttpError, KbError } from '../domain/index.js';
 import type { Board, ChatList, StreamDialect } from '../protocol/index.js';
 import { PLANNED_REQUESTS } from './plan.js';
 import type { AuthForm, ProbeOutcome } from './types.js';
@@ -159,7 +159,11 @@ export class DoctorContext {
       this.creditsSpent += creditsUsed ?? estimate;
       this.answers.push({ probe, model, creditsUsed, creditsRemaining });
     } else {
-      // A refused or unreadable answer may still have been charged: the credit arithmetic starts again after it.
+      // Only a refusal (4xx, 5xx) is known to cost nothing: an unreadable 2xx, a cut stream or a
+      // timeout may have been charged, so the bound counts it at the estimate.
+      const status = attempt.error instanceof HttpError ? attempt.error.statusCode : 0;
+      if (status < 400) this.creditsSpent += estimate;
+      // Nor is what it took known: the credit arithmetic starts again after it.
       this.answers.push({ probe, model, creditsUsed: null, creditsRemaining: null, failed: true });
     }
     return attempt;
