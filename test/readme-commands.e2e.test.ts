@@ -23,6 +23,8 @@ const OWN_TEST: Record<string, string> = {
   'docs/history.md': 'test/history-docs.e2e.test.ts',
   // Against a real Prometheus receiver, which that test starts.
   'docs/live-metrics.md': 'test/live-metrics-docs.e2e.test.ts',
+  // Against `kbbench serve` standing in for the live service: the key file, doctor.json, the run.
+  'docs/live-service.md': 'test/live-service-docs.e2e.test.ts',
 };
 
 /** Pages whose `npx kbbench …` lines run here: the README and every page of docs/. */

@@ -1,5 +1,6 @@
 // `kbbench doctor`'s handler: the key, the embedded service when no --base-url, the plan printed
 // before anything is sent, then the rows, doctor.json and the verdict.
+import { resolve } from 'node:path';
 import { createRedactor } from '../../client/redact.js';
 import { InputError } from '../../domain/errors.js';
 import { planLines, rowLines, runDoctor, verdictLine, type DoctorVerdict } from '../../doctor/index.js';
@@ -18,6 +19,7 @@ export interface DoctorArgs {
   json?: unknown;
   maxCredits: number;
   timeoutMs: number;
+  /** As the user wrote it (relative to io.cwd): the lines name it so. */
   out: string;
 }
 
@@ -49,7 +51,7 @@ export async function doctorAction(io: CliIo, a: DoctorArgs): Promise<DoctorVerd
       io.out(text.trimEnd());
       io.err(verdictLine(report, null));
     } else {
-      await writeFileAtomic(a.out, text);
+      await writeFileAtomic(resolve(io.cwd, a.out), text);
       for (const line of rowLines(report.rows)) io.out(line);
       io.out(verdictLine(report, a.out));
       if (report.suggested_flags.length) io.out(`run with what it found: kbbench run SUITE --profile ${a.out}  (or ${report.suggested_flags.join(' ')})`);

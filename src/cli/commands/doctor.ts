@@ -1,6 +1,5 @@
 // `kbbench doctor`: a bounded set of probes of a service against interface.md; exit 0 every tested
 // row conforms, 1 a row differs, 2 bad input (nothing sent), 3 unreachable, key refused or stopped by --max-credits.
-import { resolve } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { InputError } from '../../domain/errors.js';
 import { EXIT, type ExitCode } from '../exit.js';
@@ -27,14 +26,14 @@ const EXIT_FOR = { conforms: EXIT.ok, differs: EXIT.failed, incomplete: EXIT.sto
 export function doctorCommand(io: CliIo, setExit: (code: ExitCode) => void): CommandModule {
   return {
     command: 'doctor',
-    describe: 'check what a service really does against interface.md (auth forms, stream dialect, errors, credits) before a run trusts it',
+    describe: 'check a service against interface.md before trusting a run: key forms, stream dialect, errors, credits',
     builder: (y) =>
       doctorFlags(y)
         .example('$0 doctor', 'the embedded reference service (it must conform to itself)')
         .example('KBBENCH_API_KEY=… $0 doctor --base-url https://api.example.com --board B --chat C', 'the live service; writes doctor.json')
         .example('KBBENCH_API_KEY=… $0 doctor --base-url http://127.0.0.1:8787 --json', 'doctor.json on stdout')
         .example('$0 run suites/demo.yaml --profile doctor.json', 'run with the key form and stream dialect doctor found')
-        .epilog('Exit: 0 every tested probe conforms, 1 a probe differs, 2 invalid input (nothing sent), 3 unreachable, key refused, or stopped by --max-credits.'),
+        .epilog('Exit: 0 all conform, 1 one differs, 2 bad input (nothing sent), 3 unreachable, key refused or stopped at --max-credits.'),
     handler: async (argv) => {
       const a = argv as Record<string, unknown>;
       const maxCredits = positive(a.maxCredits as number, 'max-credits', { allowZero: true }) ?? 1;
@@ -45,7 +44,7 @@ export function doctorCommand(io: CliIo, setExit: (code: ExitCode) => void): Com
       }
       if ((a.board === undefined) !== (a.chat === undefined)) throw new InputError('give --board and --chat together, or neither', { field: a.board === undefined ? '--board' : '--chat' });
       const { doctorAction } = await import('./doctor-action.js');
-      const verdict = await doctorAction(io, { ...a, baseUrl, maxCredits, timeoutMs, out: resolve(io.cwd, String(a.out ?? DEFAULT_OUT)) });
+      const verdict = await doctorAction(io, { ...a, baseUrl, maxCredits, timeoutMs, out: String(a.out ?? DEFAULT_OUT) });
       setExit(EXIT_FOR[verdict]);
     },
   };

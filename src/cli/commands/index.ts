@@ -34,7 +34,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./grader-check.js')).graderCheckCommand,
   },
   {
-    command: 'doctor', describe: 'check what a service really does against interface.md (auth forms, stream dialect, errors, credits) before a run trusts it',
+    command: 'doctor', describe: 'check a service against interface.md before trusting a run: key forms, stream dialect, errors, credits',
     load: async () => (await import('./doctor.js')).doctorCommand,
   },
   { command: 'boards', describe: 'list the boards the API key can see', load: async () => (await import('./listing.js')).boardsCommand },

@@ -29,7 +29,6 @@ export function sendFlags<T>(y: Argv<T>) {
     .option('base-url', { type: 'string', describe: 'live service base URL (env KBBENCH_BASE_URL); default: the embedded reference service', group: 'Target:' })
     .option('api-key-file', { type: 'string', describe: 'file holding the API key (else env KBBENCH_API_KEY)', group: 'Target:' })
     .option('auth', { choices: ['header', 'query'] as const, describe: 'send the key as the x-api-key header (the default) or the api_key query parameter', group: 'Target:' })
-    .option('profile', { type: 'string', describe: 'a doctor.json (kbbench doctor): its key form and stream dialect; warns once when the service behaves otherwise', group: 'Target:' })
     .option('board', { type: 'string', describe: 'board id (overrides the suite target)', group: 'Target:' })
     .option('chat', { type: 'string', describe: 'chat assistant id (overrides the suite target)', group: 'Target:' })
     .option('workspace', { type: 'string', describe: 'embedded service workspace file (default: the suite\'s, else the demo)', group: 'Target:' })
@@ -89,6 +88,7 @@ export { graderFlags, graderOptions } from './grader-flags.js';
 /** `run`'s flags: what any sending command takes, plus thresholds, a baseline and resume. */
 export function runFlags<T>(y: Argv<T>) {
   return sendFlags(y)
+    .option('profile', { type: 'string', describe: 'a doctor.json (kbbench doctor): its key form and stream dialect; warns once when the service behaves otherwise', group: 'Target:' })
     .option('threshold', { type: 'string', array: true, describe: "extra threshold, e.g. 'ttfc_ms=p(95)<2000' (repeatable); add ';abortOnFail' (and ';delayAbortEval=10s') to stop the run when it fails", group: 'Checks:' })
     .option('max-errors', { type: 'number', describe: 'stop cleanly at the N-th failed request (status aborted, exit 3)', group: 'Checks:' })
     .option('max-error-rate', { type: 'string', describe: 'stop cleanly when the failed share of the last --error-window of results passes this (e.g. 10% or 0.1; needs 10 results in the window)', group: 'Checks:' })
