@@ -74,6 +74,12 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/session/**'], message: 'compare/ never imports session/: what a recorded run selected is store/run-selection.ts.' }] }] },
   },
   {
+    // doctor/ is a feature beside the pipeline: it probes a service through client/ alone, never the
+    // reference service (an independent party) nor a run's orchestration; only cli/ wires it.
+    files: ['src/doctor/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/server/**', '**/session/**', '**/cli/**'], message: 'doctor/ probes a service through client/; it never imports server/, session/ or cli/.' }] }] },
+  },
+  {
     files: ['src/report/console-*.ts', 'src/report/model-pairs-text.ts', 'src/report/load-words.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/html/**'], message: 'The console shares wording through report/ modules (load-words.ts, model-pairs-text.ts), never report/html/.' }] }] },
   },

@@ -58,7 +58,7 @@ describe('a mistyped flag', () => {
 });
 
 describe('each command --help', () => {
-  const COMMANDS = ['run', 'estimate', 'validate', 'report', 'compare', 'merge', 'serve', 'boards', 'chats'];
+  const COMMANDS = ['run', 'estimate', 'validate', 'report', 'compare', 'merge', 'serve', 'boards', 'chats', 'doctor'];
 
   it('estimate lists only the flags it accepts', async () => {
     const help = await runCliInProcess(['estimate', '--help']);
