@@ -2,7 +2,8 @@
 // client/redact.ts's (the one redactor); this file only reads the key and words the warning.
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { InputError } from '../domain/errors.js';
-import { MIN_REDACTED_SECRET_CHARS, unredactableSecrets } from '../client/redact.js';
+import { createRedactor, MIN_REDACTED_SECRET_CHARS, unredactableSecrets } from '../client/redact.js';
+import type { CliIo } from './io.js';
 
 /** A key file holds one key: anything longer than this is not one (a link to /dev/zero, a wrong file). */
 export const MAX_KEY_FILE_BYTES = 4096;
@@ -73,4 +74,16 @@ export function readGraderKey(env: NodeJS.ProcessEnv, keyFile: string | undefine
   }
   const fromEnv = env.KBBENCH_GRADER_API_KEY?.trim();
   return fromEnv ? fromEnv : undefined;
+}
+
+/**
+ * The key of a command that talks to a service it was given (boards, chats, doctor): required,
+ * redacted from everything printed from now on, and warned of when short or readable by others.
+ */
+export function requireApiKey(io: CliIo, keyFile: string | undefined): string {
+  const apiKey = readApiKey(io.env, keyFile);
+  if (!apiKey) throw new InputError('set KBBENCH_API_KEY or pass --api-key-file PATH', { field: 'KBBENCH_API_KEY' });
+  io.setRedact(createRedactor([apiKey]));
+  for (const warning of [shortKeyWarning([apiKey]), keyFileModeWarning(keyFile)]) if (warning) io.err(warning);
+  return apiKey;
 }

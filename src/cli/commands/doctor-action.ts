@@ -2,12 +2,11 @@
 // before anything is sent, then the rows, doctor.json and the verdict.
 import { resolve } from 'node:path';
 import { createRedactor } from '../../client/redact.js';
-import { InputError } from '../../domain/errors.js';
 import { planLines, rowLines, runDoctor, verdictLine, type DoctorVerdict } from '../../doctor/index.js';
 import { writeFileAtomic } from '../../store/atomic-file.js';
 import { startEmbeddedService, type EmbeddedService } from '../embedded.js';
 import type { CliIo } from '../io.js';
-import { keyFileModeWarning, readApiKey, shortKeyWarning } from '../secrets.js';
+import { requireApiKey } from '../secrets.js';
 import { TOOL_VERSION } from '../version.js';
 
 export interface DoctorArgs {
@@ -26,11 +25,7 @@ export interface DoctorArgs {
 async function serviceOf(io: CliIo, a: DoctorArgs): Promise<{ baseUrl: string; apiKey: string; embedded?: EmbeddedService }> {
   const keyFile = a.apiKeyFile as string | undefined;
   if (a.baseUrl !== undefined) {
-    const apiKey = readApiKey(io.env, keyFile);
-    if (!apiKey) throw new InputError('set KBBENCH_API_KEY or pass --api-key-file PATH', { field: 'KBBENCH_API_KEY' });
-    io.setRedact(createRedactor([apiKey]));
-    for (const warning of [shortKeyWarning([apiKey]), keyFileModeWarning(keyFile)]) if (warning) io.err(warning);
-    return { baseUrl: a.baseUrl, apiKey };
+    return { baseUrl: a.baseUrl, apiKey: requireApiKey(io, keyFile) };
   }
   const embedded = await startEmbeddedService(a.workspace === undefined ? {} : { workspacePath: String(a.workspace) }, io.env);
   io.setRedact(createRedactor([embedded.key]));

@@ -4,8 +4,7 @@ import { createClient } from '../../client/index.js';
 import { InputError } from '../../domain/errors.js';
 import { EXIT, type ExitCode } from '../exit.js';
 import type { CliIo } from '../io.js';
-import { createRedactor } from '../../client/redact.js';
-import { keyFileModeWarning, readApiKey, shortKeyWarning } from '../secrets.js';
+import { requireApiKey } from '../secrets.js';
 
 function target<T>(y: Argv<T>) {
   return y
@@ -18,11 +17,7 @@ function target<T>(y: Argv<T>) {
 function clientFor(io: CliIo, a: Record<string, unknown>) {
   const baseUrl = (a.baseUrl as string | undefined) ?? io.env.KBBENCH_BASE_URL;
   if (!baseUrl) throw new InputError('name the service with --base-url or KBBENCH_BASE_URL (try `kbbench serve` for a local one)', { field: '--base-url' });
-  const apiKey = readApiKey(io.env, a.apiKeyFile as string | undefined);
-  if (!apiKey) throw new InputError('set KBBENCH_API_KEY or pass --api-key-file PATH', { field: 'KBBENCH_API_KEY' });
-  io.setRedact(createRedactor([apiKey]));
-  const keyFile = a.apiKeyFile as string | undefined;
-  for (const warning of [shortKeyWarning([apiKey]), keyFileModeWarning(keyFile)]) if (warning) io.err(warning);
+  const apiKey = requireApiKey(io, a.apiKeyFile as string | undefined);
   return createClient({ baseUrl, apiKey, auth: a.auth as 'header' | 'query' });
 }
 
