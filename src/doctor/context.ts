@@ -69,6 +69,8 @@ export class DoctorContext {
   /** The stream dialect the stream probe detected. */
   dialect: StreamDialect | null = null;
   readonly answers: AnswerSeen[] = [];
+  /** The first bound reached, when one was: the probes after it are not tested. */
+  stoppedBy: string | undefined;
   private readonly clients = new Map<string, KbClient>();
   private readonly shared = new Map<string, Promise<unknown>>();
 
@@ -107,13 +109,19 @@ export class DoctorContext {
     return pending;
   }
 
+  /** Why the probes stopped early: the first bound reached. */
+  private bound(why: string): BoundReached {
+    this.stoppedBy ??= why;
+    return new BoundReached(why);
+  }
+
   has(key: string): boolean {
     return this.shared.has(key);
   }
 
   /** Counts a request against the bound, then sends it; a failure the client typed comes back as data. */
   async send<T>(label: string, exchange: () => Promise<T>): Promise<Attempt<T>> {
-    if (this.requests >= MAX_REQUESTS) throw new BoundReached(`the request bound (${MAX_REQUESTS}) was reached`);
+    if (this.requests >= MAX_REQUESTS) throw this.bound(`the request bound (${MAX_REQUESTS}) was reached`);
     this.requests++;
     this.target.onRequest?.(label);
     try {
@@ -135,7 +143,7 @@ export class DoctorContext {
     const { ids, events } = options;
     const estimate = this.answerEstimate();
     if (this.creditsSpent + estimate > this.target.maxCredits + 1e-9) {
-      throw new BoundReached(`--max-credits ${this.target.maxCredits} would be passed (${round5(this.creditsSpent)} spent, about ${round5(estimate)} an answer)`);
+      throw this.bound(`--max-credits ${this.target.maxCredits} would be passed (${round5(this.creditsSpent)} spent, about ${round5(estimate)} an answer)`);
     }
     const client = this.accepted();
     const where = ids ?? (await this.askTarget());

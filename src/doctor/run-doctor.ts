@@ -47,22 +47,18 @@ function verdictOf(rows: ProbeRow[], unreachable: boolean, stopped: boolean): Do
 export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const ctx = new DoctorContext(options);
   const rows: ProbeRow[] = [];
-  let stopped: string | undefined;
-  let unreachable = false;
+  // Set once no key form reached the service: every probe after it is not tested, for that reason.
+  let unreachable: string | null = null;
   try {
     for (const name of PROBE_NAMES) {
-      const why = unreachable ? stopped! : null;
-      const outcome = why !== null ? { status: 'not_tested' as const, observed: why } : await runProbe(ctx, name);
+      const outcome: ProbeOutcome = unreachable !== null ? { status: 'not_tested', observed: unreachable } : await runProbe(ctx, name);
       rows.push({ probe: name, documented: PROBES[name].documented, ...outcome });
-      if (!unreachable) {
-        const cause = unreachableWhy(rows, ctx);
-        if (cause) [unreachable, stopped] = [true, cause];
-      }
-      if (stopped === undefined && outcome.status === 'not_tested' && /--max-credits|request bound/.test(outcome.observed)) stopped = outcome.observed;
+      unreachable ??= unreachableWhy(rows, ctx);
     }
   } finally {
     await ctx.close();
   }
+  const stopped = unreachable ?? ctx.stoppedBy;
   const dialect = ctx.dialect;
   return {
     format: 'kbbench-doctor/1',
@@ -71,7 +67,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     base_url: options.baseUrl,
     embedded: options.embedded,
     target: await targetOf(ctx),
-    verdict: verdictOf(rows, unreachable, stopped !== undefined),
+    verdict: verdictOf(rows, unreachable !== null, stopped !== undefined),
     dialect,
     auth: ctx.form,
     suggested_flags: suggestedFlags(ctx.form, dialect),
