@@ -26,6 +26,8 @@ export abstract class KbError extends Error {
   override readonly name: string = this.constructor.name;
   /** What had arrived before the failure (status, text, marks), when anything had. */
   partial?: PartialAnswer;
+  /** Attempts the retry layer made before giving up (client/retry.ts), set only when more than one. */
+  attempts?: number;
 }
 
 /** An HTTP answer other than 2xx. `body` is the parsed JSON or the raw text (truncated). */
