@@ -69,11 +69,11 @@ describe('timeouts by phase', () => {
 
   it.each(cases)('a server that stalls in phase %s', async (phase, streaming, handler, partialText) => {
     server.handle((_req, res) => handler(res));
-    const startedMs = performance.now();
+    // The phase names the deadline that fired (the stall outlasts it); how close to TIMEOUT_MS it
+    // fires is bench/timing-claims.mjs's to measure.
     const error = await failure(client.ask({ ...streamAsk, streaming }));
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as TimeoutError).phase).toBe(phase);
-    expect(performance.now() - startedMs).toBeLessThan(TIMEOUT_MS + 1_000);
     expect(error.partial?.text).toBe(partialText);
     expect(error.partial?.status).toBe(phase === 'headers' ? null : 200);
     await server.socketClosed(server.requests.at(-1)?.socketId ?? -1);
