@@ -88,11 +88,13 @@ describe('timeouts by phase', () => {
 
 describe('aborts and broken sockets', () => {
   it('an abort before the headers reaches the socket', async () => {
-    server.handle(() => stall());
     const controller = new AbortController();
+    // Aborted once the server holds the request (its headers not sent), not after a guessed wait.
+    server.handle(() => {
+      controller.abort();
+      return stall();
+    });
     const promise = client.ask({ ...streamAsk, signal: controller.signal, timeoutMs: 0 });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    controller.abort();
     const error = await failure(promise);
     expect(error.code).toBe('E_ABORTED');
     await server.socketClosed(server.requests.at(-1)?.socketId ?? -1);
