@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KbError, TimeoutError, type TimeoutPhase } from '../domain/index.js';
 import { createClient, type KbClient } from './client.js';
-import { sendJson, startRawServer, type RawServer } from './test-support/raw-server.js';
+import { sendJson, startRawServer, type RawServer } from '../test-support/raw-server.js';
 
 const TIMEOUT_MS = 200;
 const STALL_MS = 3_000;

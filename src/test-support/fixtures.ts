@@ -1,9 +1,9 @@
 // Test support: hand-made Samples and run directories, and seeded log-normal draws for the statistics tests.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunInfo } from '../../domain/run.js';
-import type { Sample } from '../../domain/sample.js';
-import { mulberry32 } from '../bootstrap.js';
+import type { RunInfo } from '../domain/run.js';
+import type { Sample } from '../domain/sample.js';
+import { mulberry32 } from '../compare/bootstrap.js';
 
 export interface SampleSpec {
   caseId?: string;
