@@ -4,7 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendJson } from '../src/client/test-support/raw-server.js';
+import { sendJson } from '../src/test-support/raw-server.js';
 import { runCliInProcess as runCli, tempDir } from './helpers.js';
 import { HOSTILE_BOARD, startHostileServer, type HostileServer } from './hostile-server.js';
 

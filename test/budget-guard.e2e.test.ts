@@ -2,7 +2,7 @@
 // one whose balance falls faster than its credits_used says (issue 20, items 15 and 16).
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendJson } from '../src/client/test-support/raw-server.js';
+import { sendJson } from '../src/test-support/raw-server.js';
 import type { Summary } from '../src/domain/summary.js';
 import { readJson, runCliInProcess as runCli, tempDir } from './helpers.js';
 import { hostileSuite, startHostileServer, type HostileServer } from './hostile-server.js';

@@ -8,7 +8,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareRuns } from '../src/compare/compare-runs.js';
 import { DEFAULT_COMPARE_OPTIONS } from '../src/compare/options.js';
-import { NASTY_TEXT, sample, writeRun } from '../src/compare/test-support/fixtures.js';
+import { NASTY_TEXT, sample, writeRun } from '../src/test-support/fixtures.js';
 import { writeComparison } from '../src/compare/write.js';
 
 const CHROMIUM = '/usr/bin/chromium';

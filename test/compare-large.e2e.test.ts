@@ -3,7 +3,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendJson } from '../src/client/test-support/raw-server.js';
+import { sendJson } from '../src/test-support/raw-server.js';
 import { readJson, runCli as spawnCli, runCliInProcess as runCli, tempDir } from './helpers.js';
 import { hostileSuite, startHostileServer, type HostileServer } from './hostile-server.js';
 

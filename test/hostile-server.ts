@@ -4,7 +4,7 @@
 import type { ServerResponse } from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startRawServer, sendJson, type RawServer, type RecordedRequest } from '../src/client/test-support/raw-server.js';
+import { startRawServer, sendJson, type RawServer, type RecordedRequest } from '../src/test-support/raw-server.js';
 
 export const HOSTILE_BOARD = 'board-hostile';
 export const HOSTILE_CHAT = 'chat-hostile';

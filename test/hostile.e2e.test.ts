@@ -4,7 +4,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendJson } from '../src/client/test-support/raw-server.js';
+import { sendJson } from '../src/test-support/raw-server.js';
 import type { Sample } from '../src/domain/sample.js';
 import { CLI, readJson, readNdjson, runCli, tempDir, runCliInProcess } from './helpers.js';
 import { HOSTILE_BOARD, hostileSuite, startHostileServer, type HostileServer } from './hostile-server.js';

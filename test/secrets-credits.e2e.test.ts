@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendJson } from '../src/client/test-support/raw-server.js';
+import { sendJson } from '../src/test-support/raw-server.js';
 import type { Sample } from '../src/domain/sample.js';
 import { readNdjson, runCliInProcess as runCli, tempDir } from './helpers.js';
 import { hostileSuite, startHostileServer, type HostileServer } from './hostile-server.js';

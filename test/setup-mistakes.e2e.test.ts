@@ -4,7 +4,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendJson } from '../src/client/test-support/raw-server.js';
+import { sendJson } from '../src/test-support/raw-server.js';
 import type { RunInfo } from '../src/domain/run.js';
 import type { Sample } from '../src/domain/sample.js';
 import { readJson, readNdjson, ROOT, runCliInProcess as runCli, tempDir } from './helpers.js';

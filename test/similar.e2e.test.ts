@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
-import { sendJson } from '../src/client/test-support/raw-server.js';
+import { sendJson } from '../src/test-support/raw-server.js';
 import { readNdjson, runCliInProcess as runCli, tempDir } from './helpers.js';
 import { HOSTILE_BOARD, HOSTILE_CHAT, startHostileServer, type HostileServer } from './hostile-server.js';
 

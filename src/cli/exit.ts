@@ -1,5 +1,6 @@
-// Exit codes (CONTRACT.md) and how errors become them: the one place that decides.
-import { InputError, KbError } from '../domain/errors.js';
+// Exit codes (CONTRACT.md) and how errors become them: the one place that decides, by the error's
+// stable `code` (domain/errors.ts), never by its class.
+import { kbErrorCodeOf, type InputError, type KbErrorCode } from '../domain/errors.js';
 import type { Verdict } from '../domain/summary.js';
 
 export const EXIT = { ok: 0, failed: 1, input: 2, stopped: 3 } as const;
@@ -10,20 +11,43 @@ export function exitForVerdict(verdict: Verdict): ExitCode {
   return verdict === 'pass' ? EXIT.ok : verdict === 'fail' ? EXIT.failed : EXIT.stopped;
 }
 
-/** Input errors are the user's to fix (2); anything that stopped the run before its end is 3. */
+/**
+ * Input errors are the user's to fix (2); anything that stopped the run before its end is 3. One
+ * line per code: the compiler asks for a new code's exit here.
+ */
+const EXIT_BY_CODE: Record<KbErrorCode, ExitCode> = {
+  E_INPUT: EXIT.input,
+  E_CONFIG: EXIT.input,
+  E_UNAUTHORIZED: EXIT.stopped,
+  E_VALIDATION: EXIT.stopped,
+  E_NOT_FOUND: EXIT.stopped,
+  E_RATE_LIMITED: EXIT.stopped,
+  E_CREDITS_EXHAUSTED: EXIT.stopped,
+  E_PAYLOAD_TOO_LARGE: EXIT.stopped,
+  E_HTTP: EXIT.stopped,
+  E_SERVER: EXIT.stopped,
+  E_TIMEOUT: EXIT.stopped,
+  E_CONNECTION: EXIT.stopped,
+  E_HEADERS_OVERFLOW: EXIT.stopped,
+  E_MALFORMED_BODY: EXIT.stopped,
+  E_STREAM: EXIT.stopped,
+  E_ABORTED: EXIT.stopped,
+  E_STORAGE: EXIT.stopped,
+};
+
 export function exitCodeFor(error: unknown): ExitCode {
-  if (error instanceof InputError) return EXIT.input;
-  if (error instanceof KbError) return error.code === 'E_CONFIG' ? EXIT.input : EXIT.stopped;
-  return EXIT.stopped;
+  const code = kbErrorCodeOf(error);
+  return code === undefined ? EXIT.stopped : EXIT_BY_CODE[code];
 }
 
 export function describeError(error: unknown): string {
-  if (error instanceof InputError) {
-    const issues = (error as InputError & { issues?: InputError[] }).issues;
-    if (issues && issues.length > 0) return issues.map((i) => i.describe()).join('\n');
-    return error.describe();
+  const code = kbErrorCodeOf(error);
+  if (code === 'E_INPUT' && typeof (error as Partial<InputError>).describe === 'function') {
+    const input = error as InputError & { issues?: InputError[] };
+    if (input.issues && input.issues.length > 0) return input.issues.map((i) => i.describe()).join('\n');
+    return input.describe();
   }
-  if (error instanceof KbError) return `${error.code}: ${error.message}`;
+  if (code !== undefined) return `${code}: ${(error as Error).message}`;
   if (error instanceof Error) return error.stack ?? error.message;
   return String(error);
 }

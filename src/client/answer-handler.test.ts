@@ -2,7 +2,7 @@
 // its chunks are stamped one by one as they arrive, even when several arrive in one read.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type KbClient } from './client.js';
-import { startRawServer, type RawServer } from './test-support/raw-server.js';
+import { startRawServer, type RawServer } from '../test-support/raw-server.js';
 
 let server: RawServer;
 let client: KbClient;

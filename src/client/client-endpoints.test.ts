@@ -1,7 +1,7 @@
 // Wire tests: every endpoint's method, path, query, headers and body as a raw server sees them.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createClient, type KbClient } from './client.js';
-import { sendJson, startRawServer, type RawServer } from './test-support/raw-server.js';
+import { sendJson, startRawServer, type RawServer } from '../test-support/raw-server.js';
 
 const KEY = 'sk-test-secret-123';
 const ANSWER = { text: 'The number is 444.', credits_used: 0.04975, credits_remaining: 1853.74585 };

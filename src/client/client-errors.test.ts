@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KbError, type RateLimitedError, ServerError, ValidationError } from '../domain/index.js';
 import { createClient, type KbClient } from './client.js';
-import { sendJson, startRawServer, type RawServer } from './test-support/raw-server.js';
+import { sendJson, startRawServer, type RawServer } from '../test-support/raw-server.js';
 
 const KEY = 'sk-live-very-secret-key';
 let server: RawServer;

@@ -4,8 +4,8 @@ import { STREAM_DIALECTS, type StreamDialect } from '../protocol/index.js';
 import type { AnswerResult } from '../domain/index.js';
 import { createClient, type KbClient } from './client.js';
 import type { StreamEvent } from './exchange.js';
-import { encodeDialect } from './test-support/dialect-encoders.js';
-import { startRawServer, writeSlowly, type RawServer } from './test-support/raw-server.js';
+import { encodeDialect } from '../test-support/dialect-encoders.js';
+import { startRawServer, writeSlowly, type RawServer } from '../test-support/raw-server.js';
 
 const CONTENT_TYPE: Record<StreamDialect, string> = {
   'ui-sse': 'text/event-stream',

@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KbError, TimeoutError, type TimeoutPhase } from '../domain/index.js';
 import { createClient, type KbClient } from './client.js';
-import { sendJson, startRawServer, type RawServer } from './test-support/raw-server.js';
+import { sendJson, startRawServer, type RawServer } from '../test-support/raw-server.js';
 
 const TIMEOUT_MS = 200;
 const STALL_MS = 3_000;
@@ -69,11 +69,11 @@ describe('timeouts by phase', () => {
 
   it.each(cases)('a server that stalls in phase %s', async (phase, streaming, handler, partialText) => {
     server.handle((_req, res) => handler(res));
-    const startedMs = performance.now();
+    // The phase names the deadline that fired (the stall outlasts it); how close to TIMEOUT_MS it
+    // fires is bench/timing-claims.mjs's to measure.
     const error = await failure(client.ask({ ...streamAsk, streaming }));
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as TimeoutError).phase).toBe(phase);
-    expect(performance.now() - startedMs).toBeLessThan(TIMEOUT_MS + 1_000);
     expect(error.partial?.text).toBe(partialText);
     expect(error.partial?.status).toBe(phase === 'headers' ? null : 200);
     await server.socketClosed(server.requests.at(-1)?.socketId ?? -1);
@@ -88,11 +88,13 @@ describe('timeouts by phase', () => {
 
 describe('aborts and broken sockets', () => {
   it('an abort before the headers reaches the socket', async () => {
-    server.handle(() => stall());
     const controller = new AbortController();
+    // Aborted once the server holds the request (its headers not sent), not after a guessed wait.
+    server.handle(() => {
+      controller.abort();
+      return stall();
+    });
     const promise = client.ask({ ...streamAsk, signal: controller.signal, timeoutMs: 0 });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    controller.abort();
     const error = await failure(promise);
     expect(error.code).toBe('E_ABORTED');
     await server.socketClosed(server.requests.at(-1)?.socketId ?? -1);

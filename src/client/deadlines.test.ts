@@ -1,11 +1,11 @@
+// The deadline list on a fake clock: which entries expire, in what order, on which timer.
 import { describe, expect, it } from 'vitest';
+import { FakeClock } from '../test-support/fake-clock.js';
 import { DeadlineList, type DeadlineEntry } from './deadlines.js';
 
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function entry(inMs: number, expired: string[], name: string, onExpire?: () => void): DeadlineEntry {
+function entry(clock: FakeClock, inMs: number, expired: string[], name: string, onExpire?: () => void): DeadlineEntry {
   return {
-    deadlineAtMs: performance.now() + inMs, prev: null, next: null, list: null,
+    deadlineAtMs: clock.now() + inMs, prev: null, next: null, list: null,
     expire: () => {
       expired.push(name);
       onExpire?.();
@@ -15,48 +15,67 @@ function entry(inMs: number, expired: string[], name: string, onExpire?: () => v
 
 describe('DeadlineList', () => {
   it('expires entries in deadline order on one timer, never one that was removed', async () => {
-    const list = new DeadlineList();
+    const clock = new FakeClock();
+    const list = new DeadlineList(clock);
     const expired: string[] = [];
-    const a = entry(5, expired, 'a');
-    const b = entry(10, expired, 'b');
-    const c = entry(15, expired, 'c');
-    const d = entry(40, expired, 'd');
+    const a = entry(clock, 5, expired, 'a');
+    const b = entry(clock, 10, expired, 'b');
+    const c = entry(clock, 15, expired, 'c');
+    const d = entry(clock, 40, expired, 'd');
     for (const e of [a, b, c, d]) list.add(e);
+    expect(clock.pending).toBe(1);
     list.remove(b);
-    await wait(25);
+    await clock.advance(25);
     expect(expired).toEqual(['a', 'c']);
     expect(list.armedAtMs).toBe(d.deadlineAtMs);
     list.remove(d);
-    await wait(30);
+    expect(clock.pending).toBe(0);
+    await clock.advance(30);
     expect(expired).toEqual(['a', 'c']);
   });
 
   it('holds no timer once the list is empty (nothing keeps the process alive for a request that ended)', () => {
-    const list = new DeadlineList();
-    const e = entry(60_000, [], 'e');
+    const clock = new FakeClock();
+    const list = new DeadlineList(clock);
+    const e = entry(clock, 60_000, [], 'e');
     list.add(e);
     expect(list.armedAtMs).toBe(e.deadlineAtMs);
     list.remove(e);
     expect(list.armedAtMs).toBeNull();
+    expect(clock.pending).toBe(0);
     // Removing twice, or an entry of no list, changes nothing.
     list.remove(e);
     expect(e.list).toBeNull();
   });
 
   it('keeps the timer for the earliest deadline when an expiry adds one (a retry)', async () => {
-    const list = new DeadlineList();
+    const clock = new FakeClock();
+    const list = new DeadlineList(clock);
     const expired: string[] = [];
-    const later = entry(20, expired, 'later');
-    const retry = entry(200, expired, 'retry');
-    const first = entry(5, expired, 'first', () => {
-      retry.deadlineAtMs = performance.now() + 200;
+    const later = entry(clock, 20, expired, 'later');
+    const retry = entry(clock, 200, expired, 'retry');
+    const first = entry(clock, 5, expired, 'first', () => {
+      retry.deadlineAtMs = clock.now() + 200;
       list.add(retry);
     });
     list.add(first);
     list.add(later);
-    await wait(35);
+    await clock.advance(35);
     expect(expired).toEqual(['first', 'later']);
     expect(list.armedAtMs).toBe(retry.deadlineAtMs);
+    expect(retry.deadlineAtMs).toBe(1205);
     list.remove(retry);
+  });
+
+  it('a deadline between two milliseconds is waited to the next whole one, never cut short', async () => {
+    const clock = new FakeClock();
+    const list = new DeadlineList(clock);
+    const expired: string[] = [];
+    const e = entry(clock, 10.4, expired, 'e');
+    list.add(e);
+    await clock.advance(10.2);
+    expect(expired).toEqual([]);
+    await clock.advance(1);
+    expect(expired).toEqual(['e']);
   });
 });

@@ -2,7 +2,7 @@
 // so their deadlines come in the order they were set, and a list in that order with one timer for
 // its first entry does what a setTimeout per request did, without a Timeout object and a closure
 // per request (both among what a load test's garbage collections promoted, in its heap profile).
-import { performance } from 'node:perf_hooks';
+import { systemClock, type Clock, type ClockTimer } from '../runner/clock.js';
 
 /** One entry of a deadline list: a request's guard, linked in place (no node object of its own). */
 export interface DeadlineEntry {
@@ -18,8 +18,11 @@ export interface DeadlineEntry {
 export class DeadlineList {
   private head: DeadlineEntry | null = null;
   private tail: DeadlineEntry | null = null;
-  private timer: NodeJS.Timeout | null = null;
+  private timer: ClockTimer | null = null;
   private timerAtMs = Infinity;
+
+  /** `clock`: performance.now and setTimeout in a run (entries' deadlines are on it); a fake one in a test. */
+  constructor(private readonly clock: Clock = systemClock) {}
 
   add(entry: DeadlineEntry): void {
     entry.list = this;
@@ -40,7 +43,7 @@ export class DeadlineList {
     entry.prev = entry.next = entry.list = null;
     // Nothing left to wait for: the timer must not keep the process alive for a request that ended.
     if (this.head === null && this.timer !== null) {
-      clearTimeout(this.timer);
+      this.clock.clearTimer(this.timer);
       this.timer = null;
       this.timerAtMs = Infinity;
     }
@@ -49,12 +52,12 @@ export class DeadlineList {
   private arm(atMs: number): void {
     this.timerAtMs = atMs;
     // A timer may fire up to a millisecond early: whatever is not yet due is waited for again.
-    this.timer = setTimeout(this.fire, Math.max(1, Math.ceil(atMs - performance.now())));
+    this.timer = this.clock.setTimer(this.fire, Math.max(1, Math.ceil(atMs - this.clock.now())));
   }
 
   private readonly fire = (): void => {
     this.timer = null;
-    const now = performance.now();
+    const now = this.clock.now();
     // Entries are in deadline order: the expired ones are at the front.
     while (this.head !== null && this.head.deadlineAtMs <= now) {
       const due = this.head;
@@ -64,7 +67,7 @@ export class DeadlineList {
     // An expiry may have set a new deadline (a retry): the timer is for the earliest one.
     if (this.head === null) return;
     if (this.timer !== null && this.timerAtMs <= this.head.deadlineAtMs) return;
-    if (this.timer !== null) clearTimeout(this.timer);
+    if (this.timer !== null) this.clock.clearTimer(this.timer);
     this.arm(this.head.deadlineAtMs);
   };
 

@@ -1,7 +1,7 @@
 // The embeddings client against a real HTTP server on 127.0.0.1 that speaks OpenAI's /v1/embeddings.
 import { afterEach, describe, expect, it } from 'vitest';
 import { fetchEmbeddings } from './embeddings.js';
-import { sendJson, startRawServer, type RawServer } from './test-support/raw-server.js';
+import { sendJson, startRawServer, type RawServer } from '../test-support/raw-server.js';
 
 let server: RawServer | undefined;
 afterEach(async () => server?.close());

@@ -23,7 +23,8 @@ describe('RequestGuard', () => {
     caller.abort();
     expect(() => new RequestGuard(caller.signal, 0, 'POST /x')).toThrow(/aborted by the caller/);
     const timed = new RequestGuard(undefined, 5, 'POST /x');
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    // Waits for the guard's own abort, not a guessed time (the deadline list is deadlines.test.ts's, on a fake clock).
+    await new Promise((resolve) => timed.signal.addEventListener('abort', resolve, { once: true }));
     expect(timed.reason).toBe('timeout');
   });
 });

@@ -8,7 +8,7 @@ import type { Sample } from '../domain/sample.js';
 import { createSummarizer } from '../metrics/summarizer.js';
 import { compareRuns } from './compare-runs.js';
 import { DEFAULT_COMPARE_OPTIONS } from './options.js';
-import { logNormalSample, sample, writeRun } from './test-support/fixtures.js';
+import { logNormalSample, sample, writeRun } from '../test-support/fixtures.js';
 import type { CompareOptions } from './types.js';
 
 const MODELS = ['gpt-4o', 'gpt-4o-mini'];

@@ -7,7 +7,7 @@ import type { Sample } from '../domain/sample.js';
 import { answerKey, digestRun, itemKeyOf, majorityPass, representativeText } from './collect.js';
 import { matchItems } from './items.js';
 import { itemLabel } from './labels.js';
-import { runInfo, sample, writeRun } from './test-support/fixtures.js';
+import { runInfo, sample, writeRun } from '../test-support/fixtures.js';
 
 async function digestOf(samples: Sample[]) {
   const dir = writeRun(join(mkdtempSync(join(tmpdir(), 'kbbench-items-')), 'run'), samples);

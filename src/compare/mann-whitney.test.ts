@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { erfc, holmAdjust, mannWhitneyU } from './mann-whitney.js';
-import { logNormalSample } from './test-support/fixtures.js';
+import { logNormalSample } from '../test-support/fixtures.js';
 
 describe('mannWhitneyU', () => {
   it("matches R's wilcox.test example (Hollander & Wolfe, with ties): W = 58, p = 0.1329", () => {

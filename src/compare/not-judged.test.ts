@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Sample } from '../domain/sample.js';
 import { digestRun } from './collect.js';
 import { matchItems } from './items.js';
-import { runInfo, sample, writeRun } from './test-support/fixtures.js';
+import { runInfo, sample, writeRun } from '../test-support/fixtures.js';
 
 async function digestOf(samples: Sample[]) {
   const dir = writeRun(join(mkdtempSync(join(tmpdir(), 'kbbench-notjudged-')), 'run'), samples);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Sample } from '../domain/sample.js';
 import { compareRuns } from './compare-runs.js';
 import { DEFAULT_COMPARE_OPTIONS } from './options.js';
-import { sample, writeRun } from './test-support/fixtures.js';
+import { sample, writeRun } from '../test-support/fixtures.js';
 
 const root = mkdtempSync(join(tmpdir(), 'kbbench-pass-rate-'));
 let counter = 0;

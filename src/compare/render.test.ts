@@ -8,7 +8,7 @@ import { renderCompareConsole } from './console.js';
 import { renderCompareHtml } from './html/render.js';
 import { escapeMarkdown, renderCompareMarkdown } from './markdown.js';
 import { DEFAULT_COMPARE_OPTIONS } from './options.js';
-import { NASTY_TEXT, sample, writeRun } from './test-support/fixtures.js';
+import { NASTY_TEXT, sample, writeRun } from '../test-support/fixtures.js';
 import type { Comparison } from './types.js';
 
 let comparison: Comparison;

@@ -3,7 +3,7 @@
 // size and turn position) where it was not, and the run's repeats scatter around both.
 import { fitLeastSquares, type LeastSquaresFit } from './least-squares.js';
 import { linkModels, type BorrowedCost } from './model-ratio.js';
-import { studentTQuantile } from './student-t.js';
+import { studentTQuantile } from '../stats/student-t.js';
 import { roundCredits, sumCredits } from './units.js';
 
 /** One distinct item of the plan: what is known of it before anything is sent. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sample } from '../compare/test-support/fixtures.js';
+import { sample } from '../test-support/fixtures.js';
 import type { Sample } from '../domain/sample.js';
 import { MAX_TRACE, RunCredits } from './run-credits.js';
 

@@ -31,6 +31,8 @@ export interface AnswerResult {
   /** A stream carried the finish event. Always true for a JSON answer. */
   finished: boolean;
   marks: AnswerMarks;
+  /** Attempts the retry layer made for it (client/retry.ts), set only when more than one. */
+  attempts?: number;
 }
 
 /** What a failure knew before it failed: the runner records it beside the error. */

@@ -37,7 +37,7 @@ export interface ChatClient {
   ask(request: AskRequest): Promise<AnswerResult>;
   continueConversation(request: ContinueRequest): Promise<AnswerResult>;
   createConversation(request: CreateConversationRequest): Promise<Conversation>;
-  listBoards(signal?: AbortSignal): Promise<Board[]>;
-  listChats(boardId: string, signal?: AbortSignal): Promise<ChatList['data']>;
+  listBoards(signal?: AbortSignal, timeoutMs?: number): Promise<Board[]>;
+  listChats(boardId: string, signal?: AbortSignal, timeoutMs?: number): Promise<ChatList['data']>;
   close(): Promise<void>;
 }

@@ -2,30 +2,48 @@
 // on `code`, never on message text. Messages never contain the API key.
 import type { PartialAnswer } from './answer.js';
 
-export type KbErrorCode =
-  | 'E_UNAUTHORIZED'
-  | 'E_VALIDATION'
-  | 'E_NOT_FOUND'
-  | 'E_RATE_LIMITED'
-  | 'E_CREDITS_EXHAUSTED'
-  | 'E_PAYLOAD_TOO_LARGE'
-  | 'E_HTTP'
-  | 'E_SERVER'
-  | 'E_TIMEOUT'
-  | 'E_CONNECTION'
-  | 'E_HEADERS_OVERFLOW'
-  | 'E_MALFORMED_BODY'
-  | 'E_STREAM'
-  | 'E_ABORTED'
-  | 'E_INPUT'
-  | 'E_CONFIG'
-  | 'E_STORAGE';
+/** Every stable code, as a value: who maps codes (exit codes, messages) asks for each by name. */
+export const KB_ERROR_CODES = [
+  'E_UNAUTHORIZED',
+  'E_VALIDATION',
+  'E_NOT_FOUND',
+  'E_RATE_LIMITED',
+  'E_CREDITS_EXHAUSTED',
+  'E_PAYLOAD_TOO_LARGE',
+  'E_HTTP',
+  'E_SERVER',
+  'E_TIMEOUT',
+  'E_CONNECTION',
+  'E_HEADERS_OVERFLOW',
+  'E_MALFORMED_BODY',
+  'E_STREAM',
+  'E_ABORTED',
+  'E_INPUT',
+  'E_CONFIG',
+  'E_STORAGE',
+] as const;
+
+export type KbErrorCode = (typeof KB_ERROR_CODES)[number];
+
+const KNOWN_CODES: ReadonlySet<string> = new Set(KB_ERROR_CODES);
+
+/**
+ * The stable code of a failure, read from the error itself, not its class: an error that crossed a
+ * boundary (a worker thread's message, a second copy of a module) keeps its code but not its class.
+ */
+export function kbErrorCodeOf(error: unknown): KbErrorCode | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && KNOWN_CODES.has(code) ? (code as KbErrorCode) : undefined;
+}
 
 export abstract class KbError extends Error {
   abstract readonly code: KbErrorCode;
   override readonly name: string = this.constructor.name;
   /** What had arrived before the failure (status, text, marks), when anything had. */
   partial?: PartialAnswer;
+  /** Attempts the retry layer made before giving up (client/retry.ts), set only when more than one. */
+  attempts?: number;
 }
 
 /** An HTTP answer other than 2xx. `body` is the parsed JSON or the raw text (truncated). */

@@ -1,9 +1,10 @@
 // The checks gate: what fails one by one, what a pass_rate threshold judges, expected failures and unexpected passes.
 import { describe, expect, it } from 'vitest';
 import type { Sample } from '../domain/sample.js';
+import { sampleWith } from '../test-support/fixtures.js';
 import { createChecksGate } from './checks-gate.js';
 
-const sample = (over: Partial<Sample>): Sample => ({ model: 'm', outcome: 'ok', pass: true, ...over }) as Sample;
+const sample = (over: Partial<Sample>): Sample => sampleWith({ model: 'm', outcome: 'ok', pass: true, ...over });
 
 describe('createChecksGate', () => {
   it('counts failures outside coverage, covered ones apart, xfail and xpass, and ignores skipped turns', () => {

@@ -3,8 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../store/atomic-file.js';
 import { RUN_FILES } from '../store/run-dir.js';
-import { TIMING_METRICS, type HistogramFile, type TimingMetric, type TimingPercentiles } from '../domain/summary.js';
-import { addHistograms, decodeHistogram, encodeHistogram, percentilesMs, type Histogram } from './histogram.js';
+import { TIMING_METRICS, type HistogramFile, type TimingMetric } from '../domain/summary.js';
+import { addHistograms, decodeHistogram, encodeHistogram, type Histogram } from './histogram.js';
 import { setOwn } from './own-record.js';
 
 export const HISTOGRAM_FILE_NAME = RUN_FILES.histograms;
@@ -52,22 +52,6 @@ export function mergeHistogramFiles(files: readonly HistogramFile[]): HistogramF
     }
   }
   return encodeHistogramSet(merged);
-}
-
-/** Percentiles (ms) of every model and metric of a file, e.g. for `compare` without the samples. */
-export function percentilesOfHistogramFile(
-  file: HistogramFile,
-): Record<string, Partial<Record<TimingMetric, TimingPercentiles>>> {
-  const out: Record<string, Partial<Record<TimingMetric, TimingPercentiles>>> = {};
-  for (const [model, metrics] of decodeHistogramFile(file)) {
-    const entry: Partial<Record<TimingMetric, TimingPercentiles>> = {};
-    for (const [metric, histogram] of metrics) {
-      const percentiles = percentilesMs(histogram);
-      if (percentiles) entry[metric] = percentiles;
-    }
-    setOwn(out, model, entry);
-  }
-  return out;
 }
 
 export async function readHistogramFile(runDir: string): Promise<HistogramFile> {

@@ -1,6 +1,6 @@
 // The interval recorder: one line per wall-clock second, counts in the second they happened, quiet seconds kept.
 import { describe, expect, it } from 'vitest';
-import { sample } from '../compare/test-support/fixtures.js';
+import { sample } from '../test-support/fixtures.js';
 import { IntervalSum } from './interval-bucket.js';
 import { IntervalRecorder } from './interval-recorder.js';
 

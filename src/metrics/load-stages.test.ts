@@ -1,6 +1,6 @@
 // Stages and the knee, on constructed timeline lines: counts per stage, and which of the three turned first.
 import { describe, expect, it } from 'vitest';
-import { sample } from '../compare/test-support/fixtures.js';
+import { sample } from '../test-support/fixtures.js';
 import type { TimelineLine } from '../domain/timeline.js';
 import { createHarnessSaturation } from './harness-saturation.js';
 import { IntervalSum } from './interval-bucket.js';

@@ -1,6 +1,6 @@
 // Merging timelines is exact: two shards' lines, merged, equal the lines of one recorder that saw everything.
 import { describe, expect, it } from 'vitest';
-import { sample } from '../compare/test-support/fixtures.js';
+import { sample } from '../test-support/fixtures.js';
 import { seededRandom } from '../report/test-support/synthetic-run.js';
 import type { Sample } from '../domain/sample.js';
 import type { TimelineLine } from '../domain/timeline.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sample } from '../compare/test-support/fixtures.js';
+import { sample } from '../test-support/fixtures.js';
 import type { StageSummary, SweepPlan } from '../domain/load.js';
 import { sweepProfile, sweepRates } from '../runner/loop/sweep.js';
 import { stageWindows } from '../runner/arrivals.js';

@@ -2,19 +2,14 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../domain/errors.js';
 import type { Sample } from '../domain/sample.js';
+import { sampleWith } from '../test-support/fixtures.js';
 import { createThresholdSinks } from './thresholds-sinks.js';
 import { validateThresholds } from './thresholds.js';
 
-function sample(over: Partial<Sample>): Sample {
-  return {
-    item_id: 'case:refund|model:gpt-4o|r1', case_id: 'refund', thread_id: null, turn: null, model: 'gpt-4o', repeat: 1,
-    endpoint: 'ask', method: 'post', streaming: true, conversation_id: null, started_at: '2025-01-01T00:00:00.000Z', offset_ms: 0,
-    status: 200, outcome: 'ok', error: null, attempts: 1, ttfb_ms: 50, ttfc_ms: 100, last_chunk_ms: null, finish_ms: null,
-    usage_ms: null, latency_ms: 1000, chunks: 1, chars: 10, gap_mean_ms: null, gap_max_ms: null, text: 'answer',
-    credits_used: 0.05, credits_remaining: null, credits_unknown: false, checks: [], pass: true,
-    ...over,
-  };
-}
+const sample = (over: Partial<Sample>): Sample => sampleWith({
+  item_id: 'case:refund|model:gpt-4o|r1', case_id: 'refund', started_at: '2025-01-01T00:00:00.000Z', ttfb_ms: 50, latency_ms: 1000,
+  chunks: 1, chars: 10, text: 'answer', credits_used: 0.05, checks: [], ...over,
+});
 
 // 20 answers: ttfc 10, 20, … 200 ms; one failed check; credits 0.01 each, one unknown. Then a
 // timeout whose partial timings (5 s, 9 s) are not an answer's: timings leave it out, as summary.json.

@@ -6,7 +6,6 @@ import { parseThreshold, parseThresholdKey, type ParsedThreshold } from './thres
 import type { ThresholdOperator } from './threshold-grammar.js';
 
 export type TimingThresholdMetric = 'ttfc_ms' | 'latency_ms' | 'ttfb_ms' | 'corrected_latency_ms';
-export const TIMING_THRESHOLD_METRICS: readonly TimingThresholdMetric[] = ['ttfc_ms', 'latency_ms', 'ttfb_ms', 'corrected_latency_ms'];
 
 /**
  * What one scope's accumulator offers a threshold, with summary.json's inclusion rules already

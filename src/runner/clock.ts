@@ -51,18 +51,32 @@ function sleepOnce(ms: number, signal?: AbortSignal): Promise<boolean> {
   });
 }
 
+/** A timer of a Clock: what `setTimer` returns and `clearTimer` takes (a Timeout on the system clock). */
+export type ClockTimer = ReturnType<typeof setTimeout> | number;
+
 /**
- * The runner's time as a value (tinybench's `now`): the system's monotonic clock in a run, a fake
- * one in a test, which then advances time instead of waiting for it (a think time of 60 ms takes none).
+ * The runner's time as a value (tinybench's injectable `now` and timers): the system's monotonic
+ * clock and plain setTimeout in a run, a fake one in a test (src/test-support/fake-clock.ts), which
+ * then advances time instead of waiting for it (a think time of 60 ms, an open loop of 2 s, take none).
  */
 export interface Clock {
   /** Monotonic ms. */
   now(): number;
   /** Resolves true after `ms`, or false at once when `signal` aborts. */
   sleep(ms: number, signal?: AbortSignal): Promise<boolean>;
+  /** setTimeout on this clock: `callback` runs once `ms` have passed on it. */
+  setTimer(callback: () => void, ms: number): ClockTimer;
+  /** clearTimeout on this clock; nothing for undefined or a timer that already ran. */
+  clearTimer(timer: ClockTimer | undefined): void;
 }
 
-export const systemClock: Clock = { now: monotonicMs, sleep };
+/** The real clock: performance.now and setTimeout themselves, nothing in between (the hot path's timers). */
+export const systemClock: Clock = {
+  now: monotonicMs,
+  sleep,
+  setTimer: (callback, ms) => setTimeout(callback, ms),
+  clearTimer: (timer) => clearTimeout(timer),
+};
 
 /** Rounds a duration to microseconds: sub-ms precision without float noise in the files. */
 export const roundMs = (ms: number): number => Math.round(ms * 1000) / 1000;

@@ -5,5 +5,4 @@ export { EXECUTORS, type LoopSpec, type LoopKind } from './loop/executors.js';
 export type { RunEvent, SweepProbe, UnitSource } from './unit.js';
 export type { AbortBy, StopReason } from './gate.js';
 export type { CheckFn, CheckSubject } from './send.js';
-export { DEFAULT_BACKOFF, withRetries, isRetryable, type BackoffPolicy } from './backoff.js';
 export { monotonicMs, isoNow, sleep } from './clock.js';

@@ -3,7 +3,7 @@ import { setMaxListeners } from 'node:events';
 import { BudgetGuard, type BudgetLimits } from '../credits/budget.js';
 import { CreditLedger } from '../credits/ledger.js';
 import type { ChatClient } from '../domain/client.js';
-import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
+import { DEFAULT_BACKOFF, retryingClient, type BackoffPolicy } from '../client/retry.js';
 import { Channel, type EventStream } from './channel.js';
 import { systemClock, type Clock } from './clock.js';
 import { StartGate, type StopReason } from './gate.js';
@@ -52,7 +52,7 @@ export interface RunnerOptions {
   ledger?: CreditLedger;
   /** The run's t0 (monotonic ms), when set by whoever starts several loops at one instant (--workers). */
   runStartMs?: number;
-  /** Offsets and think times (default the system's monotonic clock). A fake one is for closed loops: the open loop's timers are real. */
+  /** Offsets, think times, retry waits and the loop's timers (default the system's monotonic clock and setTimeout; a test passes a fake one). */
   clock?: Clock;
 }
 
@@ -100,11 +100,13 @@ export function startRun(source: UnitSource, options: RunnerOptions): RunHandle 
   const runStartMs = options.runStartMs ?? clock.now();
   const channel = new Channel<RunEvent>(() => cancel.abort());
   channel.onAbandon = () => cancel.abort();
+  // The policy the client's retry layer reads; the loop sets its deadline on this same object.
+  const backoff: BackoffPolicy = { ...DEFAULT_BACKOFF, ...options.backoff, retries: options.retries };
   const deps: SendDeps = {
-    client: options.client,
+    client: retryingClient(options.client, backoff, clock),
     target: options.target,
     timeoutMs: options.timeoutMs,
-    backoff: { ...DEFAULT_BACKOFF, ...options.backoff, retries: options.retries },
+    backoff,
     check: options.check,
     ledger,
     runStartMs,

@@ -1,4 +1,4 @@
-// Sends one request (ask or continue) with retries, and returns its Sample with checks applied.
+// Sends one request (ask or continue) through the run's client (retries are its layer, client/retry.ts), and returns its Sample with checks applied.
 import type { AnswerResult } from '../domain/answer.js';
 import type { AskRequest, ChatClient, ContinueRequest } from '../domain/client.js';
 import { AbortedError, KbError, ValidationError } from '../domain/errors.js';
@@ -8,7 +8,7 @@ import type { CreditLedger } from '../credits/ledger.js';
 import { checkCreditUnits, fromUnits } from '../credits/units.js';
 import { itemOutcome } from '../checks/outcome.js';
 import type { PlanRequest } from '../plan/types.js';
-import { withRetries, type BackoffPolicy } from './backoff.js';
+import type { BackoffPolicy } from '../client/retry.js';
 import { isoNow, roundMs, systemClock, type Clock } from './clock.js';
 import { interruptedSample, sampleFromAnswer, sampleFromError, skippedSample, type SampleContext } from './sample-builder.js';
 
@@ -22,9 +22,11 @@ export interface CheckSubject {
 export type CheckFn = (specs: CheckSpec[], subject: CheckSubject, signal: AbortSignal) => Promise<CheckResult[]>;
 
 export interface SendDeps {
+  /** The run's client, its retry layer around it (client/retry.ts `retryingClient`, wrapped once by startRun). */
   client: ChatClient;
   target: { boardId: string; chatId: string };
   timeoutMs: number;
+  /** The retry policy the client's layer reads: the loop sets its deadline (an open loop's end). */
   backoff: BackoffPolicy;
   check: CheckFn;
   ledger: CreditLedger;
@@ -65,6 +67,9 @@ export class ModelRefusals {
     this.refused.set(spec.model, `the service refused model "${spec.request_model}" (${typeof said === 'string' ? said : error.message}); its other requests were not sent`);
   }
 }
+
+/** How many attempts a failure took: the retry layer says so on the error when it made more than one. */
+export const attemptsOf = (error: unknown): number => (error instanceof KbError ? error.attempts ?? 1 : 1);
 
 /** Thrown when the user's hard abort cancelled the request: nothing is recorded, resume re-sends it. */
 export class RequestCancelled extends Error {}
@@ -113,18 +118,15 @@ export async function sendRequest(spec: PlanRequest, deps: SendDeps, conversatio
   });
   const firstSentAt = clock.now();
   const scheduled = (sample: Sample, sentAt: number | undefined): Sample => withSchedule(sample, spec.intended_at_ms, firstSentAt, sentAt);
-  let attempts = 0;
   const refused = deps.refusedModels?.reasonFor(spec.model);
   if (refused !== undefined) return skippedSample(spec, ctx(0), refused);
   try {
-    const answer = await withRetries((n) => {
-      attempts = n;
-      return callClient(spec, deps, conversationId);
-    }, deps.backoff, deps.abort);
-    const sample = scheduled(sampleFromAnswer(spec, ctx(attempts), answer), answer.marks.sentAt);
+    const answer = await callClient(spec, deps, conversationId);
+    const sample = scheduled(sampleFromAnswer(spec, ctx(answer.attempts ?? 1), answer), answer.marks.sentAt);
     deps.refusedModels?.observe(spec, sample, null);
     return await withChecks(sample, spec, deps);
   } catch (error) {
+    const attempts = attemptsOf(error);
     if (deps.abort.aborted || error instanceof AbortedError) {
       if (deps.cut?.aborted !== true || deps.hardAbort?.aborted === true) throw new RequestCancelled('cancelled');
       // Cut at the end of the graceful stop: recorded, with how long it was outstanding.

@@ -1,13 +1,12 @@
 // Runs one thread: creates its conversation (unless resuming one), then sends its turns in order.
 import { AbortedError, KbError } from '../domain/errors.js';
 import type { Sample } from '../domain/sample.js';
-import { withRetries } from './backoff.js';
 import { isoNow, systemClock } from './clock.js';
 import { createIdOf } from '../plan/item-id.js';
 import { createRandom } from '../domain/random.js';
 import type { PlanRequest, PlanThread } from '../plan/types.js';
 import { interruptedSample, sampleFromError, skippedSample, type SampleContext } from './sample-builder.js';
-import { RequestCancelled, sendRequest, type SendDeps } from './send.js';
+import { attemptsOf, RequestCancelled, sendRequest, type SendDeps } from './send.js';
 
 export interface ThreadHooks {
   /** True once no new request may start (a conversation is not created after a stop either). */
@@ -19,24 +18,21 @@ export interface ThreadHooks {
 
 type Created = { conversationId: string } | { failure: Sample };
 
-async function createWithRetries(thread: PlanThread, deps: SendDeps): Promise<Created> {
+/** Creates the thread's conversation (retried by the client's layer, as every call). */
+async function createConversation(thread: PlanThread, deps: SendDeps): Promise<Created> {
   const startedAt = isoNow();
   const offsetMs = (deps.clock ?? systemClock).now() - deps.runStartMs;
-  let attempts = 0;
-  const create = (n: number) => {
-    attempts = n;
-    return deps.client.createConversation({
+  try {
+    const conversation = await deps.client.createConversation({
       boardId: deps.target.boardId,
       chatId: deps.target.chatId,
       ...(thread.name !== undefined ? { name: thread.name } : {}),
       signal: deps.abort,
       timeoutMs: deps.timeoutMs,
     });
-  };
-  try {
-    const conversation = await withRetries(create, deps.backoff, deps.abort);
     return { conversationId: conversation.conversationId };
   } catch (error) {
+    const attempts = attemptsOf(error);
     if (deps.abort.aborted || error instanceof AbortedError) {
       if (deps.cut?.aborted !== true || deps.hardAbort?.aborted === true) throw new RequestCancelled('cancelled');
       // Cut at the end of the graceful stop while the conversation was being created: recorded, so the start is not lost.
@@ -102,7 +98,7 @@ export async function runThread(thread: PlanThread, deps: SendDeps, hooks: Threa
     return;
   }
   if (conversationId === null) {
-    const created = await createWithRetries(thread, deps);
+    const created = await createConversation(thread, deps);
     if ('failure' in created) {
       hooks.emit(created.failure);
       skipRest(thread.turns, null, `conversation could not be created (${created.failure.error?.code})`, hooks, deps);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ReferenceApp } from './app.js';
 import { drawFaults, HTML_502_PAGE } from './faults.js';
 import { deriveRandom } from './random.js';
@@ -10,6 +10,10 @@ const ASK = askUrl({ prompt: 'How long is the free trial?' });
 function balance(app: ReferenceApp): number {
   return app.context.accounts.balanceUnits('demo');
 }
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('faults forced by header', () => {
   it('answers 500, 429, 502 HTML and 402 without debiting', async () => {
@@ -39,12 +43,18 @@ describe('faults forced by header', () => {
     expect(json.cutAfterBytes).toBeLessThan(Buffer.byteLength(json.body ?? ''));
   });
 
-  it('stalls for the asked time, on any endpoint', async () => {
+  it('stalls for the asked time, on any endpoint (fake timers)', async () => {
     const app = await demoApp();
-    const started = performance.now();
-    const response = await app.handle(request('GET', '/api/boards', { headers: { 'x-kbbench-fault': 'stall=60' } }));
-    expect(response.status).toBe(200);
-    expect(performance.now() - started).toBeGreaterThanOrEqual(55);
+    vi.useFakeTimers();
+    let answered = false;
+    const responding = app.handle(request('GET', '/api/boards', { headers: { 'x-kbbench-fault': 'stall=60' } })).then((response) => {
+      answered = true;
+      return response;
+    });
+    await vi.advanceTimersByTimeAsync(59);
+    expect(answered).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect((await responding).status).toBe(200);
   });
 });
 

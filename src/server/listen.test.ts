@@ -3,9 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { UiChunkSchema } from '../protocol/index.js';
 import { describeService, startReferenceService, type RunningService } from './listen.js';
-import { DEFAULT_MODEL_PROFILES, drawTtfcMs } from './model-profiles.js';
 import { ServiceOptionsError } from './options.js';
-import { deriveRandom } from './random.js';
 import { DEMO, sseData } from './test-helpers.js';
 
 let service: RunningService;
@@ -174,38 +172,12 @@ describe('the service over HTTP', () => {
 });
 
 describe('timing', () => {
-  it('waits the seeded time to first chunk before the first text, after an immediate first byte', async () => {
-    const seed = 5;
-    const timed = await startReferenceService({ latencyScale: 1, seed });
-    try {
-      const expectedTtfcMs = drawTtfcMs(DEFAULT_MODEL_PROFILES['gpt-4o-mini'], deriveRandom(seed, 'latency'));
-      const started = performance.now();
-      const response = await fetch(`${timed.url}/api/conversation?${ids}&prompt=trial&streaming=true&model=gpt-4o-mini`, { headers });
-      const ttfbMs = performance.now() - started;
-      const reader = response.body?.getReader();
-      let seen = '';
-      let ttfcMs = 0;
-      while (reader) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        seen += Buffer.from(value).toString();
-        if (ttfcMs === 0 && seen.includes('text-delta')) ttfcMs = performance.now() - started;
-      }
-      expect(ttfbMs).toBeLessThan(expectedTtfcMs);
-      expect(ttfcMs).toBeGreaterThanOrEqual(expectedTtfcMs - 5);
-      expect(ttfcMs).toBeLessThan(expectedTtfcMs + 400);
-    } finally {
-      await timed.close();
-    }
-  });
-
-  it('closes promptly with a slow stream still open', async () => {
+  it('closes with a slow stream still open: the stream is cut, not waited for', async () => {
+    // Cut, it rejects; waited for, it would end whole (how long close() takes: bench/timing-claims.mjs).
     const slow = await startReferenceService({ latencyScale: 50 });
     const response = await fetch(`${slow.url}/api/conversation?${ids}&prompt=trial&streaming=true`, { headers });
     const reading = response.text();
-    const started = performance.now();
     await slow.close();
-    expect(performance.now() - started).toBeLessThan(1000);
     await expect(reading).rejects.toThrow();
   });
 });

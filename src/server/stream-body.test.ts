@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { createRandom } from './random.js';
 import { chunkAnswer, StreamCutError, streamAnswer, type StreamPlan } from './stream-body.js';
@@ -13,6 +13,10 @@ async function collect(stream: AsyncIterable<Uint8Array>): Promise<{ pieces: Uin
   for await (const piece of stream) pieces.push(piece);
   return { pieces, text: Buffer.concat(pieces).toString('utf8') };
 }
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('chunking an answer', () => {
   it('gives back the exact text when the deltas are joined', () => {
@@ -61,11 +65,26 @@ describe('streaming an answer', () => {
     expect(pieces.join('')).not.toContain('€5');
   });
 
-  it('pings while waiting for the first chunk, and waits as long as planned', async () => {
-    const started = performance.now();
-    const { text } = await collect(streamAnswer(plan({ ttfcMs: 120, pingIntervalMs: 25 })));
-    expect(performance.now() - started).toBeGreaterThanOrEqual(110);
-    expect(text.split(': ping').length - 1).toBeGreaterThanOrEqual(4);
+  it('sends a first byte at once, pings while waiting for the first chunk, and waits exactly as planned (fake timers)', async () => {
+    vi.useFakeTimers();
+    const pieces: string[] = [];
+    let done = false;
+    const reading = (async () => {
+      for await (const piece of streamAnswer(plan({ ttfcMs: 120, pingIntervalMs: 25 }))) pieces.push(Buffer.from(piece).toString());
+      done = true;
+    })();
+    await vi.advanceTimersByTimeAsync(0);
+    // The first bytes (a ping and the stream's opening) leave before the first chunk's wait.
+    expect(pieces).toHaveLength(1);
+    expect(pieces[0]).toMatch(/^: ping\n\n/);
+    expect(pieces[0]).not.toContain('Hé');
+    await vi.advanceTimersByTimeAsync(119);
+    expect(pieces.join('')).not.toContain('Hé');
+    expect(pieces.join('').split(': ping').length - 1).toBe(5); // the first, then at 25, 50, 75, 100 ms
+    await vi.advanceTimersByTimeAsync(1);
+    await reading;
+    expect(done).toBe(true);
+    expect(pieces.join('')).toContain('Hé');
   });
 
   it('stops waiting when the client goes away', async () => {

@@ -6,7 +6,9 @@ import type { KbClient } from '../client/index.js';
 import { fetchEmbeddings } from '../client/embeddings.js';
 import { AbortedError } from '../domain/errors.js';
 import { makeGrader, type Grader, type Knowledge } from '../graders/index.js';
-import { DEFAULT_BACKOFF, withRetries, type CheckFn } from '../runner/index.js';
+import { DEFAULT_BACKOFF, type BackoffPolicy } from '../client/retry.js';
+import { retryingGrader } from '../graders/retrying.js';
+import type { CheckFn } from '../runner/index.js';
 import { retryPolicyOf } from './preflight.js';
 import type { RunSessionOptions } from './options.js';
 import type { ResolvedTarget } from './target.js';
@@ -19,8 +21,11 @@ export interface GradingDeps {
 
 type PortOptions = Pick<RunSessionOptions, 'timeoutMs' | 'retries' | 'maxRetryWaitMs' | 'embeddings'>;
 
-/** The grader of one request: a chat named on the check (with its own model), else the run's. */
-function graderFor(request: JudgeRequest, run: Grader | undefined, client: KbClient, target: ResolvedTarget, options: PortOptions, cache: Map<string, Grader>): Grader | undefined {
+/**
+ * The grader of one request: a chat named on the check (with its own model), else the run's. Each
+ * is made once (cached) with the retry layer around it.
+ */
+function graderFor(request: JudgeRequest, run: Grader | undefined, client: KbClient, target: ResolvedTarget, policy: BackoffPolicy, options: PortOptions, cache: Map<string, Grader>): Grader | undefined {
   if (request.chat_id === undefined) {
     if (run === undefined || request.model === undefined || run.model === request.model) return run;
   }
@@ -28,10 +33,10 @@ function graderFor(request: JudgeRequest, run: Grader | undefined, client: KbCli
   let grader = cache.get(key);
   if (grader === undefined) {
     grader = request.chat_id !== undefined
-      ? makeGrader(
+      ? retryingGrader(makeGrader(
           { kind: 'chat', chat_id: request.chat_id, ...(request.board_id ? { board_id: request.board_id } : {}), ...(request.model ? { model: request.model } : {}) },
           { client, boardId: target.boardId, timeoutMs: options.timeoutMs },
-        )
+        ), policy)
       : run!.withModel(request.model!);
     cache.set(key, grader);
   }
@@ -42,16 +47,17 @@ function graderFor(request: JudgeRequest, run: Grader | undefined, client: KbCli
 export function judgePort(client: KbClient, target: ResolvedTarget, options: PortOptions, deps: GradingDeps = {}): CheckFn {
   const cache = new Map<string, Grader>();
   const policy = retryPolicyOf({ ...DEFAULT_BACKOFF, retries: options.retries }, options);
+  const runGrader = deps.grader && retryingGrader(deps.grader, policy);
   const embeddings = options.embeddings && { ...options.embeddings, timeoutMs: options.timeoutMs };
   return async (specs, subject, requestSignal) => {
     const results = await runChecks(specs, subject, {
       judge: async (request) => {
-        const grader = graderFor(request, deps.grader, client, target, options, cache);
+        const grader = graderFor(request, runGrader, client, target, policy, options, cache);
         if (grader === undefined) throw new Error('no grader is named for this check');
-        const answer = await withRetries(() => grader.ask(request.prompt, requestSignal), policy, requestSignal);
+        const answer = await grader.ask(request.prompt, requestSignal);
         return { text: answer.text, credits_used: answer.credits_used, tokens: answer.tokens, grader: grader.label };
       },
-      graderLabel: (request) => graderFor(request, deps.grader, client, target, options, cache)?.label,
+      graderLabel: (request) => graderFor(request, runGrader, client, target, policy, options, cache)?.label,
       ...(deps.knowledge ? { passages: deps.knowledge.passages } : {}),
       // Not retried: a failed embedding makes the check say "not judged", it never guesses.
       ...(embeddings ? { embed: (texts: string[]) => fetchEmbeddings(embeddings, texts, requestSignal) } : {}),

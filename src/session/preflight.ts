@@ -2,7 +2,7 @@
 import type { KbClient } from '../client/index.js';
 import { fetchEmbeddings } from '../client/embeddings.js';
 import { InputError, KbError } from '../domain/errors.js';
-import { DEFAULT_BACKOFF, withRetries, type BackoffPolicy } from '../runner/index.js';
+import { DEFAULT_BACKOFF, retryingClient, type BackoffPolicy } from '../client/retry.js';
 import type { RunSessionOptions } from './options.js';
 import type { ResolvedTarget } from './target.js';
 import type { Grader } from '../graders/index.js';
@@ -25,7 +25,7 @@ export function retryPolicyOf(policy: BackoffPolicy, options: Pick<RunSessionOpt
 }
 
 function listBoardsPatiently(client: KbClient, signal: AbortSignal, policy: BackoffPolicy): Promise<{ id: string }[]> {
-  return withRetries(() => client.listBoards(signal, PREFLIGHT_TIMEOUT_MS), policy, signal);
+  return retryingClient(client, policy).listBoards(signal, PREFLIGHT_TIMEOUT_MS);
 }
 
 export async function preflight(client: KbClient, target: ResolvedTarget, signal: AbortSignal, options: Pick<RunSessionOptions, 'maxRetryWaitMs'> = {}): Promise<void> {

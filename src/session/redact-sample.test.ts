@@ -2,19 +2,15 @@
 import { describe, expect, it } from 'vitest';
 import { createRedactor } from '../client/redact.js';
 import type { Sample } from '../domain/sample.js';
+import { sampleWith } from '../test-support/fixtures.js';
 import { redactSample } from './redact-sample.js';
 
 const KEY = 'sk-live-0123456789abcdef';
 
-function sample(overrides: Partial<Sample> = {}): Sample {
-  return {
-    item_id: 'i1', case_id: 'c', thread_id: null, turn: null, model: 'gpt-4o', repeat: 1, endpoint: 'ask', method: 'post', streaming: true,
-    conversation_id: null, started_at: '2026-01-01T00:00:00.000Z', offset_ms: 1, status: 200, outcome: 'ok', error: null, attempts: 1,
-    ttfb_ms: 1, ttfc_ms: 1, last_chunk_ms: 1, finish_ms: 1, usage_ms: 1, latency_ms: 1, chunks: 1, chars: 2, gap_mean_ms: null, gap_max_ms: null,
-    text: 'ok', credits_used: 1, credits_remaining: 2, credits_unknown: false, checks: [{ type: 'contains', pass: true, detail: 'found ok' }], pass: true,
-    ...overrides,
-  };
-}
+const sample = (overrides: Partial<Sample> = {}): Sample => sampleWith({
+  item_id: 'i1', case_id: 'c', offset_ms: 1, ttfb_ms: 1, ttfc_ms: 1, last_chunk_ms: 1, finish_ms: 1, usage_ms: 1, latency_ms: 1, chunks: 1, chars: 2,
+  text: 'ok', credits_used: 1, credits_remaining: 2, checks: [{ type: 'contains', pass: true, detail: 'found ok' }], ...overrides,
+});
 
 describe('redactSample', () => {
   it('scrubs the answer, the error message, the conversation id and check details', () => {

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { Sample } from '../domain/sample.js';
+import type { Sample, SampleError } from '../domain/sample.js';
+import { sampleWith } from '../test-support/fixtures.js';
 import { createSetupCheck, SETUP_FAILURES_TO_STOP } from './setup-check.js';
 
-function result(model: string, outcome: Sample['outcome'], status: number | null, code = 'E_NOT_FOUND'): Sample {
-  return { model, outcome, status, error: outcome === 'ok' ? null : { code, message: `HTTP ${status}` } } as Sample;
+function result(model: string, outcome: Sample['outcome'], status: number | null, code: SampleError['code'] = 'E_NOT_FOUND'): Sample {
+  return sampleWith({ model, outcome, status, error: outcome === 'ok' ? null : { code, message: `HTTP ${status}` } });
 }
 
 const TARGET = { boardId: 'b', chatId: 'c' };

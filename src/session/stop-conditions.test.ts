@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Sample } from '../domain/sample.js';
-import { sample as fixture } from '../compare/test-support/fixtures.js';
+import { sample as fixture } from '../test-support/fixtures.js';
 import { createStopConditions } from './stop-conditions.js';
 
 const sample = (outcome: Sample['outcome'], latencyMs = 100): Sample => fixture({ outcome, latencyMs, pass: outcome === 'ok' });

@@ -142,12 +142,10 @@ describe('CSV suites', () => {
     expect(issuesOf('id;prompt\nc1;Hi\n')).toContain('inline.csv:1 header: the header has no "id" column (required); the header looks ";"-separated: save the file as comma-separated CSV');
   });
 
-  it('reads a thread of 30,000 turns in linear time', () => {
+  it('reads a thread of 30,000 turns, in turn order', () => {
+    // Its time (linear: copying the thread's list per row took ~8 s) is bench/timing-claims.mjs's.
     const rows = Array.from({ length: 30_000 }, (_, i) => `t${i + 1},Question ${i + 1}?,long,${30_000 - i}`);
-    const started = performance.now();
     const suite = csv(['id,prompt,thread,turn', ...rows].join('\n'));
-    // Copying the thread's list per row took ~8 s here; appending takes well under one.
-    expect(performance.now() - started).toBeLessThan(4000);
     expect(suite.threads[0]?.turns).toHaveLength(30_000);
     expect(suite.threads[0]?.turns[0]?.prompt).toBe('Question 30000?');
   });

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { KbError } from '../../domain/index.js';
 import { STREAM_DIALECTS, type StreamDialect } from '../../protocol/index.js';
-import { encodeDialect, splitBytes, type EncodeOptions } from '../test-support/dialect-encoders.js';
+import { encodeDialect, splitBytes, type EncodeOptions } from '../../test-support/dialect-encoders.js';
 import type { DecodedEvent } from './events.js';
 import type { ResponseShape } from './detect.js';
 import { ResponseDecoder } from './response-decoder.js';

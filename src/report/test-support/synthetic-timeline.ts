@@ -1,7 +1,7 @@
 // Test support: a timeline.ndjson of a ramp whose latency turns at 12 starts/s (errors and failed checks after it), with its run.json `load`.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sample } from '../../compare/test-support/fixtures.js';
+import { sample } from '../../test-support/fixtures.js';
 import type { RecordedLoad } from '../../domain/load.js';
 import type { TimelineLine } from '../../domain/timeline.js';
 import { IntervalSum } from '../../metrics/interval-bucket.js';

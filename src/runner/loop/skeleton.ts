@@ -4,7 +4,7 @@
 // deadline and gives units in flight the graceful stop before they are cut.
 import type { Sample } from '../../domain/sample.js';
 import type { PlanUnit } from '../../plan/types.js';
-import { systemClock } from '../clock.js';
+import { systemClock, type ClockTimer } from '../clock.js';
 import type { StartGate } from '../gate.js';
 import type { MixOptions } from '../mix.js';
 import type { SendDeps } from '../send.js';
@@ -41,8 +41,9 @@ export interface LoopOptions {
 export function runLoop(options: LoopOptions): void {
   const { deps, gate, channel, source } = options;
   const t0 = deps.runStartMs;
-  // The run's clock (t0 is on it): a test's fake clock moves offsets and stage ages; the open loop's timers are real.
-  const now = (): number => (deps.clock ?? systemClock).now();
+  // The run's clock (t0 is on it) and its timers: a test's fake clock moves offsets, stage ages and the schedule.
+  const clock = deps.clock ?? systemClock;
+  const now = (): number => clock.now();
   const control: LoopControl = {
     push: (event) => channel.push(event),
     setRetryDeadline: (elapsedMs) => {
@@ -62,9 +63,9 @@ export function runLoop(options: LoopOptions): void {
   let ending = false;
   let failed = false;
   let closed = false;
-  let timer: NodeJS.Timeout | undefined;
+  let timer: ClockTimer | undefined;
   let timerAtMs = Infinity;
-  let graceTimer: NodeJS.Timeout | undefined;
+  let graceTimer: ClockTimer | undefined;
   const emit = (sample: Sample): void => channel.push({ type: 'sample', sample });
   let heldReported = 0;
   /** Starts held back by the cap, said when the count changes (the live line shows them). */
@@ -77,8 +78,8 @@ export function runLoop(options: LoopOptions): void {
   const close = (error?: unknown): void => {
     if (closed) return;
     closed = true;
-    clearTimeout(timer);
-    clearTimeout(graceTimer);
+    clock.clearTimer(timer);
+    clock.clearTimer(graceTimer);
     options.stop.removeEventListener('abort', pump);
     channel.close(error);
   };
@@ -89,11 +90,11 @@ export function runLoop(options: LoopOptions): void {
   const end = (): void => {
     if (ending) return;
     ending = true;
-    clearTimeout(timer);
+    clock.clearTimer(timer);
     if (held.length > 0) channel.push({ type: 'dropped', count: held.splice(0).length });
     reportHeld();
     if (executor.timeBound || gate.stopped !== null) {
-      graceTimer = setTimeout(() => options.cut.abort(), options.gracefulStopMs);
+      graceTimer = clock.setTimer(() => options.cut.abort(), options.gracefulStopMs);
     }
   };
   const launch = (unit: PlanUnit): void => {
@@ -121,9 +122,9 @@ export function runLoop(options: LoopOptions): void {
   };
   const wake = (atMs: number): void => {
     if (timerAtMs <= atMs && timer !== undefined) return;
-    clearTimeout(timer);
+    clock.clearTimer(timer);
     timerAtMs = atMs;
-    timer = setTimeout(() => {
+    timer = clock.setTimer(() => {
       timer = undefined;
       timerAtMs = Infinity;
       pump();

@@ -1,7 +1,10 @@
-// Retry policy: which failures are worth another attempt, and how long to wait before it.
+// Retry as one layer around the client (undici's retry interceptor): which failures are worth
+// another attempt, how long to wait before it, and the wrapper that does it for a ChatClient.
+import type { AnswerResult } from '../domain/answer.js';
+import type { AskRequest, ChatClient, ContinueRequest, CreateConversationRequest } from '../domain/client.js';
 import type { KbError } from '../domain/errors.js';
 import { KbError as KbErrorClass, RateLimitedError, ServerError } from '../domain/errors.js';
-import { monotonicMs, sleep } from './clock.js';
+import { systemClock, type Clock } from '../runner/clock.js';
 
 export interface BackoffPolicy {
   retries: number;
@@ -65,12 +68,12 @@ const seconds = (ms: number): string => `${Math.round(ms / 100) / 10}s`;
  * --max-retry-wait allows, or the wait would end past the run's deadline. Said in the error, which
  * stays what it was (a 429 is recorded as rate limited, with the wait it asked for).
  */
-function waitRefusal(delayMs: number, error: KbError, policy: BackoffPolicy): string | null {
+function waitRefusal(delayMs: number, error: KbError, policy: BackoffPolicy, clock: Clock): string | null {
   const asked = retryAfterOf(error);
   if (asked !== undefined && asked > policy.maxWaitMs) {
     return `the service asked to wait ${seconds(asked)} (Retry-After), longer than --max-retry-wait ${seconds(policy.maxWaitMs)}: not retried`;
   }
-  if (policy.deadlineMs !== undefined && monotonicMs() + delayMs > policy.deadlineMs) return 'the wait before a retry would end after the run\'s deadline: not retried';
+  if (policy.deadlineMs !== undefined && clock.now() + delayMs > policy.deadlineMs) return 'the wait before a retry would end after the run\'s deadline: not retried';
   return null;
 }
 
@@ -80,37 +83,57 @@ function answerBegan(error: KbError): boolean {
 }
 
 /**
- * The one retry path (as undici's retry interceptor): every call that may be retried — an answer, a
- * conversation's creation, a judge, the preflight — runs through it. `attempt` gets its 1-based
- * number. The last error is thrown as it was; a stop during a wait throws it at once, so the
- * caller decides, from its signal, whether that was a cancellation.
+ * The one retry loop: `attempt` is called until it succeeds, fails for good, or the retries are
+ * used up. A KbError leaving it carries how many attempts were made (`attempts`, when more than
+ * one); `retried` hears of a value that took more than one. The last error is thrown as it was; a
+ * stop during a wait throws it at once, so the caller decides, from its signal, whether that was a
+ * cancellation.
  */
-export function withRetries<T>(attempt: (n: number) => Promise<T>, policy: BackoffPolicy, signal: AbortSignal): Promise<T> {
-  // No retries: the attempt is the answer, without an async frame of its own around it (a throw
-  // comes out as a rejection all the same).
-  if (policy.retries < 1) {
-    try {
-      return attempt(1);
-    } catch (error) {
-      return Promise.reject(error as Error);
-    }
-  }
-  return attempts(attempt, policy, signal);
-}
-
-async function attempts<T>(attempt: (n: number) => Promise<T>, policy: BackoffPolicy, signal: AbortSignal): Promise<T> {
+export async function retryCall<T>(
+  attempt: () => Promise<T>,
+  policy: BackoffPolicy,
+  signal: AbortSignal | undefined,
+  clock: Clock = systemClock,
+  retried?: (value: T, attempts: number) => void,
+): Promise<T> {
   for (let n = 1; ; n += 1) {
     try {
-      return await attempt(n);
+      const value = await attempt();
+      if (n > 1) retried?.(value, n);
+      return value;
     } catch (error) {
-      if (!(error instanceof KbErrorClass) || n > policy.retries || !isRetryable(error) || signal.aborted) throw error;
+      if (!(error instanceof KbErrorClass)) throw error;
+      if (n > 1) error.attempts = n;
+      if (n > policy.retries || !isRetryable(error) || signal?.aborted === true) throw error;
       const delayMs = backoffDelayMs(n, error, policy);
-      const refusal = waitRefusal(delayMs, error, policy);
+      const refusal = waitRefusal(delayMs, error, policy, clock);
       if (refusal !== null) {
         error.message = `${error.message} (${refusal})`;
         throw error;
       }
-      if (!(await sleep(delayMs, signal))) throw error;
+      if (!(await clock.sleep(delayMs, signal))) throw error;
     }
   }
+}
+
+const stampAttempts = (answer: AnswerResult, attempts: number): void => {
+  answer.attempts = attempts;
+};
+
+/**
+ * The client with retries around every call, wrapped once by whoever owns the policy (a run, the
+ * preflight). With no retries it is the client itself: no layer, no async frame per request.
+ * `policy` is read at each retry, so a deadline set on it later (an open loop's end) applies.
+ */
+export function retryingClient(client: ChatClient, policy: BackoffPolicy, clock: Clock = systemClock): ChatClient {
+  if (policy.retries < 1) return client;
+  return {
+    ask: (request: AskRequest) => retryCall(() => client.ask(request), policy, request.signal, clock, stampAttempts),
+    continueConversation: (request: ContinueRequest) =>
+      retryCall(() => client.continueConversation(request), policy, request.signal, clock, stampAttempts),
+    createConversation: (request: CreateConversationRequest) => retryCall(() => client.createConversation(request), policy, request.signal, clock),
+    listBoards: (signal?: AbortSignal, timeoutMs?: number) => retryCall(() => client.listBoards(signal, timeoutMs), policy, signal, clock),
+    listChats: (boardId: string, signal?: AbortSignal, timeoutMs?: number) => retryCall(() => client.listChats(boardId, signal, timeoutMs), policy, signal, clock),
+    close: () => client.close(),
+  };
 }

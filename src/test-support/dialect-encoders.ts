@@ -1,5 +1,5 @@
 // Test support: encodes a list of text deltas in each stream dialect, the way a server would.
-import type { StreamDialect } from '../../protocol/index.js';
+import type { StreamDialect } from '../protocol/index.js';
 
 export interface EncodeOptions {
   /** Line terminator between SSE/NDJSON/data-stream lines. */

@@ -1,9 +1,10 @@
-// Test support: hand-made Samples and run directories, and seeded log-normal draws for the statistics tests.
+// Test support shared by every folder's tests: Samples (one builder of the whole shape, so a new
+// field changes one place), run directories, and seeded log-normal draws for the statistics tests.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunInfo } from '../../domain/run.js';
-import type { Sample } from '../../domain/sample.js';
-import { mulberry32 } from '../bootstrap.js';
+import type { RunInfo } from '../domain/run.js';
+import type { Sample } from '../domain/sample.js';
+import { mulberry32 } from '../compare/bootstrap.js';
 
 export interface SampleSpec {
   caseId?: string;
@@ -38,6 +39,14 @@ export function sample(spec: SampleSpec = {}): Sample {
     checks: [{ type: 'contains', pass, detail: pass ? 'contains "30 days"' : 'expected to contain "30 days"' }], pass,
     prompt: 'How long do customers have to ask for a refund?',
   };
+}
+
+/**
+ * A complete Sample (an answered `ask` of case refund-window, with one passing check) with `over`
+ * on top: a test names only the fields it is about.
+ */
+export function sampleWith(over: Partial<Sample> = {}): Sample {
+  return { ...sample(), ...over };
 }
 
 export function runInfo(overrides: Partial<RunInfo> = {}): RunInfo {
