@@ -33,6 +33,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     command: 'grader-check <labels>', describe: "how far the grader agrees with people's verdicts (accuracy, Cohen's kappa, disagreements)",
     load: async () => (await import('./grader-check.js')).graderCheckCommand,
   },
+  { command: 'review <run-dir>', describe: "mark a run's answers right or wrong on a local page; labels go to labels.csv in the run directory", load: async () => (await import('./review.js')).reviewCommand },
   { command: 'boards', describe: 'list the boards the API key can see', load: async () => (await import('./listing.js')).boardsCommand },
   { command: 'chats', describe: 'list the chat assistants of a board, with their conversations', load: async () => (await import('./listing.js')).chatsCommand },
 ];
