@@ -23,6 +23,8 @@ const OWN_TEST: Record<string, string> = {
   'docs/history.md': 'test/history-docs.e2e.test.ts',
   // Against a real Prometheus receiver, which that test starts.
   'docs/live-metrics.md': 'test/live-metrics-docs.e2e.test.ts',
+  // A page in a browser, labelled with the keyboard, between its run and its grader-check.
+  'docs/review.md': 'test/review-browser.e2e.test.ts',
 };
 
 /** Pages whose `npx kbbench …` lines run here: the README and every page of docs/. */

@@ -15,6 +15,17 @@ if (!hasChromium) console.warn(`review-browser.e2e.test.ts skipped: ${CHROMIUM} 
 /** KBBENCH_REVIEW_SCREENSHOT=1 writes docs/review.png (the screenshot docs/review.md shows). */
 const screenshot = process.env.KBBENCH_REVIEW_SCREENSHOT === '1';
 
+/** docs/review.md's `npx kbbench` lines, its run directory replaced by this test's: the walk-through this test follows. */
+const DOC_RUN_DIR = 'reports/reviewed';
+function docCommands(runDir: string): string[][] {
+  const text = readFileSync(join(ROOT, 'docs', 'review.md'), 'utf8');
+  return [...text.matchAll(/```sh\n([\s\S]*?)```/g)]
+    .flatMap((m) => (m[1] ?? '').split('\n'))
+    .map((line) => line.trim())
+    .filter((line) => line.startsWith('npx kbbench '))
+    .map((line) => line.split(/\s+/).slice(2).map((arg) => (arg === DOC_RUN_DIR ? runDir : arg)));
+}
+
 const HOSTILE = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=1</script><b>bold?</b>';
 
 /** One raw request, with whatever Host and headers a hostile page (or DNS rebinding) would send. */
@@ -39,15 +50,19 @@ describe.skipIf(!hasChromium)('kbbench review in Chromium', () => {
   const errors: string[] = [];
   const offsite: string[] = [];
 
+  const doc = docCommands(runDir);
+  const step = (name: string): string[] => doc.find((args) => args[0] === name)!;
+
   beforeAll(async () => {
-    const ran = await runCli(['run', 'suites/parcel-lockers/suite.yaml', '--out', runDir, '--quiet'], { timeoutMs: 60_000 });
+    expect(doc.map((args) => args[0])).toEqual(['run', 'review', 'grader-check', 'report']);
+    const ran = await runCli([...step('run'), '--quiet'], { timeoutMs: 60_000 });
     expect(ran.code, ran.stderr).toBe(0);
     // One answer made hostile (as a compromised knowledge base could make it): its markup must stay text.
     const lines = readFileSync(join(runDir, 'results.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     const target = lines.find((l) => l.item_id === 'case:two-factor|model:gpt-4o-mini|r1')!;
     target.text = HOSTILE;
     writeFileSync(join(runDir, 'results.ndjson'), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
-    review = spawn(process.execPath, [CLI, 'review', runDir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    review = spawn(process.execPath, [CLI, ...step('review')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     url = await new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('kbbench review printed no URL')), 20_000);
       createInterface({ input: review.stdout! }).on('line', (line) => {
@@ -146,10 +161,10 @@ describe.skipIf(!hasChromium)('kbbench review in Chromium', () => {
     const agreement = JSON.parse(checked.stdout) as { labelled_answers: number; groups: Record<string, { n: number; kappa: number | null }> };
     expect(agreement.labelled_answers).toBe(3);
     expect(agreement.groups.answer?.n).toBe(3);
-    const text = await runCli(['grader-check', runDir]);
+    const text = await runCli(step('grader-check'));
     expect(text.stdout).toContain("3 labelled answers");
     expect(text.stdout).toMatch(/answer: 3 labels, accuracy/);
-    const report = await runCli(['report', runDir]);
+    const report = await runCli(step('report'));
     expect([0, 1]).toContain(report.code);
     const summary = JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8')) as { agreement?: { labelled_answers: number }; totals: { failed: number } };
     expect(summary.agreement?.labelled_answers).toBe(3);

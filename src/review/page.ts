@@ -13,6 +13,7 @@ export function reviewPage(nonce: string, run: RunInfo): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
+<link rel="icon" href="data:,">
 <title>${esc(title)}</title>
 <style nonce="${esc(nonce)}">${REVIEW_STYLES}</style>
 </head>

@@ -96,7 +96,7 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
     if (origin !== undefined && !hosts.some((h) => origin === `http://${h}`)) return send(res, 403, 'text/plain; charset=utf-8', 'cross-origin request refused\n');
     if (req.method === 'GET' && url.pathname === '/') {
       const nonce = randomBytes(16).toString('base64');
-      const csp = `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+      const csp = `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
       return send(res, 200, 'text/html; charset=utf-8', reviewPage(nonce, run), { 'content-security-policy': csp });
     }
     if (req.method === 'GET' && url.pathname === '/answers.json') return json(res, 200, { run: { run_id: run.run_id, suite: run.suite.name }, answers: answers.answers, labels: currentLabels(runDir) });
