@@ -2,21 +2,21 @@
 // are rendered on the client as text (textContent), so no markup in an answer is ever parsed.
 import type { RunInfo } from '../domain/run.js';
 import { esc } from '../report/html/escape.js';
+import { pageHead } from '../report/html/page-head.js';
 import { REVIEW_SCRIPT } from './page-script.js';
 import { REVIEW_STYLES } from './page-styles.js';
 
+/**
+ * Only the page's own script and style (by nonce), requests only to this server. `frame-ancestors`
+ * holds only in the response header (`header`), not in a meta tag.
+ */
+export function reviewCsp(nonce: string, header: boolean): string {
+  return `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'${header ? "; frame-ancestors 'none'" : ''}`;
+}
+
 export function reviewPage(nonce: string, run: RunInfo): string {
   const title = `review · ${run.suite.name}`;
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<link rel="icon" href="data:,">
-<title>${esc(title)}</title>
-<style nonce="${esc(nonce)}">${REVIEW_STYLES}</style>
-</head>
+  return `${pageHead(title, REVIEW_STYLES, { csp: reviewCsp(nonce, false), nonce })}
 <body>
 <header>
   <h1>${esc(title)} <small>run ${esc(run.run_id)}</small></h1>

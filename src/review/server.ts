@@ -9,7 +9,7 @@ import type { RunInfo } from '../domain/run.js';
 import { answerLabels, LABELS_HEADER, labelRows, parseRunLabels } from '../graders/run-labels.js';
 import { appendLabelRows, labelsPath, readLabelsText } from '../store/labels-file.js';
 import { readRunAnswers, type RunAnswers } from './answers.js';
-import { reviewPage } from './page.js';
+import { reviewCsp, reviewPage } from './page.js';
 
 export interface ReviewServerOptions {
   runDir: string;
@@ -96,8 +96,7 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
     if (origin !== undefined && !hosts.some((h) => origin === `http://${h}`)) return send(res, 403, 'text/plain; charset=utf-8', 'cross-origin request refused\n');
     if (req.method === 'GET' && url.pathname === '/') {
       const nonce = randomBytes(16).toString('base64');
-      const csp = `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
-      return send(res, 200, 'text/html; charset=utf-8', reviewPage(nonce, run), { 'content-security-policy': csp });
+      return send(res, 200, 'text/html; charset=utf-8', reviewPage(nonce, run), { 'content-security-policy': reviewCsp(nonce, true) });
     }
     if (req.method === 'GET' && url.pathname === '/answers.json') return json(res, 200, { run: { run_id: run.run_id, suite: run.suite.name }, answers: answers.answers, labels: currentLabels(runDir) });
     if (req.method === 'GET' && url.pathname === '/labels.json') return json(res, 200, currentLabels(runDir));

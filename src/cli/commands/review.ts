@@ -1,4 +1,5 @@
 // `kbbench review RUN_DIR`: a local page (127.0.0.1, a token in its URL) to mark a run's answers right or wrong; labels go to labels.csv.
+import { serveUntilStopped } from '../signals.js';
 import { spawn } from 'node:child_process';
 import type { CommandModule } from 'yargs';
 import { InputError } from '../../domain/errors.js';
@@ -43,15 +44,7 @@ export function reviewCommand(io: CliIo, setExit: (code: ExitCode) => void): Com
       io.out(`open ${server.url}`);
       io.out('Ctrl-C stops it; a later review of this run continues where this one stopped.');
       if (argv.open) openBrowser(server.url, io);
-      await new Promise<void>((resolve) => {
-        const stop = (): void => {
-          io.signals.off('SIGINT', stop);
-          io.signals.off('SIGTERM', stop);
-          void server.close().then(resolve);
-        };
-        io.signals.on('SIGINT', stop);
-        io.signals.on('SIGTERM', stop);
-      });
+      await serveUntilStopped(io.signals, () => server.close());
       setExit(EXIT.ok);
     },
   };
