@@ -25,6 +25,8 @@ const OWN_TEST: Record<string, string> = {
   'docs/live-metrics.md': 'test/live-metrics-docs.e2e.test.ts',
   // Against `kbbench serve` standing in for the live service: the key file, doctor.json, the run.
   'docs/live-service.md': 'test/live-service-docs.e2e.test.ts',
+  // A page in a browser, labelled with the keyboard, between its run and its grader-check.
+  'docs/review.md': 'test/review-browser.e2e.test.ts',
 };
 
 /** Pages whose `npx kbbench …` lines run here: the README and every page of docs/. */

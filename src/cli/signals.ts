@@ -34,3 +34,16 @@ export function installStopSignals(say: (text: string) => void, source: SignalSo
     },
   };
 }
+
+/** A server command (serve, review) runs until SIGINT or SIGTERM, then closes what it started. */
+export function serveUntilStopped(source: SignalSource, close: () => Promise<void>): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const stop = (): void => {
+      source.off('SIGINT', stop);
+      source.off('SIGTERM', stop);
+      void close().then(resolve);
+    };
+    source.on('SIGINT', stop);
+    source.on('SIGTERM', stop);
+  });
+}

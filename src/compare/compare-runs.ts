@@ -1,4 +1,5 @@
 // compareRuns: two run directories in, one Comparison out (items matched, models judged, a verdict).
+import { labelChanges } from './label-changes.js';
 import { resolve } from 'node:path';
 import { formatRate } from '../report/format.js';
 import { digestRun, type RunDigest } from './collect.js';
@@ -7,7 +8,7 @@ import { compareModels } from './models.js';
 import { assertRunDir } from '../store/run-dir.js';
 import { headCoverage } from './head-plan.js';
 import { assertSameSuite } from './same-suite.js';
-import type { Comparison, CompareOptions, ModelChange, PassRateChange, RunRef } from './types.js';
+import type { Comparison, CompareOptions, LabelChange, ModelChange, PassRateChange, RunRef } from './types.js';
 import { comparePassRate, isFlakyChange } from './pass-rate.js';
 
 export interface CompareRoles {
@@ -51,7 +52,13 @@ export async function compareRuns(
     pass_rate: passRate,
     flaky_regressions: items.regressions.filter(isFlakyChange).map((r) => r.item_id),
     warnings: warningsFor(base, head, models),
+    ...labelChangesOf(baseDir, headDir),
   };
+}
+
+function labelChangesOf(baseDir: string, headDir: string): { label_changes?: LabelChange[] } {
+  const changes = labelChanges(baseDir, headDir);
+  return changes.length > 0 ? { label_changes: changes } : {};
 }
 
 function runRef(d: RunDigest): RunRef {

@@ -35,6 +35,12 @@ export function renderCompareConsole(c: Comparison): string {
   if (c.fixes.length > 0) {
     lines.push(`fixes (fail → pass): ${c.fixes.slice(0, CONSOLE_ITEM_LIMIT).map(itemLabel).join(', ')}${c.fixes.length > CONSOLE_ITEM_LIMIT ? ', …' : ''}`);
   }
+  const relabelled = c.label_changes ?? [];
+  if (relabelled.length > 0) {
+    lines.push("labels changed (a person's verdict, labels.csv):");
+    for (const l of relabelled.slice(0, CONSOLE_ITEM_LIMIT)) lines.push(`  ${l.item_id}: ${l.base} → ${l.head}${l.head_note ? ` (${l.head_note})` : ''}`);
+    if (relabelled.length > CONSOLE_ITEM_LIMIT) lines.push(`  … and ${relabelled.length - CONSOLE_ITEM_LIMIT} more (compare.json)`);
+  }
   const rows = Object.entries(c.models).map(([model, m]) => [
     modelLabel(model), passRateCell(m), timingCell(m.ttfc_ms), timingCell(m.latency_ms), timingCell(m.latency_ms, 'p95'), creditsCell(m), modelVerdict(m),
   ]);

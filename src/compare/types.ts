@@ -206,4 +206,14 @@ export interface Comparison {
   confirm?: { repeats: number; dir: string; items: ConfirmFinding[] };
   /** Notes on what the numbers can and cannot say (partial runs, models on one side only). */
   warnings: string[];
+  /** Answers a person labelled in both runs (labels.csv, `kbbench review`) with different verdicts; never a failure. */
+  label_changes?: LabelChange[];
+}
+
+export interface LabelChange {
+  item_id: string;
+  base: 'pass' | 'fail';
+  head: 'pass' | 'fail';
+  base_note: string;
+  head_note: string;
 }

@@ -48,6 +48,29 @@ export interface RunInfo {
   commit?: string;
   /** The knowledge base asked: its version when the workspace names one, and a sha256 of its documents (embedded service). */
   knowledge_base?: { version?: string; sha256: string };
+  /** A suite's `grader: { min_kappa, labels }`: which model-graded check types had earned their gate when the run started. */
+  grader_calibration?: GraderCalibration;
+}
+
+/** How one model-graded check type stands against people's labels (a suite's `grader: { min_kappa, labels }`). */
+export interface CheckTypeCalibration {
+  /** Labelled answers the grader also judged. */
+  n: number;
+  kappa: number | null;
+  kappa_ci95: [number, number] | null;
+  /** False: its checks are reported but do not decide an answer's pass. */
+  gating: boolean;
+  /** Why, in words (`kappa 0.41 < 0.6 over 24 labels`). */
+  reason: string;
+}
+
+/** The suite's calibration rule and what the labels said at the run's start, per model-graded check type. */
+export interface GraderCalibration {
+  min_kappa: number;
+  min_labels: number;
+  /** The labels file or run directory, as resolved. */
+  labels: string;
+  types: Record<string, CheckTypeCalibration>;
 }
 
 /** One threshold's evaluation: `ttfc_ms{model:gpt-4o}` `p(95)<2000`. */

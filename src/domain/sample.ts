@@ -27,6 +27,8 @@ export interface CheckResult {
   score?: number;
   /** The grader's replies, as received (each cut at 2,000 characters). */
   grader_replies?: string[];
+  /** Reports only: the grader of this check type has not earned its gate (too few labels, kappa below the bar): why. */
+  not_gating?: string;
 }
 
 export interface SampleError {
@@ -89,4 +91,8 @@ export interface Sample {
   prompt?: string;
   /** The suite marks this case or thread as expected to fail (`expect_fail: reason`): its failure does not fail the run. */
   expected_failure?: string;
+  /** Reports only (never in results.ndjson): a person's label (labels.csv), which is this answer's verdict. */
+  person?: { pass: boolean; note: string };
+  /** Reports only: the checks' own verdict when a person's label or a calibration changed `pass`. */
+  grader_pass?: boolean;
 }

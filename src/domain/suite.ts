@@ -182,6 +182,8 @@ export interface Suite {
   load?: SuiteLoad;
   /** The suite's `grader:` block: who grades its model-graded checks. */
   grader?: GraderSpec;
+  /** `grader: { min_kappa, min_labels?, labels }`: model-graded checks gate only where the grader agrees with people's labels (labels: absolute path). */
+  grader_calibration?: { min_kappa: number; min_labels?: number; labels: string; location?: SourceLocation };
   /** `knowledge: [docs/*.md]`: the documents context checks are graded against (absolute paths or `*` patterns). */
   knowledge?: { patterns: string[]; location: SourceLocation };
 }

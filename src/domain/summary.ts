@@ -1,7 +1,7 @@
 // summary.json and histograms.json: what a run's statistics look like (CONTRACT.md, "summary.json").
 import type { CreditsSummary } from './credits.js';
 import type { HarnessSaturation, KneeSummary, StagePercentiles, StageSummary, SweepProbe } from './load.js';
-import type { RunStatus, ThresholdResult } from './run.js';
+import type { GraderCalibration, RunStatus, ThresholdResult } from './run.js';
 import type { OutputReport } from './output.js';
 
 export type Verdict = 'pass' | 'fail' | 'incomplete';
@@ -213,6 +213,43 @@ export interface CasesTruncated {
   file: 'cases.csv';
 }
 
+/** How far a grader (or a run's checks) agree with people's pass/fail labels. */
+export interface AgreementFigures {
+  /** Labels both a person and the grader judged. */
+  n: number;
+  accuracy: number | null;
+  /** Cohen's kappa: agreement beyond chance (1 perfect, 0 chance, below 0 worse than chance); null when undefined. */
+  kappa: number | null;
+  /** Kappa's 95% interval (large-sample standard error), clamped to [-1, 1]; null with kappa. */
+  kappa_ci95: [number, number] | null;
+  /** Both pass, both fail, grader pass where the person failed it, grader fail where the person passed it. */
+  confusion: { both_pass: number; both_fail: number; grader_pass_human_fail: number; grader_fail_human_pass: number };
+}
+
+export interface LabelDisagreement {
+  item_id: string;
+  model: string;
+  /** The check type (model-graded), `deterministic` (the string and limit checks together) or `answer` (the item's verdict). */
+  group: string;
+  check_id: string | null;
+  human: 'pass' | 'fail';
+  grader: 'pass' | 'fail';
+  detail: string;
+  note: string;
+}
+
+/** summary.json `agreement`: a run's labels.csv against the run's own verdicts. */
+export interface PeopleAgreement {
+  /** Answers with a person's label found among the run's result lines. */
+  labelled_answers: number;
+  /** Labels naming an answer the run does not hold. */
+  unmatched: number;
+  /** Per model-graded check type, `deterministic` and `answer`. */
+  groups: Record<string, AgreementFigures>;
+  /** The first 200. */
+  disagreements: LabelDisagreement[];
+}
+
 /** How the verdict was reached: which gates were asked (`--fail-on`) and what each found. */
 export interface GatesSummary {
   /** The gates judged (run and report judge `checks` and `thresholds`; the rest are the comparison's). */
@@ -298,6 +335,10 @@ export interface Summary {
   flaky?: FlakyList;
   /** Model-graded checks: who graded, and what it cost apart from the answers (absent when none ran). */
   grading?: GraderSummary;
+  /** People's labels (labels.csv) against the run's verdicts; absent without labels. Labelled answers' `pass` is the person's. */
+  agreement?: PeopleAgreement;
+  /** A suite's `grader: { min_kappa, labels }`: per model-graded check type, whether it gated and why. */
+  grader_calibration?: GraderCalibration;
   /** `--output`: what each live-metrics output sent and dropped (run.json's; absent without outputs). */
   outputs?: OutputReport[];
 }

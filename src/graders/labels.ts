@@ -39,6 +39,20 @@ function specOf(row: Record<string, string>, file: string, line: number): CheckS
   return { type: 'answer-relevance', value: {} };
 }
 
+type CsvRecord = { record: Record<string, string>; info: { lines: number } };
+
+/**
+ * A run's labels.csv (run-labels.ts) as grader-check grades it: each item × check's last row, rows
+ * taken back (no verdict) left out, and only the checks a grader can grade from the row alone
+ * (its rubric or reference): deterministic checks and context checks need the run, not a grader.
+ */
+function runRows(records: CsvRecord[]): CsvRecord[] {
+  if (!('item_id' in (records[0]?.record ?? {}))) return records;
+  const last = new Map<string, CsvRecord>();
+  for (const r of records) last.set(`${r.record.item_id}#${r.record.check_id}`, r);
+  return [...last.values()].filter(({ record }) => (record.human ?? '').trim() !== '' && (TYPES as readonly string[]).includes((record.type ?? '').trim()));
+}
+
 /** Columns: answer and a person's verdict (`human`: pass/fail) required; question, reference, rubric, type, id optional. */
 export function readLabels(file: string): LabelRow[] {
   let text: string;
@@ -47,7 +61,7 @@ export function readLabels(file: string): LabelRow[] {
   } catch (error) {
     throw new InputError(`cannot read the labels file (${(error as NodeJS.ErrnoException).code ?? 'error'})`, { file });
   }
-  let records: { record: Record<string, string>; info: { lines: number } }[];
+  let records: CsvRecord[];
   try {
     records = parse(text, { columns: true, bom: true, skip_empty_lines: true, trim: false, info: true }) as typeof records;
   } catch (error) {
@@ -58,7 +72,7 @@ export function readLabels(file: string): LabelRow[] {
   if (records.length === 0) throw new InputError('the labels file has no rows', { file });
   if (!('answer' in first)) throw new InputError('the labels file needs an answer column', { file, line: 1, field: 'answer' });
   if (humanColumn === undefined) throw new InputError(`the labels file needs a column with a person's verdict (${HUMAN_COLUMNS.join(' or ')})`, { file, line: 1 });
-  return records.map(({ record, info }, index) => {
+  return runRows(records).map(({ record, info }, index) => {
     const line = info.lines;
     return {
       id: record.id?.trim() || `row ${index + 1}`,

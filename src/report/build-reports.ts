@@ -10,6 +10,7 @@ import { createSummarizer } from '../metrics/summarizer.js';
 import { createSweepJudge } from '../metrics/sweep.js';
 import { createEvidenceCollector } from './evidence.js';
 import { createLoadPass } from './load-pass.js';
+import { createPeoplePass } from './people-pass.js';
 import { REPORT_WRITERS } from './registry.js';
 import { REPORT_FORMATS, type ReportFormat, type ReportInput, type UnsentItem } from './types.js';
 
@@ -56,10 +57,12 @@ export async function buildReports(options: BuildReportsOptions): Promise<BuildR
   const summarizer = createSummarizer({ thresholds: options.thresholds ?? run.thresholds ?? {}, cases: { spillDir: runDir } });
   const evidence = createEvidenceCollector();
   const loadPass = createLoadPass(runDir, run);
+  const people = createPeoplePass(runDir, run);
   const sweep = run.load.sweep && run.load.stages ? createSweepJudge(run.load.sweep, run.load.stages) : null;
   let load;
   try {
-    for await (const sample of results) {
+    for await (const recorded of results) {
+      const sample = people.apply(recorded);
       summarizer.add(sample);
       evidence.add(sample);
       loadPass.add(sample);
@@ -87,7 +90,7 @@ export async function buildReports(options: BuildReportsOptions): Promise<BuildR
   try {
     const loaded = withBudget(withLoad(finished.summary, load), run.options);
     const swept = sweepSummary ? { ...loaded, sweep: sweepSummary } : loaded;
-    const summary: Summary = run.outputs ? { ...swept, outputs: run.outputs } : swept;
+    const summary: Summary = people.finish(run.outputs ? { ...swept, outputs: run.outputs } : swept);
     const files = [await writeHistogramFile(runDir, finished.histograms)];
     const input: ReportInput = {
       runDir, run, summary, details: finished.details, load, evidence: evidence.result(), cases: finished.cases, samples: () => readResults(runDir),

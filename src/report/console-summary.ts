@@ -1,4 +1,5 @@
 // The plain-text summary the CLI prints after a run: totals, a table per model, thresholds.
+import { agreementLine, calibrationLines, groupOrder } from './agreement-text.js';
 import type { Summary } from '../domain/summary.js';
 import { renderConsoleLoad } from './console-load.js';
 import { flakyLines, pairLines } from './console-models.js';
@@ -68,6 +69,7 @@ function headline(summary: Summary, options: ConsoleSummaryOptions): string[] {
       `duration ${formatDurationMs(t.duration_ms)}`,
     ...(extras.length > 0 ? [extras.join('  ')] : []),
     ...gradingLines(summary),
+    ...peopleLines(summary),
     ...throughput(t),
   ];
 }
@@ -82,6 +84,17 @@ function gradingLines(summary: Summary): string[] {
     `answers ${formatCredits(t.answer_credits_used ?? t.credits_used - t.check_credits_used)} credits  grading ${formatCredits(g.credits_used)} credits${g.tokens > 0 ? ` + ${formatCount(g.tokens)} grader tokens` : ''}${notJudged}`,
     ...g.graders.map((x) => `  grader ${x.grader}: ${formatCount(x.checks)} checks, ${formatCount(x.not_judged)} not judged, ${formatCredits(x.credits_used)} credits${x.tokens > 0 ? `, ${formatCount(x.tokens)} tokens` : ''}`),
   ];
+}
+
+/** People's labels and the grader's standing: which model-graded checks gated the verdict, and how far people agree. */
+function peopleLines(summary: Summary): string[] {
+  const lines = summary.grader_calibration ? calibrationLines(summary.grader_calibration) : [];
+  const a = summary.agreement;
+  if (a !== undefined) {
+    lines.push(`people labelled ${formatCount(a.labelled_answers)} answers (labels.csv): their verdict is the answer's`);
+    for (const group of groupOrder(a.groups)) lines.push(`  ${agreementLine(group, a.groups[group]!)}`);
+  }
+  return lines;
 }
 
 function failedCredits(t: Summary['totals']): string {
@@ -147,7 +160,9 @@ function thresholdLines(summary: Summary): string[] {
 /** The one line `--quiet` keeps: suite, run id, status and verdict. */
 export function verdictLine(summary: Summary, options: ConsoleSummaryOptions = {}): string {
   const suite = options.suiteName ? `${options.suiteName} · ` : '';
-  return `${suite}run ${summary.run_id} · ${summary.status} · verdict ${summary.verdict.toUpperCase()}`;
+  const ungated = Object.entries(summary.grader_calibration?.types ?? {}).filter(([, t]) => !t.gating).map(([type, t]) => `${type} (${t.reason})`);
+  const why = ungated.length > 0 ? ` · not gating: ${ungated.join(', ')}` : '';
+  return `${suite}run ${summary.run_id} · ${summary.status} · verdict ${summary.verdict.toUpperCase()}${why}`;
 }
 
 export function renderConsoleSummary(summary: Summary, options: ConsoleSummaryOptions = {}): string {

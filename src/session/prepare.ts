@@ -18,7 +18,10 @@ import type { RunSessionOptions } from './options.js';
 import { assertModelNames } from './model-names.js';
 import { assertThresholdScopes } from './threshold-scopes.js';
 import type { GraderSpec } from '../domain/suite.js';
-import { assertGraders, graderOf, loadKnowledge, type Knowledge } from '../graders/index.js';
+import { assertGraders, graderOf, loadKnowledge, suiteChecks, type Knowledge } from '../graders/index.js';
+import { calibrate, DEFAULT_MIN_LABELS } from '../graders/calibration.js';
+import type { GraderCalibration } from '../domain/run.js';
+import { agreementOfLabels } from '../review/labels-of-run.js';
 import { assertSameSuite } from '../compare/same-suite.js';
 
 export interface PreparedRun {
@@ -36,6 +39,8 @@ export interface PreparedRun {
   grader?: GraderSpec;
   /** The suite's knowledge documents, indexed (context checks). */
   knowledge?: Knowledge;
+  /** `grader: { min_kappa, labels }`: which model-graded check types gate this run, from people's labels read now. */
+  calibration?: GraderCalibration;
 }
 
 /** The suite's thresholds plus `--threshold metric=expression` flags, all validated up front. */
@@ -113,6 +118,15 @@ function allStreaming(suite: Suite, flags: RunSessionOptions['requestDefaults'])
   return suite.threads.every((t) => t.turns.every((turn) => streams(turn.options)));
 }
 
+/** The suite's calibration rule judged on its labels, per model-graded type the suite uses (before anything is sent). */
+async function calibrationOf(suite: Suite): Promise<GraderCalibration | undefined> {
+  const rule = suite.grader_calibration;
+  if (rule === undefined) return undefined;
+  const groups = await agreementOfLabels(rule.labels, 'grader.labels');
+  const types = new Set([...suiteChecks(suite)].map((c) => c.type));
+  return calibrate({ min_kappa: rule.min_kappa, min_labels: rule.min_labels ?? DEFAULT_MIN_LABELS, labels: rule.labels }, groups, [...types]);
+}
+
 export async function prepareRun(requested: RunSessionOptions): Promise<PreparedRun> {
   const suite = await selectedSuite(requested);
   const base = requested.baselineSuite;
@@ -142,9 +156,10 @@ export async function prepareRun(requested: RunSessionOptions): Promise<Prepared
   const grader = graderOf(suite, options);
   assertGraders(suite, grader);
   const knowledge = suite.knowledge ? loadKnowledge(suite.knowledge) : undefined;
+  const calibration = await calibrationOf(suite);
   return {
     options, load, suite, plan, thresholds, thresholdAborts, warnings: [...suite.warnings, ...plan.warnings],
-    ...(grader ? { grader } : {}), ...(knowledge ? { knowledge } : {}),
+    ...(grader ? { grader } : {}), ...(knowledge ? { knowledge } : {}), ...(calibration ? { calibration } : {}),
   };
 }
 

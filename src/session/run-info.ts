@@ -44,6 +44,7 @@ export function initialRunInfo(prepared: PreparedRun, options: RunSessionOptions
     ...(options.commit !== undefined ? { commit: options.commit } : {}),
     ...(target.knowledgeBase ? { knowledge_base: target.knowledgeBase } : {}),
     load: recordedLoad(load, options),
+    ...(prepared.calibration ? { grader_calibration: prepared.calibration } : {}),
   };
 }
 

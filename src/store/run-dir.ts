@@ -20,6 +20,8 @@ export const RUN_FILES = {
   timeline: 'timeline.ndjson',
   compareJson: 'compare.json',
   compareHtml: 'compare.html',
+  /** People's verdicts on the run's answers (`kbbench review`), appended as they are given. */
+  labels: 'labels.csv',
 } as const;
 
 export function ensureRunDir(dir: string): void {

@@ -41,6 +41,7 @@ export function parseSuite(bytes: Uint8Array, file: string, format: SuiteFormat 
   if (workspace !== undefined) suite.workspace = resolve(dirname(path), workspace);
   // Knowledge documents, like the workspace, are relative to the suite file's folder.
   if (suite.knowledge) suite.knowledge = { ...suite.knowledge, patterns: suite.knowledge.patterns.map((p) => resolve(dirname(path), p)) };
+  if (suite.grader_calibration) suite.grader_calibration = { ...suite.grader_calibration, labels: resolve(dirname(path), suite.grader_calibration.labels) };
   return suite;
 }
 

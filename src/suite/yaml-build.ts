@@ -3,6 +3,7 @@
 import { splitThresholdEntries } from '../metrics/threshold-abort.js';
 import type { CheckSpec, RequestOptions, SourceLocation, SuiteCase, SuiteThread } from '../domain/suite.js';
 import { durationMsOf } from '../domain/stages.js';
+import { InputError } from '../domain/errors.js';
 import type { ParsedSuite } from './parsed-suite.js';
 import { pickOptions } from './primitives.js';
 import { buildLoad } from './load-block.js';
@@ -122,6 +123,15 @@ export function threadModelWarnings(entry: ThreadEntry, index: number, locator: 
   return warningsOf(found, locator);
 }
 
+/** `min_kappa` and `labels` go together: a bar with nothing to measure against (or labels with no bar) is refused, not ignored. */
+function calibrationOf(c: { min_kappa?: number | undefined; min_labels?: number | undefined; labels?: string | undefined }, location: SourceLocation): ParsedSuite['grader_calibration'] {
+  if (c.min_kappa === undefined && c.labels === undefined && c.min_labels === undefined) return undefined;
+  if (c.min_kappa === undefined || c.labels === undefined) {
+    throw new InputError(`grader: ${c.labels === undefined ? 'min_kappa needs labels: FILE or RUN_DIR (people\'s verdicts to measure the grader against)' : 'labels needs min_kappa (the agreement the grader must reach to gate)'}`, { ...location, field: c.labels === undefined ? 'grader.labels' : 'grader.min_kappa' });
+  }
+  return { min_kappa: c.min_kappa, ...(c.min_labels !== undefined ? { min_labels: c.min_labels } : {}), labels: c.labels, location };
+}
+
 function pickDefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
@@ -174,9 +184,12 @@ export function buildSuite(file: SuiteFile, locator: SuiteLocator, items: BuiltI
   if (file.load) suite.load = buildLoad(file.load, locator.location(['load']));
   if (file.grader) {
     const location = locator.location(['grader']);
-    suite.grader = 'openai' in file.grader
-      ? { kind: 'openai', base_url: file.grader.openai.base_url, model: file.grader.openai.model, location }
-      : { kind: 'chat', ...pickDefined(file.grader), location };
+    const { min_kappa, min_labels, labels, ...who } = file.grader;
+    suite.grader = 'openai' in who
+      ? { kind: 'openai', base_url: who.openai.base_url, model: who.openai.model, location }
+      : { kind: 'chat', ...pickDefined(who), location };
+    const calibration = calibrationOf({ min_kappa, min_labels, labels }, location);
+    if (calibration) suite.grader_calibration = calibration;
   }
   if (file.knowledge) suite.knowledge = { patterns: file.knowledge, location: locator.location(['knowledge']) };
   return suite;

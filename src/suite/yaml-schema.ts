@@ -7,11 +7,17 @@ import { idSchema, modelsSchema, repeatPassSchema, tagsSchema, nonEmptyText, opt
 const assertList = optional(z.array(assertionSchema));
 
 const graderId = z.string().trim().min(1, 'must not be empty');
+/** `min_kappa`, `min_labels`, `labels`: a grader earns its gate against people's labels (graders/calibration.ts). */
+const calibrationKeys = {
+  min_kappa: optional(z.number({ error: 'expected a number between -1 and 1' }).min(-1).max(1)),
+  min_labels: optional(z.number({ error: 'expected a whole number' }).int().min(1)),
+  labels: optional(z.string().trim().min(1, 'must not be empty')),
+};
 /** `grader: { chat_id, board_id?, model? }` (a chat of the service) or `grader: { openai: { base_url, model } }`. */
 export const graderSchema = z.union(
   [
-    strictMap('grader.openai', { openai: strictMap('grader.openai', { base_url: z.url({ error: 'must be a URL such as http://127.0.0.1:8000/v1' }), model: graderId }) }),
-    strictMap('grader', { chat_id: graderId, board_id: optional(graderId), model: optional(graderId) }),
+    strictMap('grader.openai', { openai: strictMap('grader.openai', { base_url: z.url({ error: 'must be a URL such as http://127.0.0.1:8000/v1' }), model: graderId }), ...calibrationKeys }),
+    strictMap('grader', { chat_id: graderId, board_id: optional(graderId), model: optional(graderId), ...calibrationKeys }),
   ],
   { error: 'a grader is { chat_id, board_id?, model? } (a chat assistant of the service) or { openai: { base_url, model } }' },
 );

@@ -1,7 +1,10 @@
-// `kbbench grader-check LABELS.csv`: does the grader agree with people? Accuracy, Cohen's kappa, disagreements.
+// `kbbench grader-check LABELS.csv | RUN_DIR`: does the grader agree with people? Accuracy, Cohen's kappa, disagreements.
+// A run directory's labels (kbbench review) are compared with the run's own verdicts: nothing is sent.
 import type { CommandModule } from 'yargs';
 import { createRedactor } from '../../client/redact.js';
 import { runGraderCheck, type GraderCheckResult } from '../../session/grader-check.js';
+import { agreementOfRun, isDirectory } from '../../review/labels-of-run.js';
+import { renderRunAgreement } from '../../report/agreement-text.js';
 import { startEmbeddedService } from '../embedded.js';
 import { EXIT, type ExitCode } from '../exit.js';
 import type { CliIo } from '../io.js';
@@ -31,7 +34,7 @@ export function graderCheckCommand(io: CliIo, setExit: (code: ExitCode) => void)
     describe: "how far the grader agrees with people's verdicts (accuracy, Cohen's kappa, disagreements)",
     builder: (y) =>
       y
-        .positional('labels', { type: 'string', demandOption: true, describe: 'CSV: answer, a person\'s verdict (human: pass/fail), and question, reference or rubric, type' })
+        .positional('labels', { type: 'string', demandOption: true, describe: 'a run directory labelled with kbbench review (its verdicts are compared; nothing is sent), or a CSV: answer, a person\'s verdict (human: pass/fail), and question, reference or rubric, type' })
         .option('suite', { type: 'string', describe: 'take the grader (and workspace) from this suite\'s grader: block' })
         .option('base-url', { type: 'string', describe: 'live service base URL (a chat grader); default: the embedded reference service' })
         .option('api-key-file', { type: 'string', describe: 'file holding the service API key (else env KBBENCH_API_KEY)' })
@@ -40,10 +43,18 @@ export function graderCheckCommand(io: CliIo, setExit: (code: ExitCode) => void)
         .option('timeout', { type: 'string', default: '120s', describe: 'per-grading time limit' })
         .option('json', { type: 'boolean', default: false, describe: 'print the result as JSON' })
         .options(graderFlags('Grader:'))
+        .example('$0 grader-check reports/parcel-lockers-20261128T050000Z', "a reviewed run's labels against its own verdicts, per check type")
         .example('$0 grader-check suites/parcel-lockers/labels.csv --suite suites/parcel-lockers/suite.yaml', "the suite's grader against people's labels")
         .example('KBBENCH_GRADER_API_KEY=… $0 grader-check labels.csv --grader-url http://127.0.0.1:8000/v1 --grader-model llama3', 'an OpenAI-compatible grader'),
     handler: async (argv) => {
       const a = argv as Record<string, unknown>;
+      if (isDirectory(a.labels as string)) {
+        const result = await agreementOfRun(a.labels as string, '<labels>');
+        if (argv.json) io.out(JSON.stringify(result, null, 2));
+        else for (const line of renderRunAgreement(result)) io.out(line);
+        setExit(EXIT.ok);
+        return;
+      }
       const grader = graderOptions(a, io.env);
       const apiKey = readApiKey(io.env, a.apiKeyFile as string | undefined);
       io.setRedact(createRedactor([apiKey, grader.graderApiKey]));

@@ -1,4 +1,5 @@
 // `kbbench serve`: the embedded reference service on its own, for curl, demos and other tools.
+import { serveUntilStopped } from '../signals.js';
 import type { CommandModule } from 'yargs';
 import { InputError } from '../../domain/errors.js';
 import { STREAM_DIALECTS } from '../../protocol/index.js';
@@ -107,15 +108,7 @@ export function serveCommand(io: CliIo, setExit: (code: ExitCode) => void): Comm
         throw asInputError(error, argv as Record<string, unknown>);
       }
       for (const line of describeService(running)) io.out(line);
-      await new Promise<void>((resolve) => {
-        const stop = (): void => {
-          io.signals.off('SIGINT', stop);
-          io.signals.off('SIGTERM', stop);
-          void running.close().then(resolve);
-        };
-        io.signals.on('SIGINT', stop);
-        io.signals.on('SIGTERM', stop);
-      });
+      await serveUntilStopped(io.signals, () => running.close());
       setExit(EXIT.ok);
     },
   };

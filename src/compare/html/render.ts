@@ -18,6 +18,13 @@ function runMeta(role: string, r: RunRef): string {
   return `<div><dt>${esc(role)}</dt><dd><span class="mono">${esc(r.dir)}</span><br>${esc(formatTimestamp(r.started_at))} · ${esc(r.status)} · ${formatCount(r.samples)} requests · run <span class="mono">${esc(r.run_id)}</span></dd></div>`;
 }
 
+function labelChangesHtml(c: Comparison): string {
+  const changes = c.label_changes ?? [];
+  if (changes.length === 0) return '';
+  const items = changes.map((l) => `<li><bdi>${esc(l.item_id)}</bdi>: ${esc(l.base)} → ${esc(l.head)}${l.head_note ? ` (${esc(l.head_note)})` : ''}</li>`);
+  return `<ul class="label-changes" aria-label="Labels changed">${items.join('')}</ul>`;
+}
+
 function passRateHtml(c: Comparison): string {
   const line = passRateLine(c.pass_rate ?? null);
   return line ? `<p class="pass-rate" data-verdict="${esc(c.pass_rate!.verdict)}">${esc(line)}</p>` : '';
@@ -32,7 +39,7 @@ function header(c: Comparison): string {
 <div class="title-row"><h1><span class="tool">kbbench compare ·</span> ${esc(c.head.suite)}</h1>${verdictBadge(c.verdict)}</div>
 <dl class="meta">${runMeta('Base', c.base)}${runMeta('Head', c.head)}
 <div><dt>Judged with</dt><dd>latency tolerance ${esc(formatRate(o.latency_tolerance))} on the median · credits tolerance ${esc(formatRate(o.credits_tolerance))} · alpha ${esc(o.alpha)} · fails on ${esc(o.fail_on.join(', ') || 'nothing')}</dd></div></dl>
-${reasons}${warnings}${passRateHtml(c)}
+${reasons}${warnings}${labelChangesHtml(c)}${passRateHtml(c)}
 <div class="kpis">${[
     kpi('Regressions', n.regressions, 'pass → fail'), kpi('Fixes', n.fixes, 'fail → pass'), kpi('Changed answers', n.changed, 'text differs'),
     kpi('Missing', n.missing, 'in base only'), kpi('Added', n.added, 'in head only'), kpi('Matched', n.matched, 'items on both sides'),

@@ -1,4 +1,5 @@
 // Assembles report.html: one self-contained page (inline CSS, SVG and script; a CSP forbids any network).
+import { renderAgreementSection } from './agreement-section.js';
 import type { RunInfo } from '../../domain/run.js';
 import type { Summary } from '../../domain/summary.js';
 import type { RunDetails } from '../../metrics/details.js';
@@ -67,10 +68,13 @@ samples.csv holds every request and answer in full; percentiles come from HDR hi
 
 export function renderHtmlReport({ run, summary, details, evidence, load }: HtmlReportInput): string {
   const loadBody = renderLoadSection(summary, load);
-  const sections = loadBody ? [...SECTIONS.slice(0, 2), ['load', 'Load'] as const, ...SECTIONS.slice(2)] : SECTIONS;
+  const people = renderAgreementSection(summary);
+  const withPeople = people ? [SECTIONS[0], ['people', "People's verdicts"] as const, ...SECTIONS.slice(1)] : SECTIONS;
+  const sections = loadBody ? [...withPeople.slice(0, people ? 3 : 2), ['load', 'Load'] as const, ...withPeople.slice(people ? 3 : 2)] : withPeople;
   const nav = sections.map(([id, title]) => `<li><a href="#${id}">${esc(title)}</a></li>`).join('');
   const main = [
     section('models', 'Models', renderModelTable(summary)),
+    ...(people ? [section('people', "People's verdicts", people)] : []),
     section('tags', 'Tags', renderTagTable(summary.tags, summary.tag_credits)),
     section('charts', 'Charts', charts(details, summary)),
     ...(loadBody ? [section('load', 'Load', loadBody)] : []),
