@@ -19,7 +19,8 @@ export type KbErrorCode =
   | 'E_ABORTED'
   | 'E_INPUT'
   | 'E_CONFIG'
-  | 'E_STORAGE';
+  | 'E_STORAGE'
+  | 'E_WORKER';
 
 export abstract class KbError extends Error {
   abstract readonly code: KbErrorCode;
@@ -137,5 +138,15 @@ export class StorageError extends KbError {
     readonly reason: string,
   ) {
     super(message);
+  }
+}
+
+/** A worker thread's failure (--workers), carried to the main thread: one line, naming the worker; its stack kept for debugging. */
+export class WorkerError extends KbError {
+  readonly code = 'E_WORKER' as const;
+  constructor(worker: string, failure: { name?: string; message: string; code?: string; stack?: string }) {
+    // The first line: a message that carries a stack or a multi-line detail is still one line.
+    super(`${worker}: ${failure.code ? `${failure.code}: ` : ''}${failure.message.split('\n')[0]}`);
+    if (failure.stack) this.stack = `WorkerError: ${this.message}\n    (in ${worker}) ${failure.stack}`;
   }
 }

@@ -107,7 +107,7 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
     const replayUnits = toUnits(previous?.replay_credits ?? 0);
     const previousUnits = (state?.creditUnits ?? 0) + replayUnits;
     const maxWeight = options.mix === 'weighted' ? maxWeightOf(prepared.suite) : 1;
-    if (workers.count > 1) pool = spawnWorkers(options, target, { previousUnits, maxWeight }, workers.count);
+    if (workers.count > 1) pool = spawnWorkers({ ...prepared, options }, target, { previousUnits, maxWeight, stop: hooks.stop }, workers.count);
     await pool?.ready;
     if (options.startAt !== undefined) {
       hooks.onWaitStart?.({ startAt: options.startAt });

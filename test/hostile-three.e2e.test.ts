@@ -1,0 +1,79 @@
+// Hostile input, round three (issue 34): workers, graders, live-metrics receivers and doctored run
+// directories, each against real processes, real servers on 127.0.0.1, real signals, FIFOs and symlinks.
+import { spawn, execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendJson } from '../src/client/test-support/raw-server.js';
+import type { Sample } from '../src/domain/sample.js';
+import { readJson, readNdjson, runCli, runCliInProcess, tempDir } from './helpers.js';
+import { HOSTILE_BOARD, HOSTILE_CHAT, hostileSuite, startHostileServer, type HostileServer } from './hostile-server.js';
+
+const KEY = 'kb-live-7f3a9c2e51d04b8a';
+
+describe('workers run the plan the main thread read, never the suite file again (item 1)', () => {
+  let server: HostileServer;
+  beforeAll(async () => {
+    server = await startHostileServer();
+  });
+  afterAll(() => server.close());
+
+  it('a suite replaced during the preflight: the workers still send all 6 planned cases', async () => {
+    const dir = tempDir();
+    const suite = hostileSuite(dir, 6);
+    const replaced = readFileSync(suite, 'utf8').replace(/cases:\n[\s\S]*$/, 'cases:\n  - id: only\n    prompt: One?\n');
+    // The preflight lists the boards: the suite is swapped for a one-case suite then, after the main thread read it.
+    server.boards((_req, res) => {
+      writeFileSync(suite, replaced);
+      sendJson(res, 200, { data: [{ id: HOSTILE_BOARD, name: 'hostile' }] });
+    });
+    const out = join(dir, 'run');
+    const r = await runCliInProcess(['run', suite, '--base-url', server.url, '--out', out, '--workers', '2', '--concurrency', '2', '--quiet'], { env: { KBBENCH_API_KEY: KEY } });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    server.boards((_req, res) => sendJson(res, 200, { data: [{ id: HOSTILE_BOARD, name: 'hostile' }] }));
+    const lines = readNdjson<Sample>(join(out, 'results.ndjson'));
+    expect(lines.map((s) => s.case_id).sort()).toEqual(['case-0', 'case-1', 'case-2', 'case-3', 'case-4', 'case-5']);
+  });
+
+  it('a suite that is a FIFO, with two workers, runs (the workers open nothing) instead of hanging', async () => {
+    const dir = tempDir();
+    const text = readFileSync(hostileSuite(dir, 4), 'utf8');
+    const fifo = join(dir, 'suite.yaml');
+    execFileSync('mkfifo', [fifo]);
+    // One writer: the suite can be read once, as a pipe is.
+    const writer = spawn('sh', ['-c', 'cat > "$1"', 'sh', fifo], { stdio: ['pipe', 'ignore', 'ignore'] });
+    writer.stdin.end(text);
+    const out = join(dir, 'run');
+    const r = await runCli(['run', fifo, '--base-url', server.url, '--out', out, '--workers', '2', '--rate', '4', '--duration', '1s', '--quiet'], {
+      env: { KBBENCH_API_KEY: KEY }, timeoutMs: 30_000,
+    });
+    writer.kill();
+    expect(r.code).not.toBeNull(); // not killed by the timeout
+    expect(r.stderr).not.toMatch(/\n\s+at /); // no stack
+    expect(readNdjson<Sample>(join(out, 'results.ndjson')).length).toBeGreaterThan(0);
+    expect(r.code).toBe(0);
+  }, 40_000);
+});
+
+describe('a stop before the start sends nothing, with workers (item 10)', () => {
+  let server: HostileServer;
+  beforeAll(async () => {
+    server = await startHostileServer();
+  });
+  afterAll(() => server.close());
+
+  it('SIGINT during --start-at\'s wait with 2 workers: no question is sent', async () => {
+    const dir = tempDir();
+    const startAt = new Date(Date.now() + 20_000).toISOString();
+    const r = await runCli(['run', hostileSuite(dir, 8), '--base-url', server.url, '--out', join(dir, 'run'), '--workers', '2', '--concurrency', '2', '--start-at', startAt], {
+      env: { KBBENCH_API_KEY: KEY },
+      timeoutMs: 30_000,
+      onSpawn: (child) => child.stderr!.on('data', (d: Buffer) => {
+        if (d.toString().includes('(--start-at)')) child.kill('SIGINT');
+      }),
+    });
+    expect(r.code).toBe(3);
+    expect(server.requests.filter((q) => q.path !== '/api/boards')).toHaveLength(0);
+  }, 40_000);
+});
