@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendJson } from '../src/client/test-support/raw-server.js';
 import type { Sample } from '../src/domain/sample.js';
+import { wallClockMs } from '../src/session/start-at.js';
 import { readJson, readNdjson, runCli, runCliInProcess, tempDir } from './helpers.js';
 import { HOSTILE_BOARD, HOSTILE_CHAT, hostileSuite, startHostileServer, type HostileServer } from './hostile-server.js';
 
@@ -65,7 +66,7 @@ describe('a stop before the start sends nothing, with workers (item 10)', () => 
 
   it('SIGINT during --start-at\'s wait with 2 workers: no question is sent', async () => {
     const dir = tempDir();
-    const startAt = new Date(Date.now() + 20_000).toISOString();
+    const startAt = new Date(wallClockMs() + 20_000).toISOString();
     const r = await runCli(['run', hostileSuite(dir, 8), '--base-url', server.url, '--out', join(dir, 'run'), '--workers', '2', '--concurrency', '2', '--start-at', startAt], {
       env: { KBBENCH_API_KEY: KEY },
       timeoutMs: 30_000,
@@ -76,4 +77,30 @@ describe('a stop before the start sends nothing, with workers (item 10)', () => 
     expect(r.code).toBe(3);
     expect(server.requests.filter((q) => q.path !== '/api/boards')).toHaveLength(0);
   }, 40_000);
+});
+
+describe('--max-in-flight holds with workers (item 9)', () => {
+  let server: HostileServer;
+  let inFlight = 0;
+  let most = 0;
+  beforeAll(async () => {
+    server = await startHostileServer();
+    server.answer(async (_req, res) => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      await new Promise((r) => setTimeout(r, 150));
+      inFlight -= 1;
+      sendJson(res, 200, { text: 'fine', credits_used: 0.01, credits_remaining: 10 });
+    });
+  });
+  afterAll(() => server.close());
+
+  it('--max-in-flight 1 --workers 2: one worker runs (said so) and never 2 questions at once', async () => {
+    const dir = tempDir();
+    const out = join(dir, 'run');
+    const r = await runCliInProcess(['run', hostileSuite(dir, 8), '--base-url', server.url, '--out', out, '--workers', '2', '--rate', '10', '--duration', '1s', '--max-in-flight', '1', '--quiet'], { env: { KBBENCH_API_KEY: KEY } });
+    expect(r.stderr).toMatch(/--workers 2: 1 ran, one per place of --max-in-flight 1/);
+    expect(most).toBe(1);
+    expect(readJson<{ options: { workers: number } }>(join(out, 'run.json')).options.workers).toBe(1);
+  });
 });
