@@ -104,3 +104,44 @@ describe('--max-in-flight holds with workers (item 9)', () => {
     expect(readJson<{ options: { workers: number } }>(join(out, 'run.json')).options.workers).toBe(1);
   });
 });
+
+describe('a completed run is checked against its plan (item 2)', () => {
+  let server: HostileServer;
+  beforeAll(async () => {
+    server = await startHostileServer();
+  });
+  afterAll(() => server.close());
+
+  const cut = (file: string, keep: number): void => {
+    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    writeFileSync(file, `${lines.slice(0, keep).join('\n')}\n`);
+  };
+
+  it('report of a run whose results.ndjson was cut to 5 of 45 lines: incomplete, exit 3, the unsent items listed', async () => {
+    const dir = tempDir();
+    const out = join(dir, 'run');
+    const suite = hostileSuite(dir, 45);
+    expect((await runCliInProcess(['run', suite, '--base-url', server.url, '--out', out, '--quiet'], { env: { KBBENCH_API_KEY: KEY } })).code).toBe(0);
+    cut(join(out, 'results.ndjson'), 5);
+    const r = await runCliInProcess(['report', out]);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toMatch(/incomplete: 40 planned answers have no result line/);
+    const summary = readJson<{ verdict: string; totals: { missing: number } }>(join(out, 'summary.json'));
+    expect(summary).toMatchObject({ verdict: 'incomplete', totals: { missing: 40 } });
+    expect(readFileSync(join(out, 'junit.xml'), 'utf8').match(/<skipped/g)).toHaveLength(40);
+  });
+
+  it('merge of two shards, one cut to 3 of its lines: incomplete, exit 3', async () => {
+    const dir = tempDir();
+    const suite = hostileSuite(dir, 45);
+    for (const i of [1, 2]) {
+      const r = await runCliInProcess(['run', suite, '--base-url', server.url, '--out', join(dir, `s${i}`), '--shard', `${i}/2`, '--quiet'], { env: { KBBENCH_API_KEY: KEY } });
+      expect(r.code).toBe(0);
+    }
+    const before = readFileSync(join(dir, 's2', 'results.ndjson'), 'utf8').trim().split('\n').length;
+    cut(join(dir, 's2', 'results.ndjson'), 3);
+    const r = await runCliInProcess(['merge', join(dir, 's1'), join(dir, 's2'), '--out', join(dir, 'all')]);
+    expect(r.code).toBe(3);
+    expect(readJson<{ verdict: string; totals: { missing: number } }>(join(dir, 'all', 'summary.json'))).toMatchObject({ verdict: 'incomplete', totals: { missing: before - 3 } });
+  });
+});
