@@ -178,3 +178,41 @@ describe('an answer cannot grade itself (item 3)', () => {
     });
   }
 });
+
+describe('no gate passes a run that judged nothing (item 4)', () => {
+  const GRADER_KEY = 'sk-grader-0123456789abcdef';
+  let server: HostileServer;
+  let grader: OpenAiGraderServer;
+  beforeAll(async () => {
+    server = await startHostileServer();
+    grader = await startOpenAiGraderServer(GRADER_KEY);
+  });
+  afterAll(async () => {
+    server.close();
+    await grader.stop();
+  });
+
+  const gradedSuite = (dir: string): string => {
+    const suite = join(dir, 'graded.yaml');
+    const cases = [0, 1, 2].map((i) => `  - id: q${i}\n    prompt: Question ${i}?\n    assert:\n      - llm-rubric: Answers the question\n`).join('');
+    writeFileSync(suite, `name: graded\ntarget: { board_id: ${HOSTILE_BOARD}, chat_id: ${HOSTILE_CHAT} }\nmodels: [gpt-4o]\ndefaults: { streaming: false }\n` +
+      `grader: { openai: { base_url: "${grader.url}", model: ${GRADER_MODEL} } }\ncases:\n${cases}`);
+    return suite;
+  };
+
+  it('--fail-on checks with every grader call failing: incomplete (exit 3), not PASS; compare of it as head: incomplete (exit 3)', async () => {
+    const dir = tempDir();
+    const suite = gradedSuite(dir);
+    const env = { KBBENCH_API_KEY: KEY, KBBENCH_GRADER_API_KEY: GRADER_KEY };
+    grader.reply(() => '{"pass": true, "reason": "fine"}');
+    expect((await runCliInProcess(['run', suite, '--base-url', server.url, '--out', join(dir, 'base'), '--quiet'], { env })).code).toBe(0);
+    grader.reply(() => ({ status: 500 }));
+    const r = await runCliInProcess(['run', suite, '--base-url', server.url, '--out', join(dir, 'head'), '--fail-on', 'checks', '--retries', '0'], { env });
+    expect(r.stdout).toMatch(/incomplete: no answer was judged/);
+    expect(readJson<{ verdict: string }>(join(dir, 'head', 'summary.json')).verdict).toBe('incomplete');
+    expect(r.code).toBe(3);
+    const c = await runCliInProcess(['compare', join(dir, 'base'), join(dir, 'head'), '--fail-on', 'latency', '--out', join(dir, 'cmp')]);
+    expect(c.stdout).toMatch(/compare: INCOMPLETE/);
+    expect(c.code).toBe(3);
+  });
+});

@@ -30,10 +30,13 @@ export async function compareRuns(
   const models = compareModels(base, head, items.matched, options);
   const passRate = comparePassRate(base.items, head.items, items.matched, options.alpha, options.tolerance ?? 0);
   const reasons = failureReasons(items, models, options, passRate);
+  const nothingJudged = judgedNothingIn(head);
+  if (nothingJudged) reasons.push(`the head judged no answer (${head.run.status}): nothing to compare`);
   return {
     kind: 'kbbench-compare',
     version: 1,
-    verdict: reasons.length === 0 ? 'pass' : 'fail',
+    // No set of gates passes a head that judged nothing (interrupted before an answer, or every grader call failed).
+    verdict: nothingJudged ? 'incomplete' : reasons.length === 0 ? 'pass' : 'fail',
     reasons,
     base: runRef(base),
     head: runRef(head),
@@ -52,6 +55,13 @@ export async function compareRuns(
     flaky_regressions: items.regressions.filter(isFlakyChange).map((r) => r.item_id),
     warnings: warningsFor(base, head, models),
   };
+}
+
+/** A run with no judged answer: none recorded, or none a grader could judge. */
+function judgedNothingIn(d: RunDigest): boolean {
+  let judged = 0;
+  for (const m of d.models.values()) judged += m.requests - (m.notJudged ?? 0);
+  return judged <= 0;
 }
 
 function runRef(d: RunDigest): RunRef {
@@ -73,7 +83,7 @@ export function withConfirmed(c: Comparison, confirm: NonNullable<Comparison['co
   const stable = c.regressions.filter((r) => !flaky.includes(r.item_id)).length;
   const reasons = c.reasons.filter((r) => !REGRESSION_REASON.test(r));
   if (options.failOn.includes('regressions') && stable > 0) reasons.unshift(regressionReason(stable));
-  return { ...c, flaky_regressions: flaky, confirm, reasons, verdict: reasons.length === 0 ? 'pass' : 'fail' };
+  return { ...c, flaky_regressions: flaky, confirm, reasons, verdict: c.verdict === 'incomplete' ? 'incomplete' : reasons.length === 0 ? 'pass' : 'fail' };
 }
 
 /** One line per reason the comparison fails, in --fail-on's terms; none means pass. */

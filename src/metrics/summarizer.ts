@@ -151,8 +151,9 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
     const summary: Summary = {
       run_id: context.run_id,
       status: context.status,
-      // What the plan promised and the results lack was never judged: no gate can pass it.
-      verdict: context.missing ? 'incomplete' : verdictOf(context, gates),
+      // What the plan promised and the results lack was never judged, nor is a run whose every
+      // answer went unjudged (or that has none): no set of gates passes a run that judged nothing.
+      verdict: context.missing || judgedNothing(totals) ? 'incomplete' : verdictOf(context, gates),
       gates,
       totals,
       models: modelSummaries,
@@ -181,6 +182,11 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
     credits.dispose();
   };
   return { add, finish, discard };
+}
+
+/** No answer was judged: none was recorded, or a grader could judge none of them. */
+export function judgedNothing(totals: Pick<TotalsSummary, 'requests' | 'not_judged'>): boolean {
+  return totals.requests - (totals.not_judged ?? 0) <= 0;
 }
 
 /** A start is a case, or a whole thread: a case's request, or a thread's first turn (sent or skipped). */

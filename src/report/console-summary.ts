@@ -1,5 +1,6 @@
 // The plain-text summary the CLI prints after a run: totals, a table per model, thresholds.
 import type { Summary } from '../domain/summary.js';
+import { judgedNothing } from '../metrics/summarizer.js';
 import { renderConsoleLoad } from './console-load.js';
 import { flakyLines, pairLines } from './console-models.js';
 import { formatCount, formatCredits, formatDurationMs, formatMs, formatRate, formatThresholdValue, modelLabel } from './format.js';
@@ -103,6 +104,7 @@ function gateExtras(summary: Summary): string[] {
 
 function incompleteWhy(summary: Summary): string {
   if (summary.totals.missing) return `incomplete: ${formatCount(summary.totals.missing)} planned answers have no result line (results.ndjson was cut)`;
+  if (summary.status === 'completed' && judgedNothing(summary.totals)) return 'incomplete: no answer was judged';
   if (summary.status === 'completed' && (summary.gates.incomplete?.length ?? 0) > 0) return `incomplete: ${formatCount(summary.totals.not_judged ?? 0)} answers could not be judged (their grader failed)`;
   return 'incomplete: the run did not finish';
 }
