@@ -1,7 +1,8 @@
 // Hostile input, round three (issue 34): workers, graders, live-metrics receivers and doctored run
 // directories, each against real processes, real servers on 127.0.0.1, real signals, FIFOs and symlinks.
 import { spawn, execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendJson } from '../src/client/test-support/raw-server.js';
@@ -214,5 +215,102 @@ describe('no gate passes a run that judged nothing (item 4)', () => {
     const c = await runCliInProcess(['compare', join(dir, 'base'), join(dir, 'head'), '--fail-on', 'latency', '--out', join(dir, 'cmp')]);
     expect(c.stdout).toMatch(/compare: INCOMPLETE/);
     expect(c.code).toBe(3);
+  });
+});
+
+/** A receiver on 127.0.0.1 that answers every POST as `handler` says (the body read first). */
+async function startReceiver(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ url: string; server: Server; posts: number }> {
+  const state = { url: '', server: null as unknown as Server, posts: 0 };
+  state.server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      state.posts += 1;
+      handler(req, res);
+    });
+  });
+  await new Promise<void>((resolve) => state.server.listen(0, '127.0.0.1', () => resolve()));
+  state.url = `http://127.0.0.1:${(state.server.address() as { port: number }).port}`;
+  return state;
+}
+
+function everyFile(dir: string): string {
+  return readdirSync(dir).filter((n) => statSync(join(dir, n)).isFile()).map((n) => readFileSync(join(dir, n), 'utf8')).join('\n');
+}
+
+describe('a live-metrics receiver that echoes credentials (item 5)', () => {
+  const PASSWORD = 'rw-pass-7f3a9c2e';
+  const OTLP_TOKEN = 'otlp-token-51d04b8a9c';
+  let server: HostileServer;
+  beforeAll(async () => {
+    server = await startHostileServer();
+  });
+  afterAll(() => server.close());
+
+  it('a remote-write 401 body with the decoded Authorization header: the password is in no file and no output', async () => {
+    const receiver = await startReceiver((req, res) => {
+      const decoded = Buffer.from(String(req.headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString();
+      res.writeHead(401, { 'content-type': 'text/plain' });
+      res.end(`bad credentials ${decoded}`);
+    });
+    const dir = tempDir();
+    const out = join(dir, 'run');
+    const url = receiver.url.replace('http://', `http://kb:${PASSWORD}@`);
+    const r = await runCliInProcess(['run', hostileSuite(dir, 6), '--base-url', server.url, '--out', out, '--rate', '4', '--duration', '1s', '--output', `prometheus-rw=${url}/api/v1/write`], { env: { KBBENCH_API_KEY: KEY } });
+    receiver.server.close();
+    expect(receiver.posts).toBeGreaterThan(0);
+    const run = readJson<{ outputs: { first_error: string }[] }>(join(out, 'run.json'));
+    expect(run.outputs[0]!.first_error).toMatch(/HTTP 401: bad credentials \[redacted\]/);
+    expect(everyFile(out)).not.toContain(PASSWORD);
+    expect(`${r.stdout}${r.stderr}`).not.toContain(PASSWORD);
+  });
+
+  it('an OTLP reason phrase echoing OTEL_EXPORTER_OTLP_HEADERS: the token is in no file and no output', async () => {
+    const receiver = await startReceiver((req, res) => {
+      res.writeHead(400, `rejected x-token=${String(req.headers['x-token'])}`, { 'content-type': 'text/plain' });
+      res.end(`bad token ${String(req.headers['x-token'])}`);
+    });
+    const dir = tempDir();
+    const out = join(dir, 'run');
+    const r = await runCliInProcess(['run', hostileSuite(dir, 6), '--base-url', server.url, '--out', out, '--rate', '4', '--duration', '1s', '--output', `otlp=${receiver.url}`], {
+      env: { KBBENCH_API_KEY: KEY, OTEL_EXPORTER_OTLP_HEADERS: `x-token=${OTLP_TOKEN}` },
+    });
+    receiver.server.close();
+    expect(receiver.posts).toBeGreaterThan(0);
+    const run = readJson<{ outputs: { errors: number }[] }>(join(out, 'run.json'));
+    expect(run.outputs[0]!.errors).toBeGreaterThan(0);
+    expect(everyFile(out)).not.toContain(OTLP_TOKEN);
+    expect(`${r.stdout}${r.stderr}`).not.toContain(OTLP_TOKEN);
+  });
+});
+
+describe('credentials in endpoint URLs (item 6)', () => {
+  const PASSWORD = 'gr-pass-9c2e51d0';
+  let server: HostileServer;
+  beforeAll(async () => {
+    server = await startHostileServer();
+  });
+  afterAll(() => server.close());
+
+  it.each([
+    [['--grader-url', `http://user:${PASSWORD}@127.0.0.1:9/v1`, '--grader-model', 'm'], '--grader-url'],
+    [['--embeddings-url', `http://user:${PASSWORD}@127.0.0.1:9/v1`], '--embeddings-url'],
+    [['--grader-url', `ftp://user:${PASSWORD}@127.0.0.1:9/v1`, '--grader-model', 'm'], '--grader-url'],
+  ])('%j: refused (exit 2), nothing sent, the password never printed', async (flags, field) => {
+    const dir = tempDir();
+    const before = server.requests.length;
+    const r = await runCliInProcess(['run', hostileSuite(dir, 2), '--base-url', server.url, '--out', join(dir, 'run'), ...flags], { env: { KBBENCH_API_KEY: KEY } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(field);
+    expect(r.stderr).toContain('***@');
+    expect(`${r.stdout}${r.stderr}`).not.toContain(PASSWORD);
+    expect(server.requests.length).toBe(before);
+  });
+
+  it('a malformed --output URL with a password holding "@" shows none of it', async () => {
+    const dir = tempDir();
+    const r = await runCliInProcess(['run', hostileSuite(dir, 2), '--base-url', server.url, '--out', join(dir, 'run'), '--output', 'prometheus-rw=ftp://u:p@ss@h/x'], { env: { KBBENCH_API_KEY: KEY } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('ftp://***@h/x');
+    expect(r.stderr).not.toMatch(/ss@h/);
   });
 });

@@ -51,6 +51,8 @@ export interface SessionHooks {
   onInterval?(live: LiveInterval): void;
   /** A sweep's probes are done and its rates begin. */
   onSweep?(sweep: SweepEvent): void;
+  /** Every credential the run knows, the environment's included (redact-sample.ts runCredentials). */
+  credentials?: readonly string[];
 }
 
 /** Narrows a run to part of its plan and labels it (an estimate's sample). */
