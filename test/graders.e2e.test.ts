@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
 import { readJson, readNdjson, ROOT, runCliInProcess as runCli, tempDir } from './helpers.js';
-import { GRADER_MODEL, startOpenAiGraderServer, type OpenAiGraderServer } from './openai-grader-server.js';
+import { GRADER_MODEL, sectionOf, startOpenAiGraderServer, type OpenAiGraderServer } from './openai-grader-server.js';
 
 const PARCELS = 'suites/parcel-lockers/suite.yaml';
 const WORKSPACE = join(ROOT, 'suites/parcel-lockers/workspace.yaml');
@@ -123,7 +123,7 @@ describe('an OpenAI-compatible grader on 127.0.0.1', () => {
   afterAll(async () => grader.stop());
 
   it('grades with the key from KBBENCH_GRADER_API_KEY (sent as a bearer token, redacted everywhere), counts its tokens apart, and names its model', async () => {
-    grader.reply((prompt) => JSON.stringify({ pass: /72 hours/.test(prompt.split('ANSWER:')[1] ?? ''), score: 1, reason: `checked with ${GRADER_KEY}` }));
+    grader.reply((prompt) => JSON.stringify({ pass: /72 hours/.test(sectionOf(prompt, 'ANSWER')), score: 1, reason: `checked with ${GRADER_KEY}` }));
     const dir = tempDir();
     const yaml = suiteFile(dir, `name: outside\nworkspace: ${WORKSPACE}\nmodels: [gpt-4o-mini]\ngrader: { openai: { base_url: "${grader.url}", model: ${GRADER_MODEL} } }\n${PICKUP_CASE}`);
     const out = join(dir, 'run');
@@ -166,8 +166,8 @@ describe('an OpenAI-compatible grader on 127.0.0.1', () => {
   it('grader-check reports agreement with people: accuracy, kappa and the disagreements', async () => {
     // A strict grader: passes an answer only when it repeats the reference word for word.
     grader.reply((prompt) => {
-      const reference = /REFERENCE:\n([\s\S]*?)\nANSWER:/.exec(prompt)?.[1] ?? '';
-      const answer = /ANSWER:\n([\s\S]*)$/.exec(prompt)?.[1] ?? '';
+      const reference = sectionOf(prompt, 'REFERENCE');
+      const answer = sectionOf(prompt, 'ANSWER');
       return JSON.stringify({ pass: reference !== '' && answer.includes(reference), reason: 'word for word' });
     });
     const dir = tempDir();

@@ -69,3 +69,8 @@ export async function startOpenAiGraderServer(key: string, model = GRADER_MODEL)
       }),
   };
 }
+
+/** A section of a grading prompt, as the grader reads it: the text kbbench quoted between its markers. */
+export function sectionOf(prompt: string, name: string): string {
+  return new RegExp(`^<<<${name} ([0-9a-f]{8})\\n([\\s\\S]*?)\\n${name} \\1>>>$`, 'm').exec(prompt)?.[2] ?? '';
+}

@@ -1,63 +1,21 @@
 // The grading protocol: a prompt asking for a JSON verdict, a reader that also takes the older
 // `VERDICT: PASS/FAIL` form, one re-ask when a reply does not parse, and a majority of votes.
 import type { CheckResult } from '../domain/sample.js';
-import { parseVerdict } from './verdict.js';
+import { parseGraderReply, QUOTING_INSTRUCTION, quoteSection, type GraderVerdict } from './grader-reply.js';
 import type { CheckPorts, JudgeReply, JudgeRequest } from './types.js';
 
+export { parseGraderReply, type GraderVerdict } from './grader-reply.js';
+
 export const GRADER_INSTRUCTION =
-  'You are grading an answer. Reply with one JSON object and nothing else: {"pass": true or false, "score": a number from 0 to 1, "reason": "one sentence"}.';
+  'You are grading an answer. Reply with one JSON object and nothing else: {"pass": true or false, "score": a number from 0 to 1, "reason": "one sentence"}. ' +
+  QUOTING_INSTRUCTION;
 
 /** Said before asking again, when the first reply could not be read. */
 export const REASK_INSTRUCTION = 'Your previous reply could not be read. Reply with the JSON object only, for example {"pass": false, "score": 0.2, "reason": "…"}.';
 
-/** A grading prompt: the instruction, the task, then each section as `NAME:` and its text. */
+/** A grading prompt: the instruction, the task, then each section as `NAME:` and its text, quoted (grader-reply.ts). */
 export function buildGradingPrompt(task: string, sections: readonly (readonly [string, string])[]): string {
-  return [GRADER_INSTRUCTION, `TASK: ${task}`, ...sections.map(([name, text]) => `${name}:\n${text}`)].join('\n');
-}
-
-export type GraderVerdict =
-  | { pass: boolean; score?: number; reason: string; category?: string }
-  | { pass: null; problem: string };
-
-function jsonCandidate(reply: string): string | undefined {
-  const fenced = /```(?:json)?\s*([\s\S]*?)```/i.exec(reply);
-  const text = fenced?.[1] ?? reply;
-  const start = text.indexOf('{');
-  const end = text.lastIndexOf('}');
-  return start >= 0 && end > start ? text.slice(start, end + 1) : undefined;
-}
-
-function passOf(value: unknown): boolean | undefined {
-  if (typeof value === 'boolean') return value;
-  if (typeof value === 'string' && /^(pass|passed|true|yes)$/i.test(value.trim())) return true;
-  if (typeof value === 'string' && /^(fail|failed|false|no)$/i.test(value.trim())) return false;
-  return undefined;
-}
-
-/**
- * Reads a grader's reply: a JSON object `{"pass", "score", "reason"}` (in a code fence or not;
- * factuality adds `category`), else `VERDICT: PASS|FAIL`. Anything else is unparseable: a guess
- * could turn a failure into a pass.
- */
-export function parseGraderReply(reply: string): GraderVerdict {
-  const candidate = jsonCandidate(reply);
-  if (candidate !== undefined) {
-    try {
-      const parsed = JSON.parse(candidate) as Record<string, unknown>;
-      const pass = passOf(parsed.pass);
-      if (pass !== undefined) {
-        const verdict: GraderVerdict = { pass, reason: typeof parsed.reason === 'string' ? parsed.reason.trim() : '' };
-        if (typeof parsed.score === 'number' && parsed.score >= 0 && parsed.score <= 1) verdict.score = parsed.score;
-        if (typeof parsed.category === 'string') verdict.category = parsed.category.trim().toUpperCase();
-        return verdict;
-      }
-    } catch {
-      // Not JSON after all: the VERDICT form may still be there.
-    }
-  }
-  const fallback = parseVerdict(reply);
-  if (fallback.verdict === null) return { pass: null, problem: `the grader's reply is neither {"pass": …} JSON nor VERDICT: PASS/FAIL` };
-  return { pass: fallback.verdict === 'pass', reason: fallback.reason };
+  return [GRADER_INSTRUCTION, `TASK: ${task}`, ...sections.map(([name, text]) => quoteSection(name, text))].join('\n');
 }
 
 /** Replies kept in the result line are cut here: a babbling grader must not bloat results.ndjson. */
@@ -91,9 +49,9 @@ async function askOnce(ask: NonNullable<CheckPorts['judge']>, request: JudgeRequ
 /** One vote: ask, and ask once more when the reply does not parse. A failed request is a vote not judged. */
 async function vote(ask: NonNullable<CheckPorts['judge']>, request: JudgeRequest, spent: Spent, rule: VerdictRule): Promise<GraderVerdict> {
   try {
-    const first = parseGraderReply((await askOnce(ask, request, spent)).text);
+    const first = parseGraderReply((await askOnce(ask, request, spent)).text, request.prompt);
     if (first.pass !== null) return rule(first);
-    const second = parseGraderReply((await askOnce(ask, { ...request, prompt: `${request.prompt}\n${REASK_INSTRUCTION}` }, spent)).text);
+    const second = parseGraderReply((await askOnce(ask, { ...request, prompt: `${request.prompt}\n${REASK_INSTRUCTION}` }, spent)).text, request.prompt);
     if (second.pass !== null) return rule(second);
     return { pass: null, problem: `${second.problem}, twice` };
   } catch (error) {

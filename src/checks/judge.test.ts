@@ -16,14 +16,14 @@ describe('model-graded checks', () => {
     const result = await judgeCheck({ type: 'judge', value: { rubric: 'Says 72 hours', chat_id: 'chatNode-g', model: 'gpt-4o-mini' } }, SUBJECT, ports);
     expect(result.pass).toBe(true);
     expect(asked[0]).toMatchObject({ chat_id: 'chatNode-g', model: 'gpt-4o-mini' });
-    expect(asked[0]!.prompt).toMatch(/"pass"[\s\S]*RUBRIC:\nSays 72 hours\nANSWER:\nYou have 48 hours\./);
+    expect(asked[0]!.prompt).toMatch(/"pass"[\s\S]*RUBRIC:\n<<<RUBRIC [0-9a-f]{8}\nSays 72 hours\nRUBRIC [0-9a-f]{8}>>>\nANSWER:\n<<<ANSWER [0-9a-f]{8}\nYou have 48 hours\./);
   });
 
   it('factuality fails a contradiction (category D) even when the grader says pass', async () => {
     const { ports, asked } = replying('{"pass": true, "category": "D", "reason": "48 vs 72"}');
     const result = await factualityCheck({ type: 'factuality', value: { reference: 'You have 72 hours.' } }, SUBJECT, ports);
     expect(result).toMatchObject({ pass: false, detail: 'grader says FAIL: category D: 48 vs 72' });
-    expect(asked[0]!.prompt).toMatch(/QUESTION:\nHow long[\s\S]*REFERENCE:\nYou have 72 hours\.[\s\S]*ANSWER:/);
+    expect(asked[0]!.prompt).toMatch(/QUESTION:\n<<<QUESTION [0-9a-f]{8}\nHow long[\s\S]*REFERENCE:\n<<<REFERENCE [0-9a-f]{8}\nYou have 72 hours\.[\s\S]*ANSWER:/);
     const subset = await factualityCheck({ type: 'factuality', value: { reference: 'x' } }, SUBJECT, replying('{"pass": false, "category": "A"}').ports);
     expect(subset.pass).toBe(true);
   });
@@ -31,13 +31,13 @@ describe('model-graded checks', () => {
   it('answer-relevance sends the question; context checks send the retrieved passages', async () => {
     const relevance = replying('{"pass": true}');
     await answerRelevanceCheck({ type: 'answer-relevance', value: {} }, SUBJECT, relevance.ports);
-    expect(relevance.asked[0]!.prompt).toMatch(/QUESTION:\nHow long do I have to collect my parcel\?\nANSWER:/);
+    expect(relevance.asked[0]!.prompt).toMatch(/QUESTION:\n<<<QUESTION [0-9a-f]{8}\nHow long do I have to collect my parcel\?\nQUESTION [0-9a-f]{8}>>>\nANSWER:/);
     const faithful = replying('{"pass": false, "reason": "48 not in context"}');
     expect((await contextFaithfulnessCheck({ type: 'context-faithfulness', value: {} }, SUBJECT, faithful.ports)).pass).toBe(false);
-    expect(faithful.asked[0]!.prompt).toMatch(/CONTEXT:\n\[1\] passage for How long do I have to collect my parcel\?/);
+    expect(faithful.asked[0]!.prompt).toMatch(/CONTEXT:\n<<<CONTEXT [0-9a-f]{8}\n\[1\] passage for How long do I have to collect my parcel\?/);
     const recall = replying('{"pass": true}');
     await contextRecallCheck({ type: 'context-recall', value: { reference: 'You have 72 hours.' } }, SUBJECT, recall.ports);
-    expect(recall.asked[0]!.prompt).toMatch(/REFERENCE:\nYou have 72 hours\.\nCONTEXT:/);
+    expect(recall.asked[0]!.prompt).toMatch(/REFERENCE:\n<<<REFERENCE [0-9a-f]{8}\nYou have 72 hours\.\nREFERENCE [0-9a-f]{8}>>>\nCONTEXT:/);
   });
 
   it('a context check with no knowledge documents is not judged', async () => {

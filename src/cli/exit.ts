@@ -33,6 +33,7 @@ const EXIT_BY_CODE: Record<KbErrorCode, ExitCode> = {
   E_STREAM: EXIT.stopped,
   E_ABORTED: EXIT.stopped,
   E_STORAGE: EXIT.stopped,
+  E_WORKER: EXIT.stopped,
 };
 
 export function exitCodeFor(error: unknown): ExitCode {

@@ -17,13 +17,13 @@ export interface SessionConsole {
   apiKey: string | undefined;
   /** --api-key-file, if given: warned of when others can read it. */
   apiKeyFile?: string | undefined;
-  /** An outside grader's key: redacted like the service key. */
-  graderApiKey?: string | undefined;
+  /** Every other credential the run knows (session/redact-sample.ts runCredentials): redacted like the service key. */
+  credentials?: readonly string[];
 }
 
 /** Runs `body` with hooks wired to the terminal; the progress line is gone before `body`'s own output. */
 export async function withSessionConsole<T>(io: CliIo, view: SessionConsole, body: (hooks: SessionHooks, settle: () => void) => Promise<T>): Promise<T> {
-  io.setRedact(createRedactor([view.apiKey, view.graderApiKey]));
+  io.setRedact(createRedactor([view.apiKey, ...(view.credentials ?? [])]));
   for (const warning of [shortKeyWarning([view.apiKey]), keyFileModeWarning(view.apiKeyFile)]) if (warning) io.err(warning);
   const signals = installStopSignals((t) => io.err(t), io.signals);
   const progress = createProgress(io.stderr, !view.quiet);
@@ -33,11 +33,12 @@ export async function withSessionConsole<T>(io: CliIo, view: SessionConsole, bod
     // The embedded service's own key is redacted too (beside the one from the environment).
     launchEmbedded: async (embedded) => {
       const service = await startEmbeddedService(embedded, io.env);
-      io.setRedact(createRedactor([view.apiKey, view.graderApiKey, service.key]));
+      io.setRedact(createRedactor([view.apiKey, ...(view.credentials ?? []), service.key]));
       return service;
     },
     stop: signals.stop,
     abort: signals.abort,
+    ...(view.credentials ? { credentials: view.credentials } : {}),
     onWaitStart: ({ startAt }) => {
       if (!view.quiet) io.err(`${view.label} ready; waiting until ${startAt} (--start-at) to start`);
     },

@@ -31,10 +31,13 @@ export async function compareRuns(
   const models = compareModels(base, head, items.matched, options);
   const passRate = comparePassRate(base.items, head.items, items.matched, options.alpha, options.tolerance ?? 0);
   const reasons = failureReasons(items, models, options, passRate);
+  const nothingJudged = judgedNothingIn(head);
+  if (nothingJudged) reasons.push(`the head judged no answer (${head.run.status}): nothing to compare`);
   return {
     kind: 'kbbench-compare',
     version: 1,
-    verdict: reasons.length === 0 ? 'pass' : 'fail',
+    // No set of gates passes a head that judged nothing (interrupted before an answer, or every grader call failed).
+    verdict: nothingJudged ? 'incomplete' : reasons.length === 0 ? 'pass' : 'fail',
     reasons,
     base: runRef(base),
     head: runRef(head),
@@ -61,6 +64,13 @@ function labelChangesOf(baseDir: string, headDir: string): { label_changes?: Lab
   return changes.length > 0 ? { label_changes: changes } : {};
 }
 
+/** A run with no judged answer: none recorded, or none a grader could judge. */
+function judgedNothingIn(d: RunDigest): boolean {
+  let judged = 0;
+  for (const m of d.models.values()) judged += m.requests - (m.notJudged ?? 0);
+  return judged <= 0;
+}
+
 function runRef(d: RunDigest): RunRef {
   return { dir: resolve(d.dir), run_id: d.run.run_id, suite: d.run.suite.name, status: d.run.status, started_at: d.run.started_at, samples: d.samples };
 }
@@ -80,7 +90,7 @@ export function withConfirmed(c: Comparison, confirm: NonNullable<Comparison['co
   const stable = c.regressions.filter((r) => !flaky.includes(r.item_id)).length;
   const reasons = c.reasons.filter((r) => !REGRESSION_REASON.test(r));
   if (options.failOn.includes('regressions') && stable > 0) reasons.unshift(regressionReason(stable));
-  return { ...c, flaky_regressions: flaky, confirm, reasons, verdict: reasons.length === 0 ? 'pass' : 'fail' };
+  return { ...c, flaky_regressions: flaky, confirm, reasons, verdict: c.verdict === 'incomplete' ? 'incomplete' : reasons.length === 0 ? 'pass' : 'fail' };
 }
 
 /** One line per reason the comparison fails, in --fail-on's terms; none means pass. */

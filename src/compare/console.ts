@@ -10,7 +10,7 @@ export const CONSOLE_ITEM_LIMIT = 25;
 export function renderCompareConsole(c: Comparison): string {
   const n = c.counts;
   const lines = [
-    `compare: ${c.verdict === 'pass' ? 'PASS' : 'FAIL'} · ${c.base.suite} · base ${c.base.samples} requests → head ${c.head.samples}`,
+    `compare: ${c.verdict.toUpperCase()} · ${c.base.suite} · base ${c.base.samples} requests → head ${c.head.samples}`,
     `  ${n.matched} items matched · ${n.regressions} regressions · ${n.fixes} fixes · ${n.changed} changed answers · ${n.missing} missing · ${n.added} added${n.not_compared > 0 ? ` · ${n.not_compared} not compared (outside the head's plan)` : ''}`,
   ];
   const passRate = passRateLine(c.pass_rate ?? null);

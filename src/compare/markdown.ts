@@ -47,7 +47,7 @@ function modelTable(c: Comparison): string[] {
 
 export function renderCompareMarkdown(c: Comparison): string {
   const n = c.counts;
-  const mark = c.verdict === 'pass' ? '✅ PASS' : '❌ FAIL';
+  const mark = c.verdict === 'pass' ? '✅ PASS' : c.verdict === 'incomplete' ? '⚠️ INCOMPLETE' : '❌ FAIL';
   const lines = [
     `### kbbench compare: ${mark}`,
     '',

@@ -21,6 +21,7 @@ export const KB_ERROR_CODES = [
   'E_INPUT',
   'E_CONFIG',
   'E_STORAGE',
+  'E_WORKER',
 ] as const;
 
 export type KbErrorCode = (typeof KB_ERROR_CODES)[number];
@@ -155,5 +156,15 @@ export class StorageError extends KbError {
     readonly reason: string,
   ) {
     super(message);
+  }
+}
+
+/** A worker thread's failure (--workers), carried to the main thread: one line, naming the worker; its stack kept for debugging. */
+export class WorkerError extends KbError {
+  readonly code = 'E_WORKER' as const;
+  constructor(worker: string, failure: { name?: string; message: string; code?: string; stack?: string }) {
+    // The first line: a message that carries a stack or a multi-line detail is still one line.
+    super(`${worker}: ${failure.code ? `${failure.code}: ` : ''}${failure.message.split('\n')[0]}`);
+    if (failure.stack) this.stack = `WorkerError: ${this.message}\n    (in ${worker}) ${failure.stack}`;
   }
 }

@@ -163,6 +163,12 @@ export interface TotalsSummary extends RequestStats {
   interrupted?: number;
   /** Lines of results.ndjson that could not be read (a torn last line of an interrupted run). */
   unreadable_lines: number;
+  /**
+   * A run that says it walked its whole plan (a completed closed loop) but whose results lack some
+   * of its planned answers (run.json `plan.requests`): a cut results.ndjson. The verdict is then
+   * `incomplete`, whatever the gates. Absent when none is missing.
+   */
+  missing?: number;
   /** The run's duration: run.json's, else from the samples' monotonic offsets. */
   duration_ms: number | null;
   requests_per_s: number | null;

@@ -1,5 +1,6 @@
 // Which grader grades which check: the --grader-* flags over the suite's `grader:` block, a grader
 // chat named on a check over both. A model-graded check with none is an input error, never a self-grade.
+import { endpointUrlProblem } from '../client/redact.js';
 import { InputError } from '../domain/errors.js';
 import { MODEL_GRADED_TYPES, type CheckSpec, type GraderSpec, type ModelGradedType, type Suite } from '../domain/suite.js';
 import { chatGraderLabel } from './chat-grader.js';
@@ -16,11 +17,8 @@ export function graderOf(suite: Pick<Suite, 'grader'>, flags: GraderFlags): Grad
   if (flags.graderUrl !== undefined) {
     if (flags.graderModel === undefined) throw new InputError('--grader-url needs --grader-model (the model the endpoint serves)', { field: '--grader-url' });
     if (flags.graderChat !== undefined) throw new InputError('give --grader-url or --grader-chat, not both', { field: '--grader-chat' });
-    try {
-      new URL(flags.graderUrl);
-    } catch {
-      throw new InputError(`not a URL: ${flags.graderUrl}`, { field: '--grader-url' });
-    }
+    const problem = endpointUrlProblem(flags.graderUrl, 'http://127.0.0.1:8000/v1');
+    if (problem !== null) throw new InputError(problem, { field: '--grader-url' });
     return { kind: 'openai', base_url: flags.graderUrl, model: flags.graderModel };
   }
   if (flags.graderChat !== undefined) return { kind: 'chat', chat_id: flags.graderChat, ...(flags.graderModel ? { model: flags.graderModel } : {}) };

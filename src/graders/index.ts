@@ -20,5 +20,5 @@ export function makeGrader(spec: GraderSpec, deps: GraderDeps): Grader {
 export * from './types.js';
 export { chatGraderLabel } from './chat-grader.js';
 export { openAiGraderLabel } from './openai-grader.js';
-export { loadKnowledge, type Knowledge } from './knowledge.js';
+export { knowledgeOf, loadKnowledge, type Knowledge } from './knowledge.js';
 export { graderOf, describeGrader, checkGraderLabel, assertGraders, suiteChecks, type GraderFlags } from './choose.js';

@@ -11,6 +11,8 @@ export const PASSAGES_PER_QUESTION = 4;
 
 export interface Knowledge {
   files: string[];
+  /** Every passage, in order: what a worker thread (--workers) is given to index again, never the files. */
+  texts: string[];
   passages(question: string): string[];
 }
 
@@ -40,11 +42,16 @@ export function loadKnowledge(knowledge: NonNullable<Suite['knowledge']>): Knowl
     if (found.length === 0) throw new InputError(`knowledge: ${pattern} names no readable file`, { ...knowledge.location, field: 'knowledge' });
     for (const file of found) if (!files.includes(file)) files.push(file);
   }
-  const texts = files.flatMap((file) => splitPassages(readFileSync(file, 'utf8')));
+  return knowledgeOf(files, files.flatMap((file) => splitPassages(readFileSync(file, 'utf8'))));
+}
+
+/** The passages read once, indexed for search (in the main thread, or again in a worker thread from the same texts). */
+export function knowledgeOf(files: string[], texts: string[]): Knowledge {
   const index = new MiniSearch<{ id: number; text: string }>({ fields: ['text'], storeFields: ['text'] });
   index.addAll(texts.map((text, id) => ({ id, text })));
   return {
     files,
+    texts,
     passages: (question) =>
       index
         .search(question, { prefix: (term) => term.length > 3, fuzzy: (term) => (term.length > 5 ? 0.2 : false), combineWith: 'OR' })

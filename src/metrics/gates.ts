@@ -44,7 +44,8 @@ export function verdictFor(run: Pick<RunInfo, 'status' | 'abort'>, gateFailed: b
 }
 
 /** Why a run is incomplete, in words, for the unsent items (JUnit's skipped message). */
-export function incompleteReason(run: Pick<RunInfo, 'status' | 'stop_reason' | 'abort'>): string {
+export function incompleteReason(run: Pick<RunInfo, 'status' | 'stop_reason' | 'abort'>, missing = 0): string {
+  if (run.status === 'completed' && missing > 0) return `run.json says the run completed, and results.ndjson lacks ${missing} planned answers`;
   const why = run.abort?.detail ?? run.stop_reason;
   const status = run.status === 'running' ? 'the run ended without finishing (killed?)' : `the run stopped early (${run.status})`;
   return why ? `${status}: ${why}` : status;

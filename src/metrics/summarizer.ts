@@ -42,6 +42,8 @@ export interface SummaryContext {
   dropped_gated?: number;
   /** Lines of results.ndjson that could not be read. */
   unreadable_lines?: number;
+  /** Planned answers with no result line in a run that says it walked its whole plan (build-reports.ts). */
+  missing?: number;
   /** run.json's duration; when null the samples' offsets give one. */
   duration_ms?: number | null;
   /** Models in the order the report should list them (the plan's); others follow alphabetically. */
@@ -137,6 +139,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       dropped, dropped_late: lateStarts, dropped_rate: droppedRate,
       interrupted: stats.errors_by_kind.E_INTERRUPTED ?? 0,
       unreadable_lines: context.unreadable_lines ?? 0,
+      ...(context.missing ? { missing: context.missing } : {}),
       duration_ms: durationMs,
       requests_per_s: durationMs ? Math.round((stats.requests / durationMs) * 1000 * 1000) / 1000 : null,
       warmup,
@@ -148,7 +151,9 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
     const summary: Summary = {
       run_id: context.run_id,
       status: context.status,
-      verdict: verdictOf(context, gates),
+      // What the plan promised and the results lack was never judged, nor is a run whose every
+      // answer went unjudged (or that has none): no set of gates passes a run that judged nothing.
+      verdict: context.missing || judgedNothing(totals) ? 'incomplete' : verdictOf(context, gates),
       gates,
       totals,
       models: modelSummaries,
@@ -177,6 +182,11 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
     credits.dispose();
   };
   return { add, finish, discard };
+}
+
+/** No answer was judged: none was recorded, or a grader could judge none of them. */
+export function judgedNothing(totals: Pick<TotalsSummary, 'requests' | 'not_judged'>): boolean {
+  return totals.requests - (totals.not_judged ?? 0) <= 0;
 }
 
 /** A start is a case, or a whole thread: a case's request, or a thread's first turn (sent or skipped). */

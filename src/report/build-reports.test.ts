@@ -92,3 +92,14 @@ describe('buildReports', () => {
     expect(text).not.toMatch(/\u001b\[/);
   });
 });
+
+describe('missingAnswers', () => {
+  it('counts what a completed closed loop planned and has no line for; nothing for other kinds or unfinished runs', async () => {
+    const { missingAnswers } = await import('./build-reports.js');
+    const run = { status: 'completed', load: { spec: { kind: 'closed', concurrency: 1 } }, plan: { items: 45, requests: 45, threads: 0, models: ['m'] } } as unknown as Parameters<typeof missingAnswers>[0];
+    expect(missingAnswers(run, 5)).toBe(40);
+    expect(missingAnswers(run, 45)).toBe(0);
+    expect(missingAnswers({ ...run, status: 'interrupted' }, 5)).toBe(0);
+    expect(missingAnswers({ ...run, load: { spec: { kind: 'arrivals' } } } as typeof run, 5)).toBe(0);
+  });
+});

@@ -60,9 +60,12 @@ export async function buildReports(options: BuildReportsOptions): Promise<BuildR
   const people = createPeoplePass(runDir, run);
   const sweep = run.load.sweep && run.load.stages ? createSweepJudge(run.load.sweep, run.load.stages) : null;
   let load;
+  let answers = 0;
   try {
     for await (const recorded of results) {
       const sample = people.apply(recorded);
+      // An answer is a case's or a turn's line; a failed conversation creation's line (turn null) is none.
+      if (sample.case_id !== null || sample.turn !== null) answers += 1;
       summarizer.add(sample);
       evidence.add(sample);
       loadPass.add(sample);
@@ -83,6 +86,7 @@ export async function buildReports(options: BuildReportsOptions): Promise<BuildR
     dropped: options.dropped ?? run.dropped ?? 0,
     ...(sweepSummary ? { dropped_gated: sweepSummary.dropped_gated ?? 0 } : {}),
     unreadable_lines: results.stats.torn_lines + results.stats.invalid_lines,
+    missing: missingAnswers(run, answers),
     duration_ms: run.duration_ms,
     model_order: run.plan.models,
     ...creditPriceOf(run.options),
@@ -101,6 +105,17 @@ export async function buildReports(options: BuildReportsOptions): Promise<BuildR
   } finally {
     finished.cases.dispose();
   }
+}
+
+/**
+ * Planned answers a run that says it walked its whole plan does not have: a completed closed loop
+ * (sequential or shuffled: a weighted mix draws, and a time-bound loop stops by its clock) sends
+ * every one of run.json's `plan.requests`, each with its line. Fewer lines is a cut results.ndjson.
+ */
+export function missingAnswers(run: Pick<RunInfo, 'status' | 'load' | 'plan'>, answers: number): number {
+  const spec = run.load.spec;
+  if (run.status !== 'completed' || spec.kind !== 'closed' || spec.mix === 'weighted') return 0;
+  return Math.max(0, run.plan.requests - answers);
 }
 
 /** The flag's gates, else the ones the run was started with (run.json), else the default. */

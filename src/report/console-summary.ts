@@ -1,6 +1,7 @@
 // The plain-text summary the CLI prints after a run: totals, a table per model, thresholds.
 import { agreementLine, calibrationLines, groupOrder } from './agreement-text.js';
 import type { Summary } from '../domain/summary.js';
+import { judgedNothing } from '../metrics/summarizer.js';
 import { renderConsoleLoad } from './console-load.js';
 import { flakyLines, pairLines } from './console-models.js';
 import { formatCount, formatCredits, formatDurationMs, formatMs, formatRate, formatThresholdValue, modelLabel } from './format.js';
@@ -109,9 +110,16 @@ function gateExtras(summary: Summary): string[] {
     c.covered > 0 ? `failed ${formatCount(c.covered)} judged by pass_rate` : '',
     c.expected_failures > 0 ? `expected failures ${formatCount(c.expected_failures)}` : '',
     c.unexpected_passes > 0 ? `unexpectedly passing ${formatCount(c.unexpected_passes)} (expect_fail no longer holds)` : '',
-    summary.verdict === 'incomplete' ? (summary.status === 'completed' && (summary.gates.incomplete?.length ?? 0) > 0 ? `incomplete: ${formatCount(summary.totals.not_judged ?? 0)} answers could not be judged (their grader failed)` : 'incomplete: the run did not finish') : '',
+    summary.verdict === 'incomplete' ? incompleteWhy(summary) : '',
     summary.gates.failed.length > 0 ? `failed gates: ${summary.gates.failed.join(', ')}` : '',
   ];
+}
+
+function incompleteWhy(summary: Summary): string {
+  if (summary.totals.missing) return `incomplete: ${formatCount(summary.totals.missing)} planned answers have no result line (results.ndjson was cut)`;
+  if (summary.status === 'completed' && judgedNothing(summary.totals)) return 'incomplete: no answer was judged';
+  if (summary.status === 'completed' && (summary.gates.incomplete?.length ?? 0) > 0) return `incomplete: ${formatCount(summary.totals.not_judged ?? 0)} answers could not be judged (their grader failed)`;
+  return 'incomplete: the run did not finish';
 }
 
 /** Starts and requests side by side: a thread start sends all its turns, so the two rates differ. */

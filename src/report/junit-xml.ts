@@ -175,7 +175,9 @@ export async function renderJunitXml(suiteName: string, table: CaseTable, eviden
 export const junitWriter: ReportWriter = {
   fileName: RUN_FILES.junit,
   write(input: ReportInput): Promise<string> {
-    const unsent = input.unsent ? { items: input.unsent, reason: incompleteReason(input.run) } : undefined;
+    // A completed run lists unsent items only when its results lack some (a cut results.ndjson).
+    const lacking = input.run.status !== 'completed' || (input.summary.totals.missing ?? 0) > 0;
+    const unsent = input.unsent && lacking ? { items: input.unsent, reason: incompleteReason(input.run, input.summary.totals.missing) } : undefined;
     return streamFileAtomic(join(input.runDir, this.fileName), Readable.from(junitXmlChunks(input.run.suite.name, input.cases, input.evidence, unsent, input.summary.tags)));
   },
 };

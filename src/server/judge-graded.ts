@@ -17,6 +17,12 @@ export function asksForJson(prompt: string): boolean {
   return /"pass"\s*:/.test(prompt) && /^\s*TASK:/m.test(prompt);
 }
 
+/** A section's text without the markers kbbench quotes it between (`<<<NAME id` … `NAME id>>>`). */
+function unquote(text: string): string {
+  const quoted = /^<<<([A-Z]+) ([0-9a-f]{8})\n([\s\S]*?)\n\1 \2>>>$/.exec(text);
+  return quoted ? (quoted[3] ?? '') : text;
+}
+
 /** Splits a prompt at its section headings (`NAME:` at a line start), in the order they appear. */
 export function parseSections(prompt: string): Sections {
   const heading = new RegExp(`^\\s*(${SECTION_NAMES.join('|')}):[ \\t]*`, 'gm');
@@ -27,7 +33,7 @@ export function parseSections(prompt: string): Sections {
     if (sections[name] !== undefined) return;
     const from = (mark.index ?? 0) + mark[0].length;
     const to = marks[i + 1]?.index ?? prompt.length;
-    sections[name] = prompt.slice(from, to).trim();
+    sections[name] = unquote(prompt.slice(from, to).trim());
   });
   return sections;
 }

@@ -24,7 +24,7 @@ import { createStopConditions, type StopDecision } from './stop-conditions.js';
 import type { ThresholdAbort } from '../domain/suite.js';
 import { arrivalProfileOf, workersProfileOf } from '../load/index.js';
 import { specOf } from './load-profile.js';
-import { redactSample } from './redact-sample.js';
+import { redactSample, runCredentials } from './redact-sample.js';
 import type { RunSessionOptions } from './options.js';
 import type { ResolvedTarget } from './target.js';
 import type { WorkerPool } from './workers/pool.js';
@@ -45,6 +45,8 @@ export interface DriveHooks {
   onInterval?(live: LiveInterval): void;
   /** A sweep's probes are done: its rates begin (run.json records them). */
   onSweep?(sweep: SweepEvent): void;
+  /** Every credential the run knows (runCredentials, with the environment's): redacted from what came from outside. */
+  credentials?: readonly string[];
 }
 
 export type SweepEvent = Extract<RunEvent, { type: 'sweep' }>;
@@ -78,6 +80,10 @@ export interface DriveCounts {
   outputContext?: OutputContext;
   /** --workers N (N > 1): the worker threads spawned on the run (absent: this thread's loop). */
   workers?: WorkerPool;
+}
+
+function redactReports(reports: OutputReport[], redact: (text: string) => string): OutputReport[] {
+  return reports.map((r) => (r.first_error === null ? r : { ...r, first_error: redact(r.first_error) }));
 }
 
 /** A request started within --warmup is marked so statistics and thresholds leave it out. */
@@ -145,7 +151,7 @@ export async function drive(
   const spec = specOf(options);
   const results = new ResultsFile(join(runDir, RUN_FILES.results));
   // Both keys: the one sent (the embedded service's, in embedded mode) and the user's own.
-  const redact = createRedactor([target.apiKey, options.apiKey, options.graderApiKey, options.embeddings?.apiKey]);
+  const redact = createRedactor([target.apiKey, ...(hooks.credentials ?? runCredentials(options, {}))]);
   // A result that cannot be written (a full disk) stops the run at once: the requests in flight are
   // cancelled, for their results would have nowhere to go.
   let cancelRun = (): void => undefined;
@@ -211,11 +217,12 @@ export async function drive(
       }
     }
   } catch (failure) {
-    const outputs = await timeline.close();
+    const outputs = redactReports(await timeline.close(), redact);
     results.close();
     return { status: 'failed', stopReason: String(failure), dropped, failure, unrecordedUnits: unrecordedUnits(), outputs };
   }
-  const outputs = await timeline.close();
+  // A receiver's error words (a body, a reason phrase) came from outside: they may echo a credential.
+  const outputs = redactReports(await timeline.close(), redact);
   results.close();
   // A full disk: results.ndjson's failure first (the source of truth), else timeline.ndjson's.
   const storage = results.failure ?? timeline.failure();

@@ -51,6 +51,8 @@ export interface SessionHooks {
   onInterval?(live: LiveInterval): void;
   /** A sweep's probes are done and its rates begin. */
   onSweep?(sweep: SweepEvent): void;
+  /** Every credential the run knows, the environment's included (redact-sample.ts runCredentials). */
+  credentials?: readonly string[];
 }
 
 /** Narrows a run to part of its plan and labels it (an estimate's sample). */
@@ -107,7 +109,7 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
     const replayUnits = toUnits(previous?.replay_credits ?? 0);
     const previousUnits = (state?.creditUnits ?? 0) + replayUnits;
     const maxWeight = options.mix === 'weighted' ? maxWeightOf(prepared.suite) : 1;
-    if (workers.count > 1) pool = spawnWorkers(options, target, { previousUnits, maxWeight }, workers.count);
+    if (workers.count > 1) pool = spawnWorkers({ ...prepared, options }, target, { previousUnits, maxWeight, stop: hooks.stop }, workers.count);
     await pool?.ready;
     if (options.startAt !== undefined) {
       hooks.onWaitStart?.({ startAt: options.startAt });

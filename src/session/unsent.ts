@@ -11,12 +11,12 @@ function itemOf(request: PlanRequest): UnsentItem {
 }
 
 /**
- * What a run that did not finish left unsent; null when nothing can be (a completed run) or the
- * question has no answer: only a closed loop sends its plan once; every other kind cycles the plan
+ * What a run that did not finish (or whose results were cut) left unsent; null when the question
+ * has no answer: only a closed loop sends its plan once; every other kind cycles the plan
  * for a time (arrivals, ramping workers, a sweep), so nothing of it is "left".
  */
 export function unsentOf(run: RunInfo, plan: Plan, runDir: string): (() => AsyncIterable<UnsentItem>) | null {
-  if (run.status === 'completed' || run.load.spec.kind !== 'closed') return null;
+  if (run.load.spec.kind !== 'closed') return null;
   let state: Promise<ResumeState> | null = null;
   return async function* unsent() {
     state ??= readResumeState(runDir, plan);

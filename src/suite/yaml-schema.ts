@@ -1,4 +1,5 @@
 // The zod schema of a YAML suite file (CONTRACT.md, "Suite files"): shapes and types only.
+import { endpointUrlProblem } from '../client/redact.js';
 import { z } from 'zod';
 import { assertionSchema } from './assertion.js';
 import { loadSchema } from './load-block.js';
@@ -16,7 +17,7 @@ const calibrationKeys = {
 /** `grader: { chat_id, board_id?, model? }` (a chat of the service) or `grader: { openai: { base_url, model } }`. */
 export const graderSchema = z.union(
   [
-    strictMap('grader.openai', { openai: strictMap('grader.openai', { base_url: z.url({ error: 'must be a URL such as http://127.0.0.1:8000/v1' }), model: graderId }), ...calibrationKeys }),
+    strictMap('grader.openai', { openai: strictMap('grader.openai', { base_url: z.url({ error: 'must be a URL such as http://127.0.0.1:8000/v1' }).refine((url) => endpointUrlProblem(url, '') === null, 'must be an http(s) URL without a user or password (the key goes in KBBENCH_GRADER_API_KEY or --grader-key-file)'), model: graderId }), ...calibrationKeys }),
     strictMap('grader', { chat_id: graderId, board_id: optional(graderId), model: optional(graderId), ...calibrationKeys }),
   ],
   { error: 'a grader is { chat_id, board_id?, model? } (a chat assistant of the service) or { openai: { base_url, model } }' },

@@ -3,7 +3,7 @@ import { assertOutDirIsOurs, RUN_FILES } from '../../store/run-dir.js';
 import { resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { compareOptionsFrom, compareRuns, renderCompareConsole, writeComparison, type Comparison, type CompareOptions, type WrittenComparison } from '../../compare/index.js';
-import { EXIT, type ExitCode } from '../exit.js';
+import { exitForVerdict, type ExitCode } from '../exit.js';
 import type { CliIo } from '../io.js';
 import { compareTuningOptions } from './compare-flags.js';
 
@@ -63,7 +63,7 @@ export function compareCommand(io: CliIo, setExit: (code: ExitCode) => void): Co
       const written = await writeComparison(resolve((argv.out as string | undefined) ?? headDir), comparison, markdown);
       if (argv.json) io.out(JSON.stringify(comparison, null, 2));
       printComparison(io, comparison, written, argv.json === true);
-      setExit(comparison.verdict === 'pass' ? EXIT.ok : EXIT.failed);
+      setExit(exitForVerdict(comparison.verdict));
     },
   };
 }

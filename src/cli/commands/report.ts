@@ -42,7 +42,8 @@ export function reportCommand(io: CliIo, setExit: (code: ExitCode) => void): Com
         if (tookOver) io.err(`warning: ${tookOver}`);
         removeLeftovers(dir);
         await assertUniqueItems(dir);
-        summary = await finishReports(dir, run, { plan: run.status === 'completed' ? null : await plannedOf(run), ...(failOn ? { failOn } : {}) });
+        // A completed run's plan too: a cut results.ndjson lists what it lacks (junit.xml), as an unfinished run does.
+        summary = await finishReports(dir, run, { plan: await plannedOf(run), ...(failOn ? { failOn } : {}) });
       } finally {
         lock.release();
       }

@@ -10,6 +10,7 @@ import { runSession, type SessionResult } from '../../session/run-session.js';
 import { EXIT, exitForVerdict, type ExitCode } from '../exit.js';
 import type { CliIo } from '../io.js';
 import { withSessionConsole } from '../session-console.js';
+import { runCredentials } from '../../session/redact-sample.js';
 import { toSessionOptions } from './run-flags.js';
 import type { ConfirmStep } from './baseline.js';
 import { outputReportLine } from '../../outputs/report-line.js';
@@ -30,7 +31,7 @@ export async function runAction(io: CliIo, setExit: (code: ExitCode) => void, ar
   baselineStep?.confirmRepeatsOf(argv);
   const quiet = argv.quiet === true;
   const json = argv.json === true;
-  await withSessionConsole(io, { label: 'kbbench:', quiet, apiKey: options.apiKey, apiKeyFile: argv.apiKeyFile as string | undefined, graderApiKey: options.graderApiKey }, async (hooks, settle) => {
+  await withSessionConsole(io, { label: 'kbbench:', quiet, apiKey: options.apiKey, apiKeyFile: argv.apiKeyFile as string | undefined, credentials: runCredentials(options, io.env) }, async (hooks, settle) => {
     const result = await runSession(options, watchProfile ? { ...hooks, onProgress: (p, sample) => (watchProfile(sample), hooks.onProgress?.(p, sample)) } : hooks);
     settle();
     const confirm: ConfirmStep = async (comparison, repeats) => (await import('../../session/confirm-flips.js')).confirmFlips(options, result.runDir, comparison, repeats, hooks);

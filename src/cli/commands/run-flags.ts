@@ -2,6 +2,7 @@
 import type { Argv } from 'yargs';
 import { STREAM_DIALECTS, type StreamDialect } from '../../protocol/dialects.js';
 import { parseShard } from '../../plan/shard.js';
+import { endpointUrlProblem } from '../../client/redact.js';
 import { InputError } from '../../domain/errors.js';
 import { parseStartAt, wallClockMs } from '../../session/start-at.js';
 import type { RequestOptions } from '../../domain/suite.js';
@@ -166,9 +167,8 @@ function embeddingsOf(a: Record<string, unknown>, env: NodeJS.ProcessEnv): RunSe
     return undefined;
   }
   const baseUrl = String(a.embeddingsUrl);
-  if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol)) {
-    throw new InputError(`expected an http(s) URL such as http://127.0.0.1:8080/v1, got "${baseUrl}"`, { field: '--embeddings-url' });
-  }
+  const problem = endpointUrlProblem(baseUrl, 'http://127.0.0.1:8080/v1');
+  if (problem !== null) throw new InputError(problem, { field: '--embeddings-url' });
   const apiKey = (env.KBBENCH_EMBEDDINGS_API_KEY ?? env.KBBENCH_GRADER_API_KEY)?.trim();
   return { baseUrl, model: typeof a.embeddingsModel === 'string' ? a.embeddingsModel : DEFAULT_EMBEDDINGS_MODEL, ...(apiKey ? { apiKey } : {}) };
 }

@@ -30,4 +30,12 @@ describe('how many workers a run gets', () => {
     expect(chooseWorkers({ ...base, load: closed(300), partial: true }).count).toBe(1);
     expect(chooseWorkers({ ...base, load: arrivals, budget: true }).notice).toBeUndefined();
   });
+
+  it('never more workers than --max-in-flight allows (item 9), nor more than 2 per core (item 11)', () => {
+    const bounded = (maxInFlight: number): LoadSpec => ({ kind: 'arrivals', maxInFlight }) as LoadSpec;
+    expect(chooseWorkers({ ...base, load: bounded(1), requested: 3 })).toMatchObject({ count: 1, notice: expect.stringMatching(/--workers 3: 1 ran, one per place of --max-in-flight 1/) });
+    expect(chooseWorkers({ ...base, load: bounded(2), requested: 2 }).count).toBe(2);
+    expect(chooseWorkers({ ...base, load: bounded(1000), requested: 32 })).toMatchObject({ count: 8, notice: expect.stringMatching(/--workers 32: 8 ran, at most 2 per core \(4 cores\)/) });
+    expect(chooseWorkers({ ...base, load: closed(500), requested: 32, cores: 2 }).count).toBe(4);
+  });
 });

@@ -5,6 +5,12 @@ import type { LoadSpec } from '../../domain/load.js';
 /** A closed loop below this many in flight is one event loop's work (the default: one worker). */
 export const ONE_LOOP_CONCURRENCY = 256;
 
+/**
+ * Workers per core at most: each is an isolate (tens of MB) and more than a few per core only add
+ * switching (--workers 32 took 1.1 GB for 4 requests).
+ */
+export const WORKERS_PER_CORE = 2;
+
 export interface WorkersContext {
   load: LoadSpec;
   /** The --workers flag; absent: the default. */
@@ -43,10 +49,16 @@ export function chooseWorkers(ctx: WorkersContext): WorkersChoice {
   const reason = oneLoopReason(ctx);
   const asked = ctx.requested;
   if (reason !== null) return asked !== undefined && asked > 1 ? { count: 1, notice: `--workers ${asked}: one worker ran, for ${reason}` } : { count: 1 };
-  const free = Math.max(1, (ctx.cores ?? availableParallelism()) - (ctx.serviceHere ? 1 : 0));
+  const cores = ctx.cores ?? availableParallelism();
+  const free = Math.max(1, cores - (ctx.serviceHere ? 1 : 0));
   const closed = ctx.load.kind === 'closed' ? ctx.load.concurrency : null;
   const wanted = asked ?? (closed !== null && closed < ONE_LOOP_CONCURRENCY ? 1 : free);
   if (closed !== null && wanted > closed) return { count: closed, notice: `--workers ${wanted}: ${closed} ran, one per slot of --concurrency ${closed}` };
+  // Each worker holds at least one of the in-flight bound's places: more workers would break the bound.
+  const inFlight = ctx.load.kind === 'arrivals' ? ctx.load.maxInFlight : null;
+  if (inFlight !== null && wanted > inFlight) return { count: inFlight, notice: `--workers ${wanted}: ${inFlight} ran, one per place of --max-in-flight ${inFlight}` };
+  const most = cores * WORKERS_PER_CORE;
+  if (wanted > most) return { count: most, notice: `--workers ${wanted}: ${most} ran, at most ${WORKERS_PER_CORE} per core (${cores} cores)` };
   return { count: wanted };
 }
 

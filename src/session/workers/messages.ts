@@ -1,13 +1,30 @@
 // What the main thread and its worker threads (--workers) say to each other: plain, cloneable data.
+import type { GraderSpec } from '../../domain/suite.js';
+import type { PlanUnit } from '../../plan/types.js';
 import type { RunEvent, StopReason } from '../../runner/index.js';
 import type { RunSessionOptions } from '../options.js';
 
-/** A worker's share of the run: worker `index` (0-based) of `count`, and what it needs to rebuild the plan. */
-export interface WorkerInit {
+export { WorkerError } from '../../domain/errors.js';
+
+/**
+ * What the main thread read and checked, given to each worker as data: a worker never opens the
+ * suite (or a knowledge document) again, so a file replaced, deleted or a FIFO after the preflight
+ * cannot make the workers run another plan than the one run.json records.
+ */
+export interface WorkerPlan {
+  /** The run's prepared options (the suite's load block applied, `load` set). */
+  options: RunSessionOptions;
+  /** This worker's units, in order: a closed loop's every count-th unit, or an open loop's whole plan. */
+  units: PlanUnit[];
+  grader?: GraderSpec;
+  /** The knowledge documents' passages (context checks). */
+  knowledge?: { files: string[]; texts: string[] };
+}
+
+/** A worker's share of the run: worker `index` (0-based) of `count`, and the plan it runs. */
+export interface WorkerInit extends WorkerPlan {
   index: number;
   count: number;
-  /** The run's prepared options: the worker prepares the same plan from them (nothing sent). */
-  options: RunSessionOptions;
   target: { baseUrl: string; apiKey: string; boardId: string; chatId: string; embedded: boolean };
   previousUnits: number;
   maxWeight: number;
@@ -40,16 +57,6 @@ export type FromWorker =
   /** Its loop is over: every event was sent before this. */
   | { type: 'end'; spentUnits: number }
   | { type: 'failed'; error: WorkerFailure };
-
-/** An error of a worker thread, carried to the main thread with its message and stack. */
-export class WorkerError extends Error {
-  readonly code = 'E_WORKER';
-  override readonly name = 'WorkerError';
-  constructor(worker: string, failure: WorkerFailure) {
-    super(`${worker}: ${failure.code ? `${failure.code}: ` : ''}${failure.message}`);
-    if (failure.stack) this.stack = `WorkerError: ${this.message}\n    (in ${worker}) ${failure.stack}`;
-  }
-}
 
 export function failureOf(error: unknown): WorkerFailure {
   if (!(error instanceof Error)) return { name: 'Error', message: String(error) };

@@ -6,11 +6,13 @@ import { performance } from 'node:perf_hooks';
 import { CreditLedger } from '../../credits/ledger.js';
 import { fromUnits } from '../../credits/units.js';
 import { Channel } from '../../runner/channel.js';
-import { monotonicMs, type RunEvent, type RunHandle, type StopReason } from '../../runner/index.js';
-import type { RunSessionOptions } from '../options.js';
+import type { PlanUnit } from '../../plan/types.js';
+import { monotonicMs, type RunEvent, type RunHandle, type StopReason, type UnitSource } from '../../runner/index.js';
+import type { PreparedRun } from '../prepare.js';
 import type { ResolvedTarget } from '../target.js';
 import { releaseYoungGeneration } from '../young-generation.js';
-import { WorkerError, type FromWorker, type ToWorker, type WorkerInit } from './messages.js';
+import { WorkerError, type FromWorker, type ToWorker, type WorkerInit, type WorkerPlan } from './messages.js';
+import { everyNthUnit } from './share.js';
 
 export const WORKER_ENTRY = new URL('./worker-entry.js', import.meta.url);
 
@@ -25,7 +27,7 @@ interface WorkerState {
 /** Worker threads started on a run and preparing it: started together at one t0 once `ready`. */
 export interface WorkerPool {
   readonly count: number;
-  /** Resolves when every worker has prepared its plan (or one has failed: `start` then reports it). */
+  /** Resolves when every worker has taken its units (or one has failed: `start` then reports it; or the run was stopped). */
   readonly ready: Promise<void>;
   /** Starts the loops now (after `ready`): a handle like startRun's. */
   start(signals: { stop: AbortSignal; abort: AbortSignal }): RunHandle;
@@ -40,7 +42,7 @@ export interface WorkerPool {
  * WorkerError naming it, and the others are cancelled: it is reported like any failure of a run.
  */
 export function spawnWorkers(
-  options: RunSessionOptions, target: ResolvedTarget, counts: { previousUnits: number; maxWeight: number }, count: number, entry: URL = WORKER_ENTRY,
+  prepared: WorkerSource, target: ResolvedTarget, counts: { previousUnits: number; maxWeight: number; stop?: AbortSignal }, count: number, entry: URL = WORKER_ENTRY,
 ): WorkerPool {
   const ledger = new CreditLedger();
   const states: WorkerState[] = [];
@@ -53,6 +55,9 @@ export function spawnWorkers(
   let readyCount = 0;
   let allReady: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => (allReady = resolve));
+  // The wait for the workers is interruptible: a stop ends it, and `start` then tells them to stop before `go`.
+  if (counts.stop?.aborted) allReady();
+  else counts.stop?.addEventListener('abort', () => allReady(), { once: true });
   const fail = (error: Error): void => {
     if (failed) return;
     failed = true;
@@ -103,9 +108,10 @@ export function spawnWorkers(
 
   // The young generation's cap is a process-wide flag: the workers' isolates must grow theirs.
   releaseYoungGeneration();
+  const plans = workerPlans(prepared, count);
   for (let index = 0; index < count; index += 1) {
     const init: WorkerInit = {
-      index, count, options,
+      index, count, ...plans(index),
       target: { baseUrl: target.baseUrl, apiKey: target.apiKey, boardId: target.boardId, chatId: target.chatId, embedded: target.embedded },
       previousUnits: counts.previousUnits, maxWeight: counts.maxWeight,
     };
@@ -124,13 +130,15 @@ export function spawnWorkers(
   }
   const start = (signals: { stop: AbortSignal; abort: AbortSignal }): RunHandle => {
     const runStartMs = monotonicMs();
-    if (!failed) send({ type: 'go', runStartMs, timeOrigin: performance.timeOrigin });
     const onStop = (): void => send({ type: 'stop' });
     const onAbort = (): void => send({ type: 'abort' });
+    // A stop that came before the start (a signal during --start-at's wait) reaches the workers
+    // before `go` (messages arrive in order): no worker starts a request, as one loop starts none.
     if (signals.stop.aborted) onStop();
     else signals.stop.addEventListener('abort', onStop, { once: true });
     if (signals.abort.aborted) onAbort();
     else signals.abort.addEventListener('abort', onAbort, { once: true });
+    if (!failed) send({ type: 'go', runStartMs, timeOrigin: performance.timeOrigin });
     return {
       events: channel,
       ledger,
@@ -148,12 +156,35 @@ export function spawnWorkers(
   return { count, ready, start, close };
 }
 
+/** What the workers are given: the run the main thread prepared (its plan walked here, never read again from a file). */
+export type WorkerSource = Pick<PreparedRun, 'options' | 'load' | 'plan' | 'grader' | 'knowledge'>;
+
+/**
+ * Each worker's plan as data: a closed loop walks the plan once, so worker w gets every count-th
+ * unit from its w-th; a time-bound loop draws by its segment's starts from the whole plan.
+ */
+function workerPlans(prepared: WorkerSource, count: number): (index: number) => WorkerPlan {
+  const common = {
+    options: prepared.options,
+    ...(prepared.grader ? { grader: prepared.grader } : {}),
+    ...(prepared.knowledge ? { knowledge: { files: prepared.knowledge.files, texts: prepared.knowledge.texts } } : {}),
+  };
+  if (prepared.load.kind === 'closed') return (index) => ({ ...common, units: [...iterate(everyNthUnit(prepared.plan, index, count))] });
+  const units = [...iterate(prepared.plan)];
+  return () => ({ ...common, units });
+}
+
+function* iterate(source: UnitSource): Generator<PlanUnit> {
+  const units = source.units();
+  for (let next = units.next(); !next.done; next = units.next()) yield next.value;
+}
+
 /** Spawns the workers, waits until they are ready and starts them: one call, for a run that has no instant to wait for. */
 export async function startWorkers(
-  options: RunSessionOptions, target: ResolvedTarget, counts: { previousUnits: number; maxWeight: number }, count: number,
+  prepared: WorkerSource, target: ResolvedTarget, counts: { previousUnits: number; maxWeight: number }, count: number,
   signals: { stop: AbortSignal; abort: AbortSignal }, entry: URL = WORKER_ENTRY,
 ): Promise<RunHandle> {
-  const pool = spawnWorkers(options, target, counts, count, entry);
+  const pool = spawnWorkers(prepared, target, counts, count, entry);
   await pool.ready;
   return pool.start(signals);
 }

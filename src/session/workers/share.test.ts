@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PlanUnit } from '../../plan/types.js';
-import { everyNthUnit, shareOf, workerSegment } from './share.js';
+import type { LoopSpec } from '../../runner/index.js';
+import { everyNthUnit, shareOf, workerLoop, workerSegment } from './share.js';
 
 describe('a worker\'s share', () => {
   it('splits a total so the shares add up to it', () => {
@@ -25,5 +26,14 @@ describe('a worker\'s share', () => {
     const source = { units: () => units[Symbol.iterator]() };
     const walked = [0, 1, 2].flatMap((w) => [...{ [Symbol.iterator]: () => everyNthUnit(source, w, 3).units() }].map((u) => u.index));
     expect(walked.sort()).toEqual([0, 1, 2, 3, 4, 5, 6]);
+  });
+});
+
+describe('a worker\'s loop keeps the run\'s bound', () => {
+  it('the shares of --max-in-flight add up to it, and a worker with no place is refused, never given one', () => {
+    const load = { kind: 'arrivals', schedule: [], durationMs: 1000, maxInFlight: 3, segment: null } as unknown as LoopSpec;
+    const shares = [0, 1, 2].map((w) => (workerLoop(load, w, 3) as { maxInFlight: number }).maxInFlight);
+    expect(shares.reduce((a, b) => a + b)).toBe(3);
+    expect(() => workerLoop({ ...load, maxInFlight: 1 } as LoopSpec, 1, 2)).toThrow(/more workers than --max-in-flight has places/);
   });
 });

@@ -33,11 +33,20 @@ export function everyNthUnit(source: UnitSource, index: number, count: number): 
   };
 }
 
-/** The worker's loop: its share of a closed loop's concurrency, or its segment of an arrival schedule. */
+/**
+ * The worker's loop: its share of a closed loop's concurrency, or its segment of an arrival
+ * schedule. The shares add up to the run's bound exactly: count.ts never gives a run more workers
+ * than its bound has places, so a share below 1 (which would break the bound) is refused here.
+ */
 export function workerLoop(load: LoopSpec, index: number, count: number): LoopSpec {
   if (count === 1) return load;
-  if (load.kind === 'closed') return { ...load, concurrency: Math.max(1, shareOf(load.concurrency, index, count)) };
-  if (load.kind === 'arrivals') return { ...load, segment: workerSegment(load.segment ?? null, index, count), maxInFlight: Math.max(1, shareOf(load.maxInFlight, index, count)) };
+  if (load.kind === 'closed') return { ...load, concurrency: atLeastOne(shareOf(load.concurrency, index, count), '--concurrency') };
+  if (load.kind === 'arrivals') return { ...load, segment: workerSegment(load.segment ?? null, index, count), maxInFlight: atLeastOne(shareOf(load.maxInFlight, index, count), '--max-in-flight') };
   // Other kinds run in one worker (count.ts): their schedule is not split.
   return load;
+}
+
+function atLeastOne(share: number, bound: string): number {
+  if (share < 1) throw new Error(`more workers than ${bound} has places: each worker needs one (workers/count.ts caps them)`);
+  return share;
 }

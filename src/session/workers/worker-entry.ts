@@ -1,17 +1,16 @@
-// One worker thread of a --workers run: it prepares the run's plan again (nothing sent), runs its
-// share of the load (share.ts) in its own event loop, and posts its events to the main thread once
+// One worker thread of a --workers run: it is given the units the main thread read and checked (it
+// opens no file of the suite), runs its share of the load (share.ts) in its own event loop, and posts its events to the main thread once
 // per event-loop turn; the main thread writes the one run directory (pool.ts).
 import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createClient } from '../../client/index.js';
 import { toUnits } from '../../credits/units.js';
-import { makeGrader } from '../../graders/index.js';
+import { knowledgeOf, makeGrader } from '../../graders/index.js';
 import { startRun, type RunEvent, type RunHandle } from '../../runner/index.js';
 import { runnerOptionsOf } from '../drive.js';
-import { prepareRun } from '../prepare.js';
 import type { ResolvedTarget } from '../target.js';
 import { failureOf, type FromWorker, type ToWorker, type WorkerInit } from './messages.js';
-import { everyNthUnit, workerLoop } from './share.js';
+import { workerLoop } from './share.js';
 
 const init = workerData as WorkerInit;
 const port = parentPort!;
@@ -40,19 +39,19 @@ port.on('message', (message: ToWorker) => {
 });
 
 async function main(): Promise<void> {
-  const prepared = await prepareRun(init.options);
-  const options = prepared.options;
+  const options = init.options;
   const target: ResolvedTarget = { ...init.target, stop: () => Promise.resolve() };
   const client = createClient({ baseUrl: target.baseUrl, apiKey: target.apiKey, auth: options.auth, ...(options.apiKeyHeader ? { apiKeyHeader: options.apiKeyHeader } : {}), ...(options.dialect ? { dialect: options.dialect } : {}) });
   try {
-    const grader = prepared.grader
-      ? makeGrader(prepared.grader, { client, boardId: target.boardId, timeoutMs: options.timeoutMs, ...(options.graderApiKey ? { apiKey: options.graderApiKey } : {}) })
+    const grader = init.grader
+      ? makeGrader(init.grader, { client, boardId: target.boardId, timeoutMs: options.timeoutMs, ...(options.graderApiKey ? { apiKey: options.graderApiKey } : {}) })
       : undefined;
-    const grading = { ...(grader ? { grader } : {}), ...(prepared.knowledge ? { knowledge: prepared.knowledge } : {}) };
+    const grading = { ...(grader ? { grader } : {}), ...(init.knowledge ? { knowledge: knowledgeOf(init.knowledge.files, init.knowledge.texts) } : {}) };
     const runner = runnerOptionsOf(options, client, target, init, grading, { stop: stop.signal, abort: abort.signal });
     const load = workerLoop(runner.load!, init.index, init.count);
-    // A closed loop walks the plan once: this worker's units are every count-th; a time-bound loop draws by its segment's starts.
-    const source = load.kind === 'closed' ? everyNthUnit(prepared.plan, init.index, init.count) : prepared.plan;
+    // The main thread chose this worker's units (pool.ts): a closed loop's every count-th, a time-bound loop's whole plan.
+    const units = init.units;
+    const source = { units: () => units[Symbol.iterator]() };
     post({ type: 'ready', timeOrigin: performance.timeOrigin });
     const start = await started;
     // Both clocks are monotonic from their own origin: this thread's time t is the main thread's t + shift.
