@@ -37,6 +37,18 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 const options = () => ({ outDir: join(root, 'out'), toolVersion: 'test' });
 
 describe('buildHistory', () => {
+  it("lists a person's label that changed from the last run that labelled the answer (labels.csv)", async () => {
+    const header = 'id,question,answer,reference,rubric,type,human,note,item_id,check_id,grader,labelled_at\n';
+    const label = (item: string, human: string) => `${item}#answer,q,a,,,,${human},,${item},answer,pass,t\n`;
+    for (const [i, human] of [[1, 'pass'], [2, ''], [3, 'fail']] as const) {
+      const dir = join(root, `r${i}`);
+      writeRun(dir, i, [{ key: 'case:a', passed: 1 }]);
+      if (human) writeFileSync(join(dir, 'labels.csv'), header + label('case:a|model:m|r1', human));
+    }
+    const json = await buildHistory([root], options());
+    expect(json.label_changes).toEqual([{ suite: 'faq', item_id: 'case:a|model:m|r1', run_id: 'run-3', from: 'pass', to: 'fail' }]);
+  });
+
   it('tells a flaky question (back and forth) from a regressed and a fixed one', async () => {
     const pattern: Record<string, number[]> = { 'case:flaky': [1, 0, 1, 0], 'case:broke': [1, 1, 0, 0], 'case:fixed': [0, 0, 1, 1], 'case:steady': [1, 1, 1, 1] };
     for (let i = 0; i < 4; i++) writeRun(join(root, 'runs', `r${i}`), i, Object.entries(pattern).map(([key, v]) => ({ key, passed: v[i]! })));

@@ -170,6 +170,21 @@ function seriesOfSuite(suite: string, runs: readonly RunRecord[], outDir: string
   return { series, changePoints };
 }
 
+/** Runs in order: each answer's label against the last run that labelled it. */
+function labelChangesOf(suite: string, runs: readonly RunRecord[]): NonNullable<HistoryJson['label_changes']> {
+  const last = new Map<string, boolean>();
+  const changes: NonNullable<HistoryJson['label_changes']> = [];
+  const word = (pass: boolean): 'pass' | 'fail' => (pass ? 'pass' : 'fail');
+  for (const run of runs) {
+    for (const [itemId, pass] of run.labels) {
+      const before = last.get(itemId);
+      if (before !== undefined && before !== pass) changes.push({ suite, item_id: itemId, run_id: run.runId, from: word(before), to: word(pass) });
+      last.set(itemId, pass);
+    }
+  }
+  return changes;
+}
+
 export async function buildHistory(roots: readonly string[], options: HistoryOptions): Promise<HistoryJson> {
   const method: EDivisiveOptions = { ...DEFAULT_E_DIVISIVE, ...options.changePoints };
   const interner = createInterner();
@@ -200,6 +215,8 @@ export async function buildHistory(roots: readonly string[], options: HistoryOpt
     json.change_points.push(...changePoints);
     json.flips.push(...flipsOf(suite, ofSuite, interner.keys));
   }
+  const relabelled = suites.flatMap((suite) => labelChangesOf(suite, runs.filter((run) => run.suite === suite)));
+  if (relabelled.length > 0) json.label_changes = relabelled;
   json.flaky = json.flips.filter((f) => f.kind === 'flaky').map((f) => ({ suite: f.suite, model: f.model, item: f.item, flips: f.runs.length }));
   return json;
 }

@@ -1,5 +1,7 @@
 // Reads one run directory for history: run.json and summary.json only (cases.csv when summary.json
 // lists only the worst cases), never results.ndjson, so a year of runs reads in seconds.
+import { answerLabels, parseRunLabels } from '../graders/run-labels.js';
+import { labelsPath, readLabelsText } from '../store/labels-file.js';
 import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse';
@@ -208,5 +210,17 @@ export async function readRun(dir: string, intern: Interner): Promise<RunRecord>
     models,
     tags,
     questions,
+    labels: labelsOf(dir),
   };
+}
+
+/** A run's people's labels; a labels.csv that cannot be read is left out (history reads what it can, as with summaries). */
+function labelsOf(dir: string): Map<string, boolean> {
+  try {
+    const text = readLabelsText(dir);
+    if (text === null) return new Map();
+    return new Map([...answerLabels(parseRunLabels(text, labelsPath(dir)))].map(([id, l]) => [id, l.human]));
+  } catch {
+    return new Map();
+  }
 }

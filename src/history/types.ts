@@ -56,6 +56,8 @@ export interface RunRecord {
   tags: Map<string, RunGroup>;
   /** Per model; absent when the run's per-question figures could not be read. */
   questions: Map<string, QuestionOutcomes>;
+  /** People's labels of the run's answers (labels.csv), by item_id: true right, false wrong. */
+  labels: Map<string, boolean>;
 }
 
 export interface HistoryPoint {
@@ -129,6 +131,8 @@ export interface HistoryJson {
   flips: HistoryFlip[];
   /** Items of `flips` that are flaky, by suite, model and item. */
   flaky: Array<{ suite: string; model: string; item: string; flips: number }>;
+  /** An answer a person labelled differently from the previous run that labelled it (labels.csv); absent when none. */
+  label_changes?: Array<{ suite: string; item_id: string; run_id: string; from: 'pass' | 'fail'; to: 'pass' | 'fail' }>;
   /** Directories that held a run.json but could not be read, and why. */
   skipped: Array<{ dir: string; reason: string }>;
 }

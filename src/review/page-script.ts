@@ -18,20 +18,19 @@ export const REVIEW_SCRIPT = `
   }
   function uniq(list) { return Array.from(new Set(list)).sort(); }
 
-  function apply() {
+  function shown(a) {
     var model = $('f-model').value, tag = $('f-tag').value, v = $('f-verdict').value;
-    var dis = $('f-disagree').checked, todo = $('f-todo').checked;
+    if (model && a.model !== model) return false;
+    if (tag && a.tags.indexOf(tag) < 0) return false;
+    if (v && verdict(a) !== v) return false;
+    if ($('f-disagree').checked && !disagrees(a)) return false;
+    if ($('f-todo').checked && labels[a.item_id]) return false;
+    return true;
+  }
+  function apply() {
     var current = view[pos];
     view = [];
-    for (var i = 0; i < answers.length; i++) {
-      var a = answers[i];
-      if (model && a.model !== model) continue;
-      if (tag && a.tags.indexOf(tag) < 0) continue;
-      if (v && verdict(a) !== v) continue;
-      if (dis && !disagrees(a)) continue;
-      if (todo && labels[a.item_id]) continue;
-      view.push(i);
-    }
+    for (var i = 0; i < answers.length; i++) if (shown(answers[i])) view.push(i);
     var keep = view.indexOf(current);
     pos = keep >= 0 ? keep : Math.min(pos, Math.max(view.length - 1, 0));
     renderList();
@@ -42,20 +41,19 @@ export const REVIEW_SCRIPT = `
     var l = labels[a.item_id];
     return l ? (l.human === 'pass' ? '✓' : '✗') : '·';
   }
+  function rowOf(index) {
+    var a = answers[index];
+    var li = el('li');
+    var l = labels[a.item_id];
+    li.appendChild(el('span', 'mark ' + (l ? cls(l.human) : ''), mark(a)));
+    li.appendChild(el('span', 'id', (a.case_id || (a.thread_id + ' #' + a.turn)) + ' · ' + a.model + (a.repeat > 1 ? ' · r' + a.repeat : '')));
+    li.appendChild(el('span', 'mark ' + cls(verdict(a)), verdict(a) === 'pass' ? 'P' : verdict(a) === 'fail' ? 'F' : '?'));
+    return li;
+  }
   function renderList() {
-    var list = $('list');
     var frag = document.createDocumentFragment();
-    view.forEach(function (index, n) {
-      var a = answers[index];
-      var li = el('li');
-      li.dataset.n = String(n);
-      var l = labels[a.item_id];
-      li.appendChild(el('span', 'mark ' + (l ? cls(l.human) : ''), mark(a)));
-      li.appendChild(el('span', 'id', (a.case_id || (a.thread_id + ' #' + a.turn)) + ' · ' + a.model + (a.repeat > 1 ? ' · r' + a.repeat : '')));
-      li.appendChild(el('span', 'mark ' + cls(verdict(a)), verdict(a) === 'pass' ? 'P' : verdict(a) === 'fail' ? 'F' : '?'));
-      frag.appendChild(li);
-    });
-    list.replaceChildren(frag);
+    view.forEach(function (index) { frag.appendChild(rowOf(index)); });
+    $('list').replaceChildren(frag);
     $('count').textContent = view.length + ' shown';
     progress();
   }
@@ -65,9 +63,12 @@ export const REVIEW_SCRIPT = `
     $('progress').textContent = done + ' / ' + answers.length + ' reviewed · ' + dis + ' disagree with the grader';
   }
 
+  var currentRow = null;
   function show() {
     var items = $('list').children;
-    for (var i = 0; i < items.length; i++) items[i].classList.toggle('current', i === pos);
+    if (currentRow) currentRow.classList.remove('current');
+    currentRow = items[pos] || null;
+    if (currentRow) currentRow.classList.add('current');
     var has = view.length > 0;
     $('empty').hidden = has;
     $('answer').hidden = !has;
@@ -106,31 +107,56 @@ export const REVIEW_SCRIPT = `
     $('note').value = l ? l.note : '';
   }
 
-  function post(itemId, human, note) {
+  /** One answer's label changed: its row is redrawn (or leaves a filtered list); the list is not rebuilt. */
+  function relabelled(index, advance) {
+    var n = view.indexOf(index);
+    if (n >= 0 && !shown(answers[index])) {
+      view.splice(n, 1);
+      $('list').children[n].remove();
+      if (pos > n) pos--;
+      currentRow = null;
+    } else if (n >= 0) {
+      var row = rowOf(index);
+      $('list').children[n].replaceWith(row);
+      if (n === pos) currentRow = null;
+      if (advance && n === pos && pos < view.length - 1) pos++;
+    }
+    pos = Math.max(0, Math.min(pos, view.length - 1));
+    progress();
+    show();
+  }
+  function post(index, human, note) {
+    var itemId = answers[index].item_id, before = labels[itemId] || null;
+    if (human === null) delete labels[itemId]; else labels[itemId] = { human: human, note: note };
     $('save-state').textContent = 'saving…';
     return fetch('labels', { method: 'POST', headers: { 'content-type': 'application/json', 'x-review-token': token }, body: JSON.stringify({ item_id: itemId, human: human, note: note }) })
       .then(function (r) { if (!r.ok) throw new Error('HTTP ' + r.status); return r.json(); })
-      .then(function (body) { labels = body.labels; $('save-state').textContent = 'saved to labels.csv'; apply(); })
-      .catch(function (e) { $('save-state').textContent = 'not saved: ' + e.message; });
+      .then(function () { $('save-state').textContent = 'saved to labels.csv'; })
+      .catch(function (e) {
+        if (before) labels[itemId] = before; else delete labels[itemId];
+        $('save-state').textContent = 'not saved: ' + e.message;
+        relabelled(index, false);
+      });
   }
   function label(human) {
     if (!view.length) return;
-    var a = answers[view[pos]];
-    var before = labels[a.item_id] || null;
-    undo.push({ item_id: a.item_id, before: before, at: view[pos] });
+    var index = view[pos], a = answers[index];
+    undo.push({ index: index, before: labels[a.item_id] || null });
     var note = $('note').value;
     $('note').blur();
-    var todo = $('f-todo').checked;
-    // With "not yet reviewed" on, the labelled answer leaves the list and the next one takes its place.
-    if (!todo && pos < view.length - 1) pos++;
-    return post(a.item_id, human, note);
+    var saved = post(index, human, note);
+    relabelled(index, true);
+    return saved;
   }
   function takeBack() {
     var last = undo.pop();
     if (!last) { $('save-state').textContent = 'nothing to undo'; return; }
-    return post(last.item_id, last.before ? last.before.human : null, last.before ? last.before.note : '').then(function () {
-      var n = view.indexOf(last.at); if (n >= 0) { pos = n; show(); }
-    });
+    var saved = post(last.index, last.before ? last.before.human : null, last.before ? last.before.note : '');
+    if (view.indexOf(last.index) < 0 && shown(answers[last.index])) apply();
+    relabelled(last.index, false);
+    var n = view.indexOf(last.index);
+    if (n >= 0) { pos = n; show(); }
+    return saved;
   }
   function move(d) { if (!view.length) return; pos = Math.max(0, Math.min(view.length - 1, pos + d)); show(); }
 
@@ -151,7 +177,7 @@ export const REVIEW_SCRIPT = `
     else return;
     e.preventDefault();
   });
-  $('list').addEventListener('click', function (e) { var li = e.target.closest('li'); if (li) { pos = Number(li.dataset.n); show(); } });
+  $('list').addEventListener('click', function (e) { var li = e.target.closest('li'); if (li) { pos = Array.prototype.indexOf.call($('list').children, li); show(); } });
   $('b-yes').addEventListener('click', function () { label('pass'); });
   $('b-no').addEventListener('click', function () { label('fail'); });
   $('b-undo').addEventListener('click', function () { takeBack(); });

@@ -9,7 +9,7 @@ h2 { font-size: 13px; margin: 12px 0 4px; text-transform: uppercase; letter-spac
 nav { display: flex; gap: 14px; flex-wrap: wrap; align-items: center; border-bottom: 1px solid #8884; }
 main { display: grid; grid-template-columns: minmax(220px, 30%) 1fr; min-height: 0; }
 #list { margin: 0; padding: 0; list-style: none; overflow-y: auto; border-right: 1px solid #8884; }
-#list li { padding: 4px 10px; cursor: pointer; display: flex; gap: 6px; border-bottom: 1px solid #8882; white-space: nowrap; overflow: hidden; }
+#list li { padding: 4px 10px; cursor: pointer; display: flex; gap: 6px; border-bottom: 1px solid #8882; white-space: nowrap; overflow: hidden; content-visibility: auto; contain-intrinsic-size: auto 29px; }
 #list li.current { background: #3b82f633; outline: 2px solid #3b82f6; outline-offset: -2px; }
 #list .id { overflow: hidden; text-overflow: ellipsis; flex: 1; }
 .mark { width: 1.2em; text-align: center; font-weight: bold; }

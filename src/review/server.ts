@@ -71,11 +71,14 @@ function labelOf(text: string, answers: RunAnswers): { item_id: string; human: b
   return { item_id: v.item_id, human: v.human === null ? null : v.human === 'pass', note };
 }
 
-function currentLabels(runDir: string): Record<string, { human: 'pass' | 'fail'; note: string }> {
+type PageLabel = { human: 'pass' | 'fail'; note: string };
+
+/** The file's labels as the page takes them: read at start and when a tab comes back (another process may have written). */
+function fileLabels(runDir: string): Map<string, PageLabel> {
   const text = readLabelsText(runDir);
-  if (text === null) return {};
-  const out: Record<string, { human: 'pass' | 'fail'; note: string }> = {};
-  for (const [id, l] of answerLabels(parseRunLabels(text, labelsPath(runDir)))) out[id] = { human: l.human ? 'pass' : 'fail', note: l.note };
+  const out = new Map<string, PageLabel>();
+  if (text === null) return out;
+  for (const [id, l] of answerLabels(parseRunLabels(text, labelsPath(runDir)))) out.set(id, { human: l.human ? 'pass' : 'fail', note: l.note });
   return out;
 }
 
@@ -84,6 +87,8 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
   const answers = await readRunAnswers(runDir, run);
   const token = randomBytes(24).toString('base64url');
   const now = options.now ?? (() => new Date());
+  // Kept in memory, written through: a label costs one append, not a re-read of a file that grows with every label.
+  let labels = fileLabels(runDir);
   let port = 0;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -98,8 +103,11 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
       const nonce = randomBytes(16).toString('base64');
       return send(res, 200, 'text/html; charset=utf-8', reviewPage(nonce, run), { 'content-security-policy': reviewCsp(nonce, true) });
     }
-    if (req.method === 'GET' && url.pathname === '/answers.json') return json(res, 200, { run: { run_id: run.run_id, suite: run.suite.name }, answers: answers.answers, labels: currentLabels(runDir) });
-    if (req.method === 'GET' && url.pathname === '/labels.json') return json(res, 200, currentLabels(runDir));
+    if (req.method === 'GET' && url.pathname === '/answers.json') return json(res, 200, { run: { run_id: run.run_id, suite: run.suite.name }, answers: answers.answers, labels: Object.fromEntries(labels) });
+    if (req.method === 'GET' && url.pathname === '/labels.json') {
+      labels = fileLabels(runDir);
+      return json(res, 200, Object.fromEntries(labels));
+    }
     if (req.method === 'POST' && url.pathname === '/labels') {
       // A JSON body needs a CORS preflight from another origin, which this server never grants.
       if (!(req.headers['content-type'] ?? '').startsWith('application/json')) return json(res, 415, { error: 'expected application/json' });
@@ -108,7 +116,10 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
       if (label === null) return json(res, 400, { error: 'expected { item_id, human: "pass" | "fail" | null, note }' });
       const sample = answers.samples.get(label.item_id)!;
       appendLabelRows(runDir, LABELS_HEADER, labelRows(sample, answers.specs.get(label.item_id), { human: label.human, note: label.note, at: now().toISOString() }));
-      return json(res, 200, { item_id: label.item_id, labels: currentLabels(runDir) });
+      const given: PageLabel | null = label.human === null ? null : { human: label.human ? 'pass' : 'fail', note: label.note };
+      if (given === null) labels.delete(label.item_id);
+      else labels.set(label.item_id, given);
+      return json(res, 200, { item_id: label.item_id, label: given });
     }
     return send(res, 404, 'text/plain; charset=utf-8', 'not found\n');
   };
