@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConnectionError, NotFoundError, RateLimitedError, ServerError, TimeoutError } from '../domain/errors.js';
 import { backoffDelayMs, isRetryable, retryCall, retryingClient, type BackoffPolicy } from './retry.js';
 import { FakeClock } from '../test-support/fake-clock.js';
-import { scriptedClient, scriptedAnswer } from '../test-support/scripted-client.js';
+import { failingFirst, scriptedAnswer, scriptedClient } from '../test-support/scripted-client.js';
 
 const policy: BackoffPolicy = { retries: 3, baseMs: 100, capMs: 1000, random: () => 1, maxWaitMs: 60_000 };
 
@@ -78,11 +78,7 @@ describe('the retry layer around the client (client/retry.ts retryingClient)', (
 
   it('retries a 429 and a 503, waits on its clock (Retry-After a floor) and says how many attempts the answer took', async () => {
     const clock = new FakeClock();
-    const client = scriptedClient(async (_req, n) => {
-      if (n === 0) throw new RateLimitedError('slow down', 429, null, 1500);
-      if (n === 1) throw new ServerError('boom', 503, null);
-      return scriptedAnswer('fine', clock.now());
-    });
+    const client = scriptedClient(failingFirst([new RateLimitedError('slow down', 429, null, 1500), new ServerError('boom', 503, null)], clock));
     const answer = await clock.run(retryingClient(client, fast, clock).ask({ boardId: 'b', chatId: 'c', prompt: 'q' }));
     expect(answer).toMatchObject({ text: 'fine', attempts: 3 });
     expect(clock.slept[0]).toBeGreaterThanOrEqual(1500);

@@ -7,7 +7,7 @@ import type { ChatClient } from '../domain/client.js';
 import { caseId, threadKey, turnId } from '../plan/item-id.js';
 import type { PlanRequest as RequestSpec, PlanUnit as RunUnit } from '../plan/types.js';
 import { FakeClock } from '../test-support/fake-clock.js';
-import { scriptedAnswer, scriptedClient } from '../test-support/scripted-client.js';
+import { failingFirst, scriptedAnswer, scriptedClient } from '../test-support/scripted-client.js';
 import { startRun, type RunHandle } from './run.js';
 import type { RunEvent } from './unit.js';
 import { arrivalSchedule } from './arrivals.js';
@@ -85,11 +85,7 @@ describe('startRun', () => {
 
   it('retries 429 and 5xx through the client\'s retry layer, waits on the clock, and records the attempts', async () => {
     const clock = new FakeClock();
-    const client = scriptedClient(async (_req, n) => {
-      if (n === 0) throw new RateLimitedError('slow down', 429, null, 1);
-      if (n === 1) throw new ServerError('boom', 503, null);
-      return scriptedAnswer('fine', clock.now());
-    });
+    const client = scriptedClient(failingFirst([new RateLimitedError('slow down', 429, null, 1), new ServerError('boom', 503, null)], clock));
     const { samples } = await collect([{ kind: 'case', index: 0, request: spec('q') }], client, clock);
     expect(samples[0]).toMatchObject({ outcome: 'ok', attempts: 3, text: 'fine', pass: true });
     expect(clock.slept).toHaveLength(2);

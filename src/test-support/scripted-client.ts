@@ -28,6 +28,15 @@ export function scriptedClient(script: Script): ScriptedClient {
   };
 }
 
+/** A script whose first requests fail with `failures`, one each, and the rest answer `text` at `clock.now()`. */
+export function failingFirst(failures: readonly Error[], clock: { now(): number }, text = 'fine'): Script {
+  return async (_request, n) => {
+    const failure = failures[n];
+    if (failure) throw failure;
+    return scriptedAnswer(text, clock.now());
+  };
+}
+
 /** A streamed answer that ended at `endMs` (on the test's clock), its events `latencyMs` apart in all. */
 export function scriptedAnswer(text: string, endMs: number, credits = 0.5, latencyMs = 5): AnswerResult {
   const step = latencyMs / 5;
