@@ -2,7 +2,7 @@
 // directories, each against real processes, real servers on 127.0.0.1, real signals, FIFOs and symlinks.
 import { spawn, execFileSync } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendJson } from '../src/client/test-support/raw-server.js';
@@ -425,4 +425,48 @@ describe('a remote-write redirect is an error, counted as dropped (item 12)', ()
     expect(report.dropped_batches).toBeGreaterThan(0);
     expect(report.first_error).toMatch(/HTTP 302: a redirect/);
   });
+});
+
+describe('run-directory readers read only regular files of bounded size (item 8)', () => {
+  let server: HostileServer;
+  let runDir: string;
+  let suite: string;
+  beforeAll(async () => {
+    server = await startHostileServer();
+    const dir = tempDir();
+    suite = hostileSuite(dir, 3);
+    runDir = join(dir, 'run');
+    expect((await runCliInProcess(['run', suite, '--base-url', server.url, '--out', runDir, '--quiet'], { env: { KBBENCH_API_KEY: KEY } })).code).toBe(0);
+  });
+  afterAll(() => server.close());
+
+  /** A copy of the finished run with one file replaced by a FIFO or a link to /dev/zero. */
+  const doctored = (name: string, how: 'fifo' | 'zero'): string => {
+    const copy = join(tempDir(), 'run');
+    execFileSync('cp', ['-r', runDir, copy]);
+    rmSync(join(copy, name));
+    if (how === 'fifo') execFileSync('mkfifo', [join(copy, name)]);
+    else symlinkSync('/dev/zero', join(copy, name));
+    return copy;
+  };
+  const cli = (args: string[]) => runCli(args, { env: { KBBENCH_API_KEY: KEY }, timeoutMs: 20_000 });
+
+  for (const name of ['run.json', 'results.ndjson']) {
+    it(`a FIFO ${name}: report and compare end with an error instead of hanging`, async () => {
+      const copy = doctored(name, 'fifo');
+      for (const args of [['report', copy], ['compare', runDir, copy, '--out', join(tempDir(), 'c')]]) {
+        const r = await cli(args);
+        expect(r.code, `${args[0]} ${name}`).not.toBeNull();
+        expect(r.code, `${args[0]} ${name}`).not.toBe(0);
+        expect(r.stderr, `${args[0]} ${name}`).toMatch(new RegExp(`${name.replace('.', '\\.')} is not a regular file`));
+      }
+    }, 90_000);
+  }
+
+  it('--resume of a run whose results.ndjson is a FIFO: refused, and a SIGTERM is not needed', async () => {
+    const copy = doctored('results.ndjson', 'fifo');
+    const r = await cli(['run', suite, '--base-url', server.url, '--resume', copy]);
+    expect(r.code).not.toBeNull();
+    expect(r.stderr).toMatch(/results\.ndjson is not a regular file/);
+  }, 30_000);
 });
