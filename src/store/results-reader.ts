@@ -64,7 +64,14 @@ export async function* readLines(path: string): AsyncGenerator<{ line: string; c
  */
 async function* readLineBatches(path: string): AsyncGenerator<{ lines: string[]; complete: boolean }> {
   // A regular file only (run-file.ts): a FIFO results.ndjson would hold the reader forever.
-  const stream = createReadStream(path, { fd: openRunFile(path), highWaterMark: 1 << 16 });
+  let fd: number;
+  try {
+    fd = openRunFile(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return; // no results yet: no lines
+    throw error;
+  }
+  const stream = createReadStream(path, { fd, highWaterMark: 1 << 16 });
   let pieces: Buffer[] = [];
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
