@@ -2,7 +2,7 @@
 // directories, each against real processes, real servers on 127.0.0.1, real signals, FIFOs and symlinks.
 import { spawn, execFileSync } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendJson } from '../src/test-support/raw-server.js';
@@ -313,4 +313,160 @@ describe('credentials in endpoint URLs (item 6)', () => {
     expect(r.stderr).toContain('ftp://***@h/x');
     expect(r.stderr).not.toMatch(/ss@h/);
   });
+});
+
+/** Streams `mib` MiB (plus a byte) of spaces as the body, chunk by chunk: counts what was written before the client hung up. */
+function streamHuge(res: ServerResponse, status: number, mib: number, sent: { bytes: number }): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  const chunk = Buffer.alloc(1024 * 1024, 0x20);
+  let left = mib;
+  const pump = (): void => {
+    while (left > 0) {
+      left -= 1;
+      sent.bytes += chunk.byteLength;
+      if (!res.write(chunk)) {
+        res.once('drain', pump);
+        return;
+      }
+    }
+    res.end(' {}');
+  };
+  res.on('close', () => (left = 0));
+  pump();
+}
+
+describe('response bodies are capped (item 7)', () => {
+  const GRADER_KEY = 'sk-grader-0123456789abcdef';
+  let server: HostileServer;
+  beforeAll(async () => {
+    server = await startHostileServer();
+    server.answer((_req, res) => sendJson(res, 200, { text: 'The refund window is 30 days.', credits_used: 0.01, credits_remaining: 10 }));
+  });
+  afterAll(() => server.close());
+
+  it('an OpenAI-compatible grader replying 65 MiB: the check is not judged, E_BODY_TOO_LARGE, the rest of the body never read', async () => {
+    const sent = { bytes: 0 };
+    const grader = await startReceiver(() => undefined);
+    grader.server.removeAllListeners('request');
+    grader.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      if (req.method === 'GET') return sendJson(res, 200, { object: 'list', data: [{ id: 'g' }] });
+      req.resume();
+      streamHuge(res, 200, 200, sent);
+    });
+    const dir = tempDir();
+    const suite = join(dir, 'graded.yaml');
+    writeFileSync(suite, `name: graded\ntarget: { board_id: ${HOSTILE_BOARD}, chat_id: ${HOSTILE_CHAT} }\nmodels: [gpt-4o]\ndefaults: { streaming: false }\n` +
+      `grader: { openai: { base_url: "${grader.url}/v1", model: g } }\ncases:\n  - id: refund\n    prompt: How long?\n    assert:\n      - llm-rubric: Says 30 days\n`);
+    const out = join(dir, 'run');
+    const r = await runCli(['run', suite, '--base-url', server.url, '--out', out, '--quiet', '--retries', '0'], { env: { KBBENCH_API_KEY: KEY, KBBENCH_GRADER_API_KEY: GRADER_KEY }, timeoutMs: 60_000 });
+    grader.server.close();
+    const [sample] = readNdjson<Sample>(join(out, 'results.ndjson'));
+    expect(sample!.checks[0]).toMatchObject({ pass: null, not_judged: expect.stringMatching(/over 64 MiB, the limit/) });
+    expect(r.code).toBe(3);
+    expect(sent.bytes).toBeLessThan(150 * 1024 * 1024);
+  }, 70_000);
+
+  it('an embeddings endpoint replying 65 MiB: refused at the preflight with the limit named, exit 3', async () => {
+    const sent = { bytes: 0 };
+    const embed = await startReceiver(() => undefined);
+    embed.server.removeAllListeners('request');
+    embed.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      req.resume();
+      streamHuge(res, 200, 200, sent);
+    });
+    const dir = tempDir();
+    const suite = join(dir, 's.yaml');
+    writeFileSync(suite, `name: s\ntarget: { board_id: ${HOSTILE_BOARD}, chat_id: ${HOSTILE_CHAT} }\nmodels: [gpt-4o]\ndefaults: { streaming: false }\ncases:\n  - id: refund\n    prompt: How long?\n    assert:\n      - similar: The refund window is 30 days.\n`);
+    const r = await runCli(['run', suite, '--base-url', server.url, '--out', join(dir, 'run'), '--quiet', '--embeddings-url', `${embed.url}/v1`], { env: { KBBENCH_API_KEY: KEY }, timeoutMs: 60_000 });
+    embed.server.close();
+    expect(`${r.stdout}${r.stderr}`).toMatch(/over 64 MiB, the limit/);
+    expect(r.code).not.toBe(0);
+    expect(r.code).not.toBeNull();
+    expect(sent.bytes).toBeLessThan(150 * 1024 * 1024);
+  }, 70_000);
+
+  it('a remote-write error body of 200 MiB: its first words reported, the rest never read', async () => {
+    const sent = { bytes: 0 };
+    const receiver = await startReceiver(() => undefined);
+    receiver.server.removeAllListeners('request');
+    receiver.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      req.resume();
+      streamHuge(res, 500, 200, sent);
+    });
+    const dir = tempDir();
+    const out = join(dir, 'run');
+    const r = await runCliInProcess(['run', hostileSuite(dir, 4), '--base-url', server.url, '--out', out, '--rate', '4', '--duration', '1s', '--output', `prometheus-rw=${receiver.url}/api/v1/write`], { env: { KBBENCH_API_KEY: KEY } });
+    receiver.server.close();
+    expect(r.code).not.toBeNull();
+    expect(readJson<{ outputs: { errors: number; first_error: string }[] }>(join(out, 'run.json')).outputs[0]).toMatchObject({ first_error: 'HTTP 500' });
+    expect(sent.bytes).toBeLessThan(64 * 1024 * 1024);
+  }, 70_000);
+});
+
+describe('a remote-write redirect is an error, counted as dropped (item 12)', () => {
+  let server: HostileServer;
+  beforeAll(async () => {
+    server = await startHostileServer();
+  });
+  afterAll(() => server.close());
+
+  it('a 302 to another origin: nothing follows it, no batch counted sent', async () => {
+    const elsewhere = await startReceiver((_req, res) => res.writeHead(204).end());
+    const receiver = await startReceiver((_req, res) => res.writeHead(302, { location: `${elsewhere.url}/steal` }).end());
+    const dir = tempDir();
+    const out = join(dir, 'run');
+    const r = await runCliInProcess(['run', hostileSuite(dir, 4), '--base-url', server.url, '--out', out, '--rate', '4', '--duration', '1s', '--output', `prometheus-rw=${receiver.url}/api/v1/write`], { env: { KBBENCH_API_KEY: KEY } });
+    receiver.server.close();
+    elsewhere.server.close();
+    expect(r.code).not.toBeNull();
+    const report = readJson<{ outputs: { sent_batches: number; dropped_batches: number; errors: number; first_error: string }[] }>(join(out, 'run.json')).outputs[0]!;
+    expect(elsewhere.posts).toBe(0);
+    expect(report.sent_batches).toBe(0);
+    expect(report.dropped_batches).toBeGreaterThan(0);
+    expect(report.first_error).toMatch(/HTTP 302: a redirect/);
+  });
+});
+
+describe('run-directory readers read only regular files of bounded size (item 8)', () => {
+  let server: HostileServer;
+  let runDir: string;
+  let suite: string;
+  beforeAll(async () => {
+    server = await startHostileServer();
+    const dir = tempDir();
+    suite = hostileSuite(dir, 3);
+    runDir = join(dir, 'run');
+    expect((await runCliInProcess(['run', suite, '--base-url', server.url, '--out', runDir, '--quiet'], { env: { KBBENCH_API_KEY: KEY } })).code).toBe(0);
+  });
+  afterAll(() => server.close());
+
+  /** A copy of the finished run with one file replaced by a FIFO or a link to /dev/zero. */
+  const doctored = (name: string, how: 'fifo' | 'zero'): string => {
+    const copy = join(tempDir(), 'run');
+    execFileSync('cp', ['-r', runDir, copy]);
+    rmSync(join(copy, name));
+    if (how === 'fifo') execFileSync('mkfifo', [join(copy, name)]);
+    else symlinkSync('/dev/zero', join(copy, name));
+    return copy;
+  };
+  const cli = (args: string[]) => runCli(args, { env: { KBBENCH_API_KEY: KEY }, timeoutMs: 20_000 });
+
+  for (const name of ['run.json', 'results.ndjson']) {
+    it(`a FIFO ${name}: report and compare end with an error instead of hanging`, async () => {
+      const copy = doctored(name, 'fifo');
+      for (const args of [['report', copy], ['compare', runDir, copy, '--out', join(tempDir(), 'c')]]) {
+        const r = await cli(args);
+        expect(r.code, `${args[0]} ${name}`).not.toBeNull();
+        expect(r.code, `${args[0]} ${name}`).not.toBe(0);
+        expect(r.stderr, `${args[0]} ${name}`).toMatch(new RegExp(`${name.replace('.', '\\.')} is not a regular file`));
+      }
+    }, 90_000);
+  }
+
+  it('--resume of a run whose results.ndjson is a FIFO: refused, and a SIGTERM is not needed', async () => {
+    const copy = doctored('results.ndjson', 'fifo');
+    const r = await cli(['run', suite, '--base-url', server.url, '--resume', copy]);
+    expect(r.code).not.toBeNull();
+    expect(r.stderr).toMatch(/results\.ndjson is not a regular file/);
+  }, 30_000);
 });

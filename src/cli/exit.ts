@@ -34,6 +34,7 @@ const EXIT_BY_CODE: Record<KbErrorCode, ExitCode> = {
   E_ABORTED: EXIT.stopped,
   E_STORAGE: EXIT.stopped,
   E_WORKER: EXIT.stopped,
+  E_BODY_TOO_LARGE: EXIT.stopped,
 };
 
 export function exitCodeFor(error: unknown): ExitCode {

@@ -1,5 +1,6 @@
 // An OpenAI-compatible embeddings endpoint (POST {base_url}/embeddings): vectors for the `similar` check.
 import { z } from 'zod';
+import { MAX_REPLY_BYTES, readCappedText } from './capped-body.js';
 
 export interface EmbeddingsEndpoint {
   /** As OpenAI clients take it, with the version: `https://api.openai.com/v1`, `http://127.0.0.1:8080/v1`. */
@@ -44,11 +45,20 @@ export async function fetchEmbeddings(endpoint: EmbeddingsEndpoint, texts: reado
     await response.body?.cancel();
     throw new Error(`embeddings endpoint ${embeddingsUrl(endpoint.baseUrl)} answered HTTP ${response.status}`);
   }
-  const parsed = reply.safeParse(await response.json().catch(() => null));
+  const text = await readCappedText(response, MAX_REPLY_BYTES, `embeddings endpoint ${embeddingsUrl(endpoint.baseUrl)}`);
+  const parsed = reply.safeParse(jsonOrNull(text));
   if (!parsed.success || parsed.data.data.length !== texts.length) {
     throw new Error(`embeddings endpoint ${embeddingsUrl(endpoint.baseUrl)} did not answer { data: [{ embedding }] } for ${texts.length} inputs`);
   }
   const rows = parsed.data.data.map((row, i) => ({ index: row.index ?? i, embedding: row.embedding }));
   rows.sort((a, b) => a.index - b.index);
   return rows.map((row) => row.embedding);
+}
+
+function jsonOrNull(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
 }

@@ -22,6 +22,7 @@ export const KB_ERROR_CODES = [
   'E_CONFIG',
   'E_STORAGE',
   'E_WORKER',
+  'E_BODY_TOO_LARGE',
 ] as const;
 
 export type KbErrorCode = (typeof KB_ERROR_CODES)[number];
@@ -166,5 +167,13 @@ export class WorkerError extends KbError {
     // The first line: a message that carries a stack or a multi-line detail is still one line.
     super(`${worker}: ${failure.code ? `${failure.code}: ` : ''}${failure.message.split('\n')[0]}`);
     if (failure.stack) this.stack = `WorkerError: ${this.message}\n    (in ${worker}) ${failure.stack}`;
+  }
+}
+
+/** A reply past the limit kbbench reads (a grader's, an embeddings endpoint's): given up, never read whole. */
+export class BodyTooLargeError extends KbError {
+  readonly code = 'E_BODY_TOO_LARGE' as const;
+  constructor(message: string, readonly limitBytes: number) {
+    super(message);
   }
 }

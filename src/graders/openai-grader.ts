@@ -1,5 +1,6 @@
 // A grader behind any OpenAI-compatible chat-completions endpoint (OpenAI, vLLM, Ollama, LiteLLM…).
 // Its key comes from KBBENCH_GRADER_API_KEY or --grader-key-file and is redacted from every message.
+import { MAX_ERROR_BODY_BYTES, MAX_REPLY_BYTES, readCappedText } from '../client/capped-body.js';
 import { createRedactor, excerpt } from '../client/redact.js';
 import { ConnectionError, HttpError, InputError, RateLimitedError, ServerError, TimeoutError, UnauthorizedError } from '../domain/errors.js';
 import type { GraderSpec } from '../domain/suite.js';
@@ -23,6 +24,14 @@ interface Completion {
   usage?: { total_tokens?: unknown };
 }
 
+function jsonOr(text: string, fallback: unknown): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return fallback;
+  }
+}
+
 function retryAfterMs(header: string | null): number | undefined {
   const seconds = header === null ? Number.NaN : Number(header);
   return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
@@ -43,7 +52,7 @@ export function openAiGrader(spec: Extract<GraderSpec, { kind: 'openai' }>, deps
     }
   };
   const failure = async (response: Response, what: string): Promise<HttpError> => {
-    const body = redact(excerpt(await response.text().catch(() => '')));
+    const body = redact(excerpt(await readCappedText(response, MAX_ERROR_BODY_BYTES, 'the grader endpoint', true).catch(() => '')));
     const message = `${what}: HTTP ${response.status}${body ? ` ${body}` : ''}`;
     // The service's error classes, so the one retry path retries a 429 or a 5xx of the grader too.
     if (response.status === 401 || response.status === 403) return new UnauthorizedError(message, response.status, body);
@@ -60,7 +69,7 @@ export function openAiGrader(spec: Extract<GraderSpec, { kind: 'openai' }>, deps
       const body = JSON.stringify({ model: spec.model, messages: [{ role: 'user', content: prompt }], temperature: 0 });
       const response = await call(endpoint(spec.base_url, 'chat/completions'), { method: 'POST', body }, signal);
       if (!response.ok) throw await failure(response, 'the grader endpoint refused');
-      const completion = (await response.json().catch(() => ({}))) as Completion;
+      const completion = jsonOr(await readCappedText(response, MAX_REPLY_BYTES, 'the grader endpoint'), {}) as Completion;
       const content = completion.choices?.[0]?.message?.content;
       if (typeof content !== 'string') throw new Error('the grader endpoint answered without choices[0].message.content');
       const tokens = typeof completion.usage?.total_tokens === 'number' ? completion.usage.total_tokens : null;
@@ -71,7 +80,7 @@ export function openAiGrader(spec: Extract<GraderSpec, { kind: 'openai' }>, deps
       const response = await call(endpoint(spec.base_url, 'models'), { method: 'GET' }, signal);
       if (response.status === 404 || response.status === 405) return;
       if (!response.ok) throw await failure(response, 'the grader endpoint refused GET /models');
-      const listed = (await response.json().catch(() => ({}))) as { data?: { id?: unknown }[] };
+      const listed = jsonOr(await readCappedText(response, MAX_REPLY_BYTES, 'the grader endpoint (GET /models)'), {}) as { data?: { id?: unknown }[] };
       const ids = (listed.data ?? []).map((m) => m.id).filter((id): id is string => typeof id === 'string');
       if (ids.length > 0 && !ids.includes(spec.model)) {
         throw new InputError(`grader model ${spec.model} is not served by ${spec.base_url} (it lists ${ids.slice(0, 10).join(', ')})`, { ...(spec.location ?? {}), field: 'grader.openai.model' });

@@ -2,6 +2,7 @@
 // lists only the worst cases), never results.ndjson, so a year of runs reads in seconds.
 import { answerLabels, parseRunLabels } from '../graders/run-labels.js';
 import { labelsPath, readLabelsText } from '../store/labels-file.js';
+import { MAX_SUMMARY_BYTES, openRunFile, readRunFile } from '../store/run-file.js';
 import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse';
@@ -115,7 +116,7 @@ function cellsFromSummary(cases: unknown[], intern: Interner): Map<string, Cell[
 /** cases.csv, streamed: every case × model row of a run whose summary.json kept only the worst. */
 async function cellsFromCsv(path: string, intern: Interner): Promise<Map<string, Cell[]>> {
   const byModel = new Map<string, Cell[]>();
-  const rows = createReadStream(path).pipe(parse({ columns: true, bom: true, relax_column_count: true }));
+  const rows = createReadStream(path, { fd: openRunFile(path) }).pipe(parse({ columns: true, bom: true, relax_column_count: true }));
   for await (const row of rows as AsyncIterable<Record<string, string>>) {
     if (!row.key || row.model === undefined) continue;
     // cases.csv guards cells against spreadsheet formulas with a leading quote; a model name is data.
@@ -146,9 +147,9 @@ function readJson(path: string): Json {
   let text: string;
   try {
     // Sync: two small files a run, read one run after another; the thread pool's hand-offs cost more than they save.
-    text = readFileSync(path, 'utf8');
+    text = readRunFile(path, MAX_SUMMARY_BYTES);
   } catch (error) {
-    throw new RunReadError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new RunReadError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
   try {
     const value: unknown = JSON.parse(text);

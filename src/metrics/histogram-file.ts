@@ -1,5 +1,5 @@
 // histograms.json: encoded per-model histograms, so shards merge exactly and reports need nothing else.
-import { readFile } from 'node:fs/promises';
+import { MAX_SUMMARY_BYTES, readRunFile } from '../store/run-file.js';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../store/atomic-file.js';
 import { RUN_FILES } from '../store/run-dir.js';
@@ -55,7 +55,7 @@ export function mergeHistogramFiles(files: readonly HistogramFile[]): HistogramF
 }
 
 export async function readHistogramFile(runDir: string): Promise<HistogramFile> {
-  const text = await readFile(join(runDir, HISTOGRAM_FILE_NAME), 'utf8');
+  const text = readRunFile(join(runDir, HISTOGRAM_FILE_NAME), MAX_SUMMARY_BYTES);
   return JSON.parse(text) as HistogramFile;
 }
 

@@ -1,9 +1,11 @@
 // labels.csv of a run directory, written append-only: each label is one write() on a file opened
 // O_APPEND, so two browser tabs (or two review processes) never lose a label or interleave lines,
 // and the file's history stays whole (a reader takes the last row of each item × check).
-import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { RUN_FILES } from './run-dir.js';
+import { MAX_SUMMARY_BYTES, readRunFile } from './run-file.js';
+import { InputError } from '../domain/errors.js';
 import { storageError } from './storage-error.js';
 
 export function labelsPath(runDir: string): string {
@@ -51,9 +53,11 @@ export function appendLabelRows(runDir: string, header: string, rows: string): v
 /** The file's text, or null when the run has no labels yet. */
 export function readLabelsText(runDir: string): string | null {
   try {
-    return readFileSync(labelsPath(runDir), 'utf8');
+    // Bounded and regular-file-only, as every run-directory reader (store/run-file.ts).
+    return readRunFile(labelsPath(runDir), MAX_SUMMARY_BYTES);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    if (error instanceof InputError) throw error;
     throw storageError(labelsPath(runDir), error);
   }
 }

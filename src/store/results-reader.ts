@@ -1,5 +1,6 @@
 // The one reader of results.ndjson: streams it line by line in time linear in its size, validating and
 // normalising each line. Resume, report, merge, compare, estimate and metrics all read through it.
+import { openRunFile } from './run-file.js';
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import type { Sample } from '../domain/sample.js';
@@ -62,7 +63,15 @@ export async function* readLines(path: string): AsyncGenerator<{ line: string; c
  * line with `complete` false.
  */
 async function* readLineBatches(path: string): AsyncGenerator<{ lines: string[]; complete: boolean }> {
-  const stream = createReadStream(path, { highWaterMark: 1 << 16 });
+  // A regular file only (run-file.ts): a FIFO results.ndjson would hold the reader forever.
+  let fd: number;
+  try {
+    fd = openRunFile(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return; // no results yet: no lines
+    throw error;
+  }
+  const stream = createReadStream(path, { fd, highWaterMark: 1 << 16 });
   let pieces: Buffer[] = [];
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {

@@ -1,5 +1,6 @@
 // The run directory: its files by name, and run.json written whole (never half) at start and end.
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { MAX_RUN_JSON_BYTES, readRunFile } from './run-file.js';
+import { existsSync, lstatSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { RunInfo } from '../domain/run.js';
 import { InputError } from '../domain/errors.js';
@@ -95,8 +96,9 @@ export function readRunInfo(dir: string): RunInfo {
   if (!existsSync(path)) throw new InputError(`not a run directory: ${RUN_FILES.run} is missing`, { file: path });
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
+    raw = JSON.parse(readRunFile(path, MAX_RUN_JSON_BYTES));
   } catch (error) {
+    if (error instanceof InputError) throw error;
     throw new InputError(`cannot read run.json: ${(error as Error).message}`, { file: path });
   }
   return parseRunInfo(raw, path);

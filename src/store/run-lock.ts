@@ -1,6 +1,7 @@
 // The exclusive lock on a run directory: run, --resume, merge and report each hold it while they
 // write, so two processes never append to (and pay for) one run at once.
-import { readFileSync, rmSync } from 'node:fs';
+import { MAX_RUN_JSON_BYTES, readRunFile } from './run-file.js';
+import { rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { kill, pid as ownPid } from 'node:process';
@@ -36,7 +37,7 @@ function alive(pid: number): boolean {
 
 function readHolder(path: string): LockBody | null {
   try {
-    const body = JSON.parse(readFileSync(path, 'utf8')) as Partial<LockBody>;
+    const body = JSON.parse(readRunFile(path, MAX_RUN_JSON_BYTES)) as Partial<LockBody>;
     if (typeof body.pid !== 'number') return null;
     return { pid: body.pid, command: String(body.command ?? 'kbbench'), ...(typeof body.host === 'string' ? { host: body.host } : {}) };
   } catch {
