@@ -3,7 +3,7 @@
 import { answerLabels, parseRunLabels } from '../graders/run-labels.js';
 import { labelsPath, readLabelsText } from '../store/labels-file.js';
 import { MAX_SUMMARY_BYTES, openRunFile, readRunFile } from '../store/run-file.js';
-import { createReadStream, existsSync, readFileSync } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse';
 import { RUN_FILES } from '../store/run-dir.js';
