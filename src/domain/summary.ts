@@ -98,15 +98,22 @@ export type PairMetricName = 'pass_rate' | 'ttfc_ms_p50' | 'latency_ms_p50' | 'c
 
 /** One metric of a pair: b − a over the questions both answered, paired per question. */
 export interface PairMetric {
+  /** b − a: the mean paired difference (pass rate, credits), the median of the paired differences (times). */
   difference: number;
-  ci95: [number, number];
+  /**
+   * The interval the verdict is read from: at 1 − 0.05/m for the m pairs of the run (Bonferroni; 95%
+   * with two models). It excludes zero exactly when the verdict is a call. Null when no call is reachable.
+   */
+  ci95: [number, number] | null;
   /** Two-sided, before adjustment. */
   p_value: number;
-  /** Holm-adjusted across the run's pairs (one family per metric). */
+  /** Bonferroni-adjusted across the run's pairs (one family per metric): below 0.05 exactly when the interval excludes zero. */
   p_adjusted: number | null;
   /** At 5% after adjustment; for latency and credits lower is better. */
   verdict: 'a_better' | 'b_better' | 'no_difference';
-  method: 'mcnemar-exact' | 'permutation';
+  method: 'tango-score' | 'cluster-t' | 'sign-test';
+  /** Too few questions (clusters) for any result to reach a call: the smallest adjusted p any data could give, and the clusters needed. */
+  unreachable?: { smallest_p: number; clusters_needed: number };
 }
 
 export interface ModelPair {

@@ -1,7 +1,7 @@
 // The console's model comparison: each pair's differences with intervals and verdicts, then the flaky list.
 import type { Summary } from '../domain/summary.js';
 import { modelLabel } from './format.js';
-import { metricLine, PAIR_METRICS, powerWords } from './model-pairs-text.js';
+import { intervalWords, metricLine, PAIR_METRICS, powerWords } from './model-pairs-text.js';
 
 /** Pairs shown on the console; report.html and summary.json have them all. */
 const PAIRS_SHOWN = 6;
@@ -10,7 +10,7 @@ const FLAKY_SHOWN = 10;
 export function pairLines(summary: Summary): string[] {
   const pairs = summary.model_pairs ?? [];
   if (pairs.length === 0) return [];
-  const lines = ['models compared (b − a on the questions both answered; 95% interval; p Holm-adjusted):'];
+  const lines = [`models compared (b − a on the questions both answered; ${intervalWords(pairs.length)}):`];
   for (const pair of pairs.slice(0, PAIRS_SHOWN)) {
     lines.push(`  ${modelLabel(pair.b)} vs ${modelLabel(pair.a)} (${pair.questions} questions)`);
     for (const { key, name, unit } of PAIR_METRICS) {

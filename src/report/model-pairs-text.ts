@@ -32,11 +32,30 @@ export function verdictWords(pair: ModelPair, metric: PairMetric): string {
   return `★ ${modelLabel(metric.verdict === 'a_better' ? pair.a : pair.b)} better`;
 }
 
-/** `+4.0 pts [−8.1, +16.0] p=0.61 no detectable difference`. */
-export function metricLine(pair: ModelPair, metric: PairMetric, unit: 'pts' | 'ms' | 'credits'): string {
-  const [lo, hi] = metric.ci95;
-  return `${formatDifference(metric.difference, unit)} [${formatDifference(lo, unit)}, ${formatDifference(hi, unit)}] p=${formatPValue(metric.p_adjusted)} ${verdictWords(pair, metric)}`;
+/** What a design that can never reach a call says instead of a p-value. */
+export function unreachableWords(metric: PairMetric): string | null {
+  if (!metric.unreachable) return null;
+  const { smallest_p: smallest, clusters_needed: needed } = metric.unreachable;
+  return `too few questions to tell: the smallest p any result could reach here is ${smallest.toPrecision(2)} (needs ${needed} questions, a thread counting once)`;
 }
+
+/** `+4.0 pts [−8.1, +16.0] p=0.61 no detectable difference`, or the estimate and why no call can be made. */
+export function metricLine(pair: ModelPair, metric: PairMetric, unit: 'pts' | 'ms' | 'credits'): string {
+  const estimate = formatDifference(metric.difference, unit);
+  const unreachable = unreachableWords(metric);
+  if (unreachable !== null || metric.ci95 === null) return `${estimate} ${unreachable ?? NO_DIFFERENCE}`;
+  const [lo, hi] = metric.ci95;
+  return `${estimate} [${formatDifference(lo, unit)}, ${formatDifference(hi, unit)}] p=${formatPValue(metric.p_adjusted)} ${verdictWords(pair, metric)}`;
+}
+
+/** The header's account of the intervals: 95% for one pair; with more, each at 1 − 0.05/m so the run's calls hold 95% together. */
+export function intervalWords(pairs: number): string {
+  return pairs <= 1
+    ? '95% interval; the verdict is read from it'
+    : `intervals at ${formatLevel(1 - 0.05 / pairs)} (95% across the ${pairs} pairs, Bonferroni); the verdict is read from them; p adjusted alike`;
+}
+
+const formatLevel = (level: number): string => `${Number((level * 100).toPrecision(4))}%`;
 
 /** How big a pass-rate difference this suite sees, and what 10 points would need. */
 export function powerWords(pair: ModelPair): string | null {
