@@ -243,7 +243,11 @@ export interface GatesSummary {
     expected_failures: number;
     /** Passes of cases/threads marked `expect_fail` (xpass): reported, not a failure. */
     unexpected_passes: number;
+    /** Failed answers or requests the verdict does not gate (a sweep's rates above slo_max_rate): reported, not failed. */
+    not_gated?: number;
   };
+  /** A sweep with SLOs where no rate met them all: the verdict fails for that (gate `thresholds`). */
+  no_slo_rate?: true;
   /** Thresholds that failed. */
   thresholds_failed: number;
   /** Gates that did not hold for want of a judgement (`judged`): the verdict is incomplete. Absent in older summaries. */

@@ -97,7 +97,8 @@ function gateExtras(summary: Summary): string[] {
     c.expected_failures > 0 ? `expected failures ${formatCount(c.expected_failures)}` : '',
     c.unexpected_passes > 0 ? `unexpectedly passing ${formatCount(c.unexpected_passes)} (expect_fail no longer holds)` : '',
     summary.verdict === 'incomplete' ? (summary.status === 'completed' && (summary.gates.incomplete?.length ?? 0) > 0 ? `incomplete: ${formatCount(summary.totals.not_judged ?? 0)} answers could not be judged (their grader failed)` : 'incomplete: the run did not finish') : '',
-    summary.gates.failed.length > 0 ? `failed gates: ${summary.gates.failed.join(', ')}` : '',
+    (c.not_gated ?? 0) > 0 ? `failed ${formatCount(c.not_gated ?? 0)} in rates above slo_max_rate (probing past capacity: reported, not failed)` : '',
+    summary.gates.failed.length > 0 ? `failed gates: ${summary.gates.failed.join(', ')}${summary.gates.no_slo_rate ? ' (no rate met every SLO)' : ''}` : '',
   ];
 }
 
