@@ -7,6 +7,7 @@ import type { Summary } from '../domain/summary.js';
 import { writeHistogramFile } from '../metrics/histogram-file.js';
 import type { LoadAnalysis } from '../metrics/load-analysis.js';
 import { readResults, type ResultsReadStats } from '../store/results-reader.js';
+import { roundToUnits } from '../metrics/round-units.js';
 import { createSummarizer } from '../metrics/summarizer.js';
 import { createSweepJudge, rateIndexOf, sweepGating } from '../metrics/sweep.js';
 import { createEvidenceCollector } from './evidence.js';
@@ -94,7 +95,8 @@ export async function buildReports(options: BuildReportsOptions): Promise<BuildR
   try {
     const loaded = withBudget(withLoad(finished.summary, load), run.options);
     const swept = sweepSummary ? { ...loaded, sweep: sweepSummary } : loaded;
-    const summary: Summary = run.outputs ? { ...swept, outputs: run.outputs } : swept;
+    // Every number in its unit (credits 1e-5, ms 1e-3): summary.json carries no float noise.
+    const summary: Summary = roundToUnits(run.outputs ? { ...swept, outputs: run.outputs } : swept);
     const files = [await writeHistogramFile(runDir, finished.histograms)];
     const input: ReportInput = {
       runDir, run, summary, details: finished.details, load, evidence: evidence.result(), cases: finished.cases, samples: () => readResults(runDir),
