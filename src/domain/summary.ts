@@ -142,10 +142,11 @@ export interface TagModelCredits {
   credits_per_passed: number | null;
 }
 
-/** Case × model cells whose repeats disagreed: the first 50 in run order, and how many in all. */
+/** Case × model cells of one class (answered repeats disagreed; or failed to answer): the first 50 in run order, and how many in all. */
 export interface FlakyList {
   total: number;
-  shown: Array<{ key: string; label: string; model: string; passed: number; judged: number }>;
+  /** `errors`: requests that ended in an error (429, timeout, a cut stream), when any. */
+  shown: Array<{ key: string; label: string; model: string; passed: number; judged: number; errors?: number }>;
 }
 
 /** Who graded the model-graded checks and what grading cost, apart from the answers. */
@@ -194,8 +195,8 @@ export interface CaseCell {
   repeat_pass?: number;
   /** Requests no check judged (`pass: null`): outside the pass rate. Absent when none. */
   not_judged?: number;
-  /** With two or more judged answers (repeats): all passed, some, or none. */
-  stability?: 'stable_pass' | 'flaky' | 'stable_fail';
+  /** With two or more answered repeats: all passed, some (flaky), or none; `failed_to_answer` when its failures are request errors and its answers agree. */
+  stability?: 'stable_pass' | 'flaky' | 'stable_fail' | 'failed_to_answer';
 }
 
 /** A one-time case, or one turn of a thread, with its cells per model. */
@@ -305,8 +306,10 @@ export interface Summary {
   tag_credits?: Record<string, Record<string, TagModelCredits>>;
   /** Each pair of models (in report order, a before b), compared per question; absent with one model. */
   model_pairs?: ModelPair[];
-  /** With repeats: flaky case × model cells. */
+  /** With repeats: flaky case × model cells (answered repeats disagreed). */
   flaky?: FlakyList;
+  /** Case × model cells whose failures are request errors (429, timeout, a cut stream), not a wavering answer. */
+  failed_to_answer?: FlakyList;
   /** Model-graded checks: who graded, and what it cost apart from the answers (absent when none ran). */
   grading?: GraderSummary;
   /** `--output`: what each live-metrics output sent and dropped (run.json's; absent without outputs). */

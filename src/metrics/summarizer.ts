@@ -165,6 +165,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       failures: failures.result(),
       ...(perQuestion.pairs.length > 0 ? { model_pairs: perQuestion.pairs } : {}),
       ...(perQuestion.flaky.total > 0 ? { flaky: perQuestion.flaky } : {}),
+      ...(perQuestion.failedToAnswer.total > 0 ? { failed_to_answer: perQuestion.failedToAnswer } : {}),
     };
     const grading = graders.result();
     if (grading) summary.grading = grading;

@@ -66,3 +66,14 @@ export function powerWords(pair: ModelPair): string | null {
   const repeats = ten.repeats === null ? '' : ` or ${ten.repeats} repeats`;
   return `${detects}; 10 pts needs ${ten.questions} questions${repeats}`;
 }
+
+/** The two classes of a question × model that failed some repeats, in the words the console and report.html share. */
+export const CLASS_TITLES = {
+  flaky: 'flaky (answered repeats disagreed)',
+  failed_to_answer: 'failed to answer (request errors: 429, timeout, cut; not flaky)',
+} as const;
+
+/** `refund-window  gpt-4o-mini  1/3 passed, 2 errors`. */
+export function classEntryWords(f: { label: string; model: string; passed: number; judged: number; errors?: number }): string {
+  return `${f.label}  ${modelLabel(f.model)}  ${f.passed}/${f.judged} passed${f.errors ? `, ${f.errors} errors` : ''}`;
+}

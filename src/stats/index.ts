@@ -7,4 +7,4 @@ export { clustersNeeded, smallestSignTestP } from './sign-test.js';
 export { erfc, twoSidedNormalP } from './normal.js';
 export { detectableDifference, questionsNeeded, repeatsNeeded, type VarianceSplit } from './power.js';
 export { holmAdjust } from './holm.js';
-export { passHatK, stabilityOf, type Stability } from './stability.js';
+export { classOf, passHatK, stabilityOf, type Stability } from './stability.js';
