@@ -43,6 +43,9 @@ const money = (amount: number | undefined, currency: string | null): string => (
 
 /** A larger sample than the one taken, never a smaller one; with --from, more questions. */
 export function adviceFor(e: Pick<Estimate, 'sample' | 'from' | 'forecast_for'>): string | null {
+  const questions = e.forecast_for.volume ? "more questions in the suite narrow it: its questions stand for the traffic's" : null;
+  // A sample of every item cannot grow: only more questions can narrow a volume's interval.
+  if (e.sample && e.sample.requests >= e.sample.planned_requests) return questions;
   if (e.sample) {
     const percent = /^([\d.]+)% /.exec(e.sample.size);
     if (percent) {
@@ -52,7 +55,7 @@ export function adviceFor(e: Pick<Estimate, 'sample' | 'from' | 'forecast_for'>)
     const perModel = /^(\d+) requests per model/.exec(e.sample.size);
     return perModel ? `a larger sample (--sample ${Number(perModel[1]) * 2}) narrows it` : null;
   }
-  return e.from && e.forecast_for.volume ? "more questions in the suite narrow it: its questions stand for the traffic's" : null;
+  return e.from ? questions : null;
 }
 
 function render(e: Estimate): string {
