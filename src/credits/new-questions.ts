@@ -38,5 +38,20 @@ export function newQuestionsSpread(costs: ReadonlyMap<string, { mean: number }>)
   if (clusters < 2) return null;
   let ss = 0;
   for (const r of residual.values()) ss += r * r;
-  return { varianceOfMean: ((clusters / (clusters - 1)) * ss) / (n * n), df: clusters - 1 };
+  const clustered = ((clusters / (clusters - 1)) * ss) / (n * n);
+  return { varianceOfMean: Math.max(clustered, logNormalVarianceOfMean(costs, mean, clusters)), df: clusters - 1 };
+}
+
+/**
+ * Costs are skewed (a few dear answers): from a dozen questions the sample variance misses the long
+ * tail more often than not, and the interval falls short. The variance a log-normal with the costs'
+ * log-scale spread gives the mean, m²(e^{s²} − 1)/C (Land 1971; Zhou & Gao 1997), sees the tail
+ * in the spread of the logs; the larger of the two is kept.
+ */
+function logNormalVarianceOfMean(costs: ReadonlyMap<string, { mean: number }>, mean: number, clusters: number): number {
+  const logs = [...costs.values()].filter((c) => c.mean > 0).map((c) => Math.log(c.mean));
+  if (logs.length < 2) return 0;
+  const logMean = logs.reduce((a, v) => a + v, 0) / logs.length;
+  const s2 = logs.reduce((a, v) => a + (v - logMean) ** 2, 0) / (logs.length - 1);
+  return (mean * mean * Math.expm1(s2)) / clusters;
 }
