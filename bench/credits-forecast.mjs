@@ -21,18 +21,24 @@ function simulateSuite(random) {
   const sizeEffect = random() * 0.8;
   const repeats = [1, 2, 4][Math.floor(random() * 3)];
   const repeatCv = [0, 0.05, 0.15][Math.floor(random() * 3)];
-  const base = [];
   const cases = 8 + Math.floor(random() * 52);
-  for (let i = 0; i < cases; i++) base.push({ key: `case:${i}`, turn: null, inputChars: 20 + Math.floor(random() * 180), cost: Math.exp(normal(random) * spread) });
   const threads = Math.floor(random() * 5);
-  for (let t = 0; t < threads; t++) {
+  const params = { models, spread, sizeEffect, repeats, repeatCv, cases, threads: Array.from({ length: threads }, () => 2 + Math.floor(random() * 4)) };
+  return { ...questionsOf(random, params), repeats, repeatCv, params };
+}
+
+/** The suite's questions (cases, and threads of turns) drawn from its distribution: called again, new questions of the same kind. */
+function questionsOf(random, { models, spread, sizeEffect, repeats, cases, threads }, prefix = '') {
+  const base = [];
+  for (let i = 0; i < cases; i++) base.push({ key: `case:${prefix}${i}`, turn: null, inputChars: 20 + Math.floor(random() * 180), cost: Math.exp(normal(random) * spread) });
+  threads.forEach((turns, t) => {
     const topic = Math.exp(normal(random) * spread);
     let history = 0;
-    for (let k = 1, turns = 2 + Math.floor(random() * 4); k <= turns; k++) {
+    for (let k = 1; k <= turns; k++) {
       history += 20 + Math.floor(random() * 80);
-      base.push({ key: `turn:t${t}#${k}`, turn: k, inputChars: history, cost: topic * (1 + 0.3 * (k - 1)) });
+      base.push({ key: `turn:${prefix}t${t}#${k}`, turn: k, inputChars: history, cost: topic * (1 + 0.3 * (k - 1)) });
     }
-  }
+  });
   const items = [];
   for (const model of models) {
     for (const b of base) {
@@ -41,8 +47,11 @@ function simulateSuite(random) {
       items.push({ model: model.name, key: b.key, inputChars: b.inputChars, turn: b.turn, repeats, mean });
     }
   }
-  return { items, repeats, repeatCv };
+  return { items };
 }
+
+/** Traffic of new questions like the suite's: 20 fresh draws of its questions, each asked as the plan asks its own. */
+const NEW_QUESTION_DRAWS = 20;
 
 const draw = (random, item, cv) => Math.round(item.mean * Math.exp(normal(random) * cv - (cv * cv) / 2) * 1e5) / 1e5;
 
@@ -84,7 +93,7 @@ const fullRun = (random, suite) => suite.items.map((item) => tally(item.model, i
 
 const truthOf = (random, suite) => suite.items.reduce((a, item) => a + Array.from({ length: item.repeats }, () => draw(random, item, suite.repeatCv)).reduce((x, y) => x + y, 0), 0);
 
-function scenario(name, observe) {
+function scenario(name, observe, newQuestions = false) {
   const random = seeded(20261123);
   let covered = 0;
   const halfWidths = [];
@@ -93,8 +102,16 @@ function scenario(name, observe) {
     // The sample draws from its own stream: every scenario sees the same suites and the same truths.
     const suite = simulateSuite(random);
     const sampleSeed = Math.floor(random() * 2 ** 31);
-    const truth = truthOf(random, suite);
-    const f = forecastItems(suite.items, observe(seeded(sampleSeed), suite), { level: 0.95 });
+    let truth = truthOf(random, suite);
+    let options = { level: 0.95 };
+    if (newQuestions) {
+      // The truth is the spend of new questions drawn from the suite's distribution; the forecast a volume of that many requests.
+      const fresh = seeded(sampleSeed ^ 0x5bd1e995);
+      const traffic = Array.from({ length: NEW_QUESTION_DRAWS }, (_, d) => questionsOf(fresh, suite.params, `new${d}-`).items).flat();
+      truth = truthOf(fresh, { ...suite, items: traffic });
+      options = { level: 0.95, volume: traffic.reduce((a, item) => a + item.repeats, 0) };
+    }
+    const f = forecastItems(suite.items, observe(seeded(sampleSeed), suite), options);
     if (truth >= f.total.low - 1e-9 && truth <= f.total.high + 1e-9) covered++;
     halfWidths.push((f.total.high - f.total.low) / 2 / truth);
     errors.push(Math.abs(f.total.credits / truth - 1));
@@ -104,7 +121,7 @@ function scenario(name, observe) {
 }
 
 export async function benchCreditsForecast() {
-  printMethod('forecastItems() on 200 simulated suites per scenario; coverage = share of suites whose 95% interval holds the simulated run\'s spend; half-width and error relative to that spend');
+  printMethod('forecastItems() on 200 simulated suites per scenario; coverage = share of suites whose 95% interval holds the simulated run\'s spend (for --requests N: the spend of N requests of new questions drawn from the suite\'s distribution, 20 fresh draws of its questions); half-width and error relative to that spend');
   const rows = [
     scenario('--sample 10%, models sampled apart', (r, s) => sampleItems(r, s, 10, false)),
     scenario('--sample 10%', (r, s) => sampleItems(r, s, 10)),
@@ -112,6 +129,8 @@ export async function benchCreditsForecast() {
     scenario('--sample 20%', (r, s) => sampleItems(r, s, 20)),
     scenario('--sample 30%', (r, s) => sampleItems(r, s, 30)),
     scenario('--from a full earlier run', fullRun),
+    scenario('--requests N of new questions, --from a full run', fullRun, true),
+    scenario('--requests N of new questions, --sample 30%', (r, s) => sampleItems(r, s, 30), true),
   ];
   printTable('credit forecast: 95% interval coverage over simulated suites', ['scenario', 'suites', 'coverage', 'median_half_width_pct', 'median_error_pct'], rows);
   return { rows };

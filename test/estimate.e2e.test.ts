@@ -156,11 +156,13 @@ describe('kbbench estimate options', () => {
     const args = ['--requests', '50000', '--per', 'month', '--credit-price', '0.5', '--currency', 'EUR', '--balance', '20000'];
     const r = await runCli(['estimate', DEMO, '--latency-scale', '0', '--out', out, ...args]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/forecast for 50,000 requests like demo's per month, each model taking all of them/);
-    expect(r.stdout).toMatch(/^model\s+requests\s+credits\s+low\s+high\s+per request\s+money/m);
+    expect(r.stdout).toMatch(/forecast for 50,000 requests like those of demo per month, each model taking all of them/);
+    // Issue 33: which interval it is, labelled as one, and priced.
+    expect(r.stdout).toMatch(/the 95% interval is for traffic of new questions like the suite's/);
+    expect(r.stdout).toMatch(/^model\s+requests\s+credits\s+95% low\s+95% high\s+per request\s+money\s+money 95% low\s+money 95% high/m);
     for (const model of MODELS) expect(r.stdout).toMatch(new RegExp(`^${model}\\s+50,000\\s`, 'm'));
     expect(r.stdout).toMatch(/^total \(the suite's split\)\s+50,000\s/m);
-    expect(r.stdout).toMatch(/runway: 20,000 credits \(--balance\) last/);
+    expect(r.stdout).toMatch(/runway: 20,000.00000 credits \(--balance\) last/);
     const estimate = readJson<EstimateJson>(join(out, 'estimate.json'));
     expect(estimate.forecast_for.volume).toEqual({ requests: 50000, per: 'month', each_model: true });
     for (const model of MODELS) {

@@ -56,6 +56,22 @@ describe('a sweep and its dropped starts', () => {
     expect(summary.gates.failed).not.toContain('dropped');
     expect(summary.gates.dropped).toMatchObject({ gated: 0 });
     expect(r.stdout).toMatch(/dropped: [\d,]+ starts in rates above slo_max_rate \(probing past capacity: reported, not failed\)/);
+    // Issue 33: the cut requests of that rate are reported, not gated either: the sweep found its answer and passes.
+    expect(summary.gates.checks.not_gated).toBeGreaterThan(0);
+    expect(summary.gates.failed).toEqual([]);
+    expect(summary.verdict).toBe('pass');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/in rates above slo_max_rate \(probing past capacity: reported, not failed\)/);
+  });
+
+  it('a sweep whose SLOs no rate met fails for that reason', async () => {
+    // Every rate meets a frozen service: no rate meets errors<1%.
+    const { r, summary } = await sweep(/sweep rate 1\/2/, (p) => p.freezeNew(), ['--graceful-stop', '1s']);
+    expect(summary.sweep!.slo_max_rate).toBeNull();
+    expect(summary.gates.no_slo_rate).toBe(true);
+    expect(summary.gates.failed).toContain('thresholds');
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toMatch(/failed gates: .*\(no rate met every SLO\)/);
   });
 
   it('starts dropped in a rate at or below slo_max_rate fail it: the answer rests on load that was not delivered', async () => {

@@ -1,4 +1,5 @@
 // Mann-Whitney U test (two-sided; normal approximation with tie and continuity corrections) and Holm's adjustment.
+import { erfc } from '../stats/normal.js';
 
 /**
  * Why this test for latency: it compares ranks, not means, so a single 30-second outlier or the
@@ -57,16 +58,8 @@ function rankSum(a: readonly number[], b: readonly number[]): { rankSumA: number
   return { rankSumA, tieTerm };
 }
 
-/** Complementary error function; Chebyshev fit (Numerical Recipes' erfcc), relative error < 1.2e-7 everywhere. */
-export function erfc(x: number): number {
-  const z = Math.abs(x);
-  const t = 1 / (1 + 0.5 * z);
-  const poly =
-    -z * z - 1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 +
-      t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277))))))));
-  const r = t * Math.exp(poly);
-  return x >= 0 ? r : 2 - r;
-}
+/** erfc lives with the other statistics (stats/normal.ts); compare's callers know it here. */
+export { erfc } from '../stats/normal.js';
 
 /** Holm's adjustment lives with the other statistics (stats/holm.ts); compare's callers know it here. */
 export { holmAdjust } from '../stats/holm.js';

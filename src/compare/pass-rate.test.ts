@@ -23,7 +23,7 @@ const options = { ...DEFAULT_COMPARE_OPTIONS, failOn: ['regressions' as const] }
 describe('compare pass_rate', () => {
   it('one flipped answer of a stable question fails, while the pass rate shows no significant change', async () => {
     const c = await compareRuns(run(40, 1, () => true), run(40, 1, (i) => i !== 3), options);
-    expect(c.pass_rate).toMatchObject({ items: 40, base: 1, head: 0.975, difference: -0.025, verdict: 'no_difference', method: 'mcnemar-exact' });
+    expect(c.pass_rate).toMatchObject({ items: 40, base: 1, head: 0.975, difference: -0.025, verdict: 'no_difference', method: 'tango-score' });
     expect(c.pass_rate!.ci95[0]).toBeLessThan(0);
     expect(c.verdict).toBe('fail');
     expect(c.reasons).toEqual(['1 regression (pass → fail)']);
@@ -43,7 +43,7 @@ describe('compare pass_rate', () => {
     const base = run(40, 3, () => true);
     const head = run(40, 3, (i, r) => i % 2 === 0 || r === 1);
     const c = await compareRuns(base, head, options);
-    expect(c.pass_rate).toMatchObject({ verdict: 'regressed', method: 'permutation' });
+    expect(c.pass_rate).toMatchObject({ verdict: 'regressed', method: 'cluster-t' });
     expect(c.pass_rate!.difference).toBeCloseTo(-1 / 3, 3);
     expect(c.pass_rate!.p_value).toBeLessThan(0.01);
     expect(c.verdict).toBe('fail');

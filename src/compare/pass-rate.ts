@@ -6,7 +6,7 @@ import type { ItemChange, PassRateChange } from './types.js';
 /**
  * Why paired over matched items: the same questions were asked of both runs, so the change of the
  * pass rate is the mean of per-item changes (repeats averaged per item first, Miller 2024), and its
- * interval comes from resampling questions; one question asked of several models, or the turns of
+ * interval is the test inverted (stats/paired.ts: clustered t, or Tango's score interval for single answers); one question asked of several models, or the turns of
  * one thread, are a cluster. One flipped answer of 200 moves the rate by half a point and is not
  * significant: the run fails on this gate only when the drop is real and larger than --tolerance.
  */
@@ -28,14 +28,16 @@ export function comparePassRate(
   }
   const cluster = clusterIndex(clusters);
   const binarySingle = single && new Set(cluster).size === cluster.length;
-  const r = pairedTest({ a, b, cluster }, { statistic: 'mean', binarySingle, seed: 0x6b62, bounds: [-1, 1] });
+  const r = pairedTest({ a, b, cluster }, { statistic: 'mean', binarySingle, proportion: true, alpha, bounds: [-1, 1] });
   if (!r) return null;
   const mean = (xs: number[]): number => xs.reduce((s, v) => s + v, 0) / xs.length;
-  const significant = r.p_value < alpha;
+  // The call is read from the interval (one method: it excludes zero exactly when p < alpha).
+  const significant = r.significant;
+  const ci = r.ci95 ?? [-1, 1];
   const verdict = significant && r.difference < -tolerance ? 'regressed' : significant && r.difference > tolerance ? 'improved' : 'no_difference';
   const round = (x: number): number => Number(x.toFixed(4));
   return {
-    items: a.length, base: round(mean(a)), head: round(mean(b)), difference: round(r.difference), ci95: [round(r.ci95[0]), round(r.ci95[1])],
+    items: a.length, base: round(mean(a)), head: round(mean(b)), difference: round(r.difference), ci95: [round(ci[0]), round(ci[1])],
     p_value: Number(r.p_value.toPrecision(4)), method: r.method, alpha, tolerance, verdict,
   };
 }

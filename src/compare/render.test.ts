@@ -98,7 +98,7 @@ describe('the pass rate line', () => {
   it('is said the same way on the console, in markdown and in compare.html', () => {
     expect(comparison.pass_rate).toMatchObject({ items: 5, base: 0.8, head: 0.4 });
     // Five items: the interval is wide, and clipped to what a difference of pass rates can be.
-    const line = 'pass rate 80.0% → 40.0% (−40.0 pts, 95% CI −100.0 to +100.0, p=0.74, 5 items): no significant change';
+    const line = 'pass rate 80.0% → 40.0% (−40.0 pts, 95% CI −100.0 to +100.0, p=0.45, 5 items): no significant change';
     expect(renderCompareConsole(comparison)).toContain(line);
     expect(renderCompareMarkdown(comparison)).toContain('pass rate 80.0% → 40.0%');
     expect(renderCompareHtml(comparison)).toContain(`<p class="pass-rate" data-verdict="no_difference">${line}</p>`);

@@ -16,7 +16,7 @@ export interface PassRateChange {
   difference: number;
   ci95: [number, number];
   p_value: number;
-  method: 'mcnemar-exact' | 'permutation';
+  method: 'tango-score' | 'cluster-t' | 'sign-test';
   alpha: number;
   tolerance: number;
   /** Significant at alpha and beyond the tolerance; `regressed` fails the `regressions` gate. */

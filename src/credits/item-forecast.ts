@@ -3,6 +3,7 @@
 // size and turn position) where it was not, and the run's repeats scatter around both.
 import { fitLeastSquares, type LeastSquaresFit } from './least-squares.js';
 import { linkModels, type BorrowedCost } from './model-ratio.js';
+import { newQuestionsSpread, type NewQuestionsSpread } from './new-questions.js';
 import { studentTQuantile } from '../stats/student-t.js';
 import { roundCredits, sumCredits } from './units.js';
 
@@ -177,6 +178,8 @@ interface ModelPrediction {
   withinObserved: boolean;
   /** Per request of this model's mix: mean cost and its variance for a fresh request. */
   perRequest: { mean: number; varianceOfMean: number; varianceOfOne: number };
+  /** The suite's questions as a sample of new ones (a volume forecast); null with fewer than two clusters. */
+  newQuestions: NewQuestionsSpread | null;
 }
 
 /**
@@ -233,6 +236,7 @@ function predictModel(f: ModelFit, spread: { relVar: number; df: number }): Mode
   return {
     credits, variance, df, requests, withinSd: Math.sqrt(withinVar), withinObserved,
     perRequest: { mean: meanPerRequest, varianceOfMean: requests > 0 ? variance / requests ** 2 : 0, varianceOfOne: between + withinVar },
+    newQuestions: newQuestionsSpread(f.seen),
   };
 }
 
@@ -248,9 +252,15 @@ function interval(credits: number, se: number, df: number, level: number): Credi
   return { credits: roundCredits(credits), low: roundCredits(credits * Math.exp(-t * sigma)), high: roundCredits(credits * Math.exp(t * sigma)) };
 }
 
-/** A volume of V fresh requests at a model's mean per request: the mean's uncertainty times V, plus their own spread. */
-function volumePrediction(p: ModelPrediction, volume: number): { credits: number; variance: number } {
-  return { credits: p.perRequest.mean * volume, variance: volume ** 2 * p.perRequest.varianceOfMean + volume * p.perRequest.varianceOfOne };
+/**
+ * A volume of V fresh requests of new questions like the suite's, at a model's mean per request: the
+ * mean's uncertainty times V — the larger of what is unknown of the suite's own items and of how well
+ * its questions stand for new ones — plus the requests' own spread.
+ */
+function volumePrediction(p: ModelPrediction, volume: number): { credits: number; variance: number; df: number } {
+  const varianceOfMean = Math.max(p.perRequest.varianceOfMean, p.newQuestions?.varianceOfMean ?? 0);
+  const df = p.newQuestions ? Math.min(p.df, p.newQuestions.df) : p.df;
+  return { credits: p.perRequest.mean * volume, variance: volume ** 2 * varianceOfMean + volume * p.perRequest.varianceOfOne, df };
 }
 
 function disjointSamples(fits: readonly ModelFit[]): boolean {
@@ -296,18 +306,18 @@ export function forecastItems(population: readonly PopulationItem[], observed: r
   let totalRequests = 0;
   let df = Number.POSITIVE_INFINITY;
   for (const { fit, p } of predictions) {
-    const own = options.volume !== undefined ? volumePrediction(p, options.volume) : { credits: p.credits, variance: p.variance };
+    const own = options.volume !== undefined ? volumePrediction(p, options.volume) : { credits: p.credits, variance: p.variance, df: p.df };
     const requests = options.volume ?? p.requests;
     const se = Math.sqrt(own.variance);
     const sampleCredits = [...(costsByModel.get(fit.model)?.values() ?? [])];
     models[fit.model] = {
-      ...interval(own.credits, se, p.df, options.level),
+      ...interval(own.credits, se, own.df, options.level),
       requests, credits_per_request: requests > 0 ? roundCredits(own.credits / requests) : 0,
       estimator: fit.terms > 1 ? 'regression' : 'mean',
       items: { planned: fit.items.length, observed: fit.seen.size, from_other_models: fit.borrowed.size },
       within_item: { sd: roundCredits(p.withinSd), observed: p.withinObserved },
       sample: { items: fit.seen.size, requests: sampleCredits.reduce((a, o) => a + o.count, 0), credits: sumCredits(sampleCredits.map((o) => o.mean * o.count)) },
-      df: p.df, standard_error: roundCredits(se),
+      df: own.df, standard_error: roundCredits(se),
     };
     // The total: the plan's own split of models (for a volume, each model's planned share of it).
     const share = options.volume !== undefined && plannedRequests > 0 ? p.requests / plannedRequests : 1;
@@ -316,7 +326,7 @@ export function forecastItems(population: readonly PopulationItem[], observed: r
     totalVar += part.variance;
     totalSeSum += Math.sqrt(part.variance);
     totalRequests += options.volume !== undefined ? options.volume * share : p.requests;
-    df = Math.min(df, p.df);
+    df = Math.min(df, own.df);
   }
   const independent = disjointSamples(fits);
   const totalSe = independent ? Math.sqrt(totalVar) : totalSeSum;

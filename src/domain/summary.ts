@@ -98,15 +98,22 @@ export type PairMetricName = 'pass_rate' | 'ttfc_ms_p50' | 'latency_ms_p50' | 'c
 
 /** One metric of a pair: b − a over the questions both answered, paired per question. */
 export interface PairMetric {
+  /** b − a: the mean paired difference (pass rate, credits), the median of the paired differences (times). */
   difference: number;
-  ci95: [number, number];
+  /**
+   * The interval the verdict is read from: at 1 − 0.05/m for the m pairs of the run (Bonferroni; 95%
+   * with two models). It excludes zero exactly when the verdict is a call. Null when no call is reachable.
+   */
+  ci95: [number, number] | null;
   /** Two-sided, before adjustment. */
   p_value: number;
-  /** Holm-adjusted across the run's pairs (one family per metric). */
+  /** Bonferroni-adjusted across the run's pairs (one family per metric): below 0.05 exactly when the interval excludes zero. */
   p_adjusted: number | null;
   /** At 5% after adjustment; for latency and credits lower is better. */
   verdict: 'a_better' | 'b_better' | 'no_difference';
-  method: 'mcnemar-exact' | 'permutation';
+  method: 'tango-score' | 'cluster-t' | 'sign-test';
+  /** Too few questions (clusters) for any result to reach a call: the smallest adjusted p any data could give, and the clusters needed. */
+  unreachable?: { smallest_p: number; clusters_needed: number };
 }
 
 export interface ModelPair {
@@ -135,10 +142,11 @@ export interface TagModelCredits {
   credits_per_passed: number | null;
 }
 
-/** Case × model cells whose repeats disagreed: the first 50 in run order, and how many in all. */
+/** Case × model cells of one class (answered repeats disagreed; or failed to answer): the first 50 in run order, and how many in all. */
 export interface FlakyList {
   total: number;
-  shown: Array<{ key: string; label: string; model: string; passed: number; judged: number }>;
+  /** `errors`: requests that ended in an error (429, timeout, a cut stream), when any. */
+  shown: Array<{ key: string; label: string; model: string; passed: number; judged: number; errors?: number }>;
 }
 
 /** Who graded the model-graded checks and what grading cost, apart from the answers. */
@@ -193,8 +201,8 @@ export interface CaseCell {
   repeat_pass?: number;
   /** Requests no check judged (`pass: null`): outside the pass rate. Absent when none. */
   not_judged?: number;
-  /** With two or more judged answers (repeats): all passed, some, or none. */
-  stability?: 'stable_pass' | 'flaky' | 'stable_fail';
+  /** With two or more answered repeats: all passed, some (flaky), or none; `failed_to_answer` when its failures are request errors and its answers agree. */
+  stability?: 'stable_pass' | 'flaky' | 'stable_fail' | 'failed_to_answer';
 }
 
 /** A one-time case, or one turn of a thread, with its cells per model. */
@@ -279,7 +287,11 @@ export interface GatesSummary {
     expected_failures: number;
     /** Passes of cases/threads marked `expect_fail` (xpass): reported, not a failure. */
     unexpected_passes: number;
+    /** Failed answers or requests the verdict does not gate (a sweep's rates above slo_max_rate): reported, not failed. */
+    not_gated?: number;
   };
+  /** A sweep with SLOs where no rate met them all: the verdict fails for that (gate `thresholds`). */
+  no_slo_rate?: true;
   /** Thresholds that failed. */
   thresholds_failed: number;
   /** Gates that did not hold for want of a judgement (`judged`): the verdict is incomplete. Absent in older summaries. */
@@ -337,8 +349,10 @@ export interface Summary {
   tag_credits?: Record<string, Record<string, TagModelCredits>>;
   /** Each pair of models (in report order, a before b), compared per question; absent with one model. */
   model_pairs?: ModelPair[];
-  /** With repeats: flaky case × model cells. */
+  /** With repeats: flaky case × model cells (answered repeats disagreed). */
   flaky?: FlakyList;
+  /** Case × model cells whose failures are request errors (429, timeout, a cut stream), not a wavering answer. */
+  failed_to_answer?: FlakyList;
   /** Model-graded checks: who graded, and what it cost apart from the answers (absent when none ran). */
   grading?: GraderSummary;
   /** People's labels (labels.csv) against the run's verdicts; absent without labels. Labelled answers' `pass` is the person's. */

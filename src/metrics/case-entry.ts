@@ -4,7 +4,7 @@ import type { CaseCell, CaseSummary } from '../domain/summary.js';
 import { fromUnits, sampleCreditUnits } from '../credits/units.js';
 import { setOwn } from './own-record.js';
 import { isRequestError } from './request-stats.js';
-import { stabilityOf } from '../stats/stability.js';
+import { classOf } from '../stats/stability.js';
 
 type Placed = Pick<Sample, 'case_id' | 'thread_id' | 'turn' | 'item_id'>;
 
@@ -140,7 +140,7 @@ export function addTotals(entry: CaseEntry, model: string, add: CellTotals, offs
 }
 
 export function toCaseCell(t: CellTotals): CaseCell {
-  const stability = stabilityOf(t.passed, t.requests - t.notJudged);
+  const stability = classOf(t);
   return {
     requests: t.requests, passed: t.passed, failed: t.failed, errors: t.errors, skipped: t.skipped,
     credits_used: fromUnits(t.creditUnits), latency_ms_sum: t.latencyMsSum,

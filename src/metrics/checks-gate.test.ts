@@ -18,4 +18,13 @@ describe('createChecksGate', () => {
     gate.add(sample({ pass: true }));
     expect(gate.counts()).toEqual({ failed: 2, covered: 1, expected_failures: 1, unexpected_passes: 1 });
   });
+
+  it('gates only the partitions asked for; failures in the others are reported as not gated (a sweep past slo_max_rate)', () => {
+    const gate = createChecksGate(() => false, (s) => s.offset_ms >= 1000 ? 1 : 0);
+    gate.add(sample({ pass: false, offset_ms: 10 }));
+    gate.add(sample({ pass: false, offset_ms: 1500, outcome: 'http_error' }));
+    gate.add(sample({ pass: false, offset_ms: 1600 }));
+    expect(gate.counts((part) => part === 0)).toEqual({ failed: 1, covered: 0, expected_failures: 0, unexpected_passes: 0, not_gated: 2 });
+    expect(gate.counts()).toEqual({ failed: 3, covered: 0, expected_failures: 0, unexpected_passes: 0 });
+  });
 });

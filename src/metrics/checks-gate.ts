@@ -11,7 +11,11 @@ export type ChecksGateCounts = GatesSummary['checks'];
 
 export interface ChecksGate {
   add(sample: Sample): void;
-  counts(): ChecksGateCounts;
+  /**
+   * The counts of the partitions `gated` keeps (all by default); failures in the others are
+   * `not_gated`: reported, not failed (a sweep's rates above slo_max_rate).
+   */
+  counts(gated?: (partition: number) => boolean): ChecksGateCounts;
 }
 
 interface RepeatCell {
@@ -22,9 +26,23 @@ interface RepeatCell {
   failure: Sample | null;
 }
 
-/** `covered` says whether a pass_rate threshold judges the sample (thresholds-sinks.ts owns that). */
-export function createChecksGate(covered: (sample: Sample) => boolean): ChecksGate {
-  const c: ChecksGateCounts = { failed: 0, covered: 0, expected_failures: 0, unexpected_passes: 0 };
+const zero = (): ChecksGateCounts => ({ failed: 0, covered: 0, expected_failures: 0, unexpected_passes: 0 });
+
+/**
+ * `covered` says whether a pass_rate threshold judges the sample (thresholds-sinks.ts owns that);
+ * `partition` which part of the run it belongs to (a sweep's rate; one part by default).
+ */
+export function createChecksGate(covered: (sample: Sample) => boolean, partition: (sample: Sample) => number = () => 0): ChecksGate {
+  const parts = new Map<number, ChecksGateCounts>();
+  const partOf = (sample: Sample): ChecksGateCounts => {
+    const key = partition(sample);
+    let part = parts.get(key);
+    if (part === undefined) {
+      part = zero();
+      parts.set(key, part);
+    }
+    return part;
+  };
   // Items under repeat_pass only (a suite's few non-deterministic questions): keyed by item, repeats pooled.
   const repeatCells = new Map<string, RepeatCell>();
   const judge = (sample: Sample, pass: boolean, into: ChecksGateCounts): void => {
@@ -54,15 +72,31 @@ export function createChecksGate(covered: (sample: Sample) => boolean): ChecksGa
         repeatCells.set(key, cell);
         return;
       }
-      judge(sample, sample.pass, c);
+      judge(sample, sample.pass, partOf(sample));
     },
-    counts: () => {
-      const out = { ...c };
+    counts: (gated = () => true) => {
+      const byPart = new Map([...parts].map(([key, part]) => [key, { ...part }]));
       for (const cell of repeatCells.values()) {
         const status = cellStatus({ failed: cell.failed, errors: 0, requests: cell.passed + cell.failed, skipped: 0, passed: cell.passed, required: cell.required });
-        if (cell.failure !== null) judge(cell.failure, status === 'passed', out);
+        if (cell.failure === null) continue;
+        const key = partition(cell.failure);
+        const part = byPart.get(key) ?? zero();
+        byPart.set(key, part);
+        judge(cell.failure, status === 'passed', part);
       }
-      return out;
+      const out = zero();
+      let notGated = 0;
+      for (const [key, part] of byPart) {
+        if (!gated(key)) {
+          notGated += part.failed;
+          continue;
+        }
+        out.failed += part.failed;
+        out.covered += part.covered;
+        out.expected_failures += part.expected_failures;
+        out.unexpected_passes += part.unexpected_passes;
+      }
+      return notGated > 0 ? { ...out, not_gated: notGated } : out;
     },
   };
 }

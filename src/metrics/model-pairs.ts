@@ -2,7 +2,7 @@
 import type { ModelPair, PairMetric, PairMetricName } from '../domain/summary.js';
 import { fromUnits } from '../credits/units.js';
 import {
-  clusterIndex, detectableDifference, holmAdjust, pairedTest, pairVerdict, questionsNeeded, repeatsNeeded,
+  clusterIndex, detectableDifference, pairedTest, pairVerdict, questionsNeeded, repeatsNeeded,
   type PairedResult, type PairedStatistic,
 } from '../stats/index.js';
 import type { CellTotals } from './case-entry.js';
@@ -17,7 +17,7 @@ export interface QuestionRow {
   cells: ReadonlyMap<string, CellTotals>;
 }
 
-/** The significance level of every verdict (after Holm's adjustment across the run's pairs). */
+/** The family-wise significance level of every verdict (Bonferroni across the run's pairs, one family per metric). */
 export const PAIR_ALPHA = 0.05;
 /** The differences `to_detect` answers for: how many questions or repeats would detect each. */
 export const TARGET_DIFFERENCES = [0.05, 0.1] as const;
@@ -66,51 +66,46 @@ function pairUp(rows: readonly QuestionRow[], a: string, b: string, spec: Metric
   return out;
 }
 
-/** Seeded per pair and metric, so a summary is the same every time it is rebuilt. */
-function seedOf(i: number, metric: number): number {
-  return 0x6b62 + i * 97 + metric * 13;
-}
-
 export function buildModelPairs(rows: readonly QuestionRow[], models: readonly string[], sampled: boolean): ModelPair[] {
-  const pairs: Array<{ a: string; b: string; questions: number; results: Partial<Record<PairMetricName, PairedResult | null>>; paired: Paired }> = [];
-  models.forEach((a, ia) => models.slice(ia + 1).forEach((b) => {
-    const results: Partial<Record<PairMetricName, PairedResult | null>> = {};
-    let passPaired: Paired | null = null;
-    METRIC_NAMES.forEach((name, k) => {
-      const spec = METRICS[name];
-      const paired = pairUp(rows, a, b, spec);
-      if (name === 'pass_rate') passPaired = paired;
-      const cluster = clusterIndex(paired.clusters);
-      const binarySingle = name === 'pass_rate' && paired.cellsA.every((c, i) => judged(c) === 1 && judged(paired.cellsB[i]!) === 1) &&
-        new Set(cluster).size === cluster.length;
-      results[name] = pairedTest({ a: paired.a, b: paired.b, cluster }, { statistic: spec.statistic, binarySingle, seed: seedOf(pairs.length, k), ...(name === 'pass_rate' ? { bounds: [-1, 1] as [number, number] } : {}) });
-    });
-    pairs.push({ a, b, questions: passPaired!.a.length, results, paired: passPaired! });
-  }));
-  // Holm across the pairs of the run, one family per metric: more models do not mean more false alarms.
-  const adjusted = Object.fromEntries(METRIC_NAMES.map((name) => [name, holmAdjust(pairs.map((p) => p.results[name]?.p_value ?? null))])) as Record<PairMetricName, (number | null)[]>;
-  return pairs.map((p, i) => {
+  const names = models.flatMap((a, ia) => models.slice(ia + 1).map((b) => ({ a, b })));
+  // One family per metric, every pair of the run in it: more models do not mean more false alarms.
+  const family = names.length;
+  return names.map(({ a, b }) => {
     const out: ModelPair = {
-      a: p.a, b: p.b, questions: p.questions,
+      a, b, questions: 0,
       pass_rate: null, ttfc_ms_p50: null, latency_ms_p50: null, credits_per_answer: null,
       detectable_difference: null, to_detect: [],
       ...(sampled ? { sampled: true } : {}),
     };
-    for (const name of METRIC_NAMES) out[name] = metricOf(p.results[name] ?? null, adjusted[name][i] ?? null, METRICS[name]);
-    const power = powerOf(p.paired, p.results.pass_rate ?? null);
-    out.detectable_difference = power.detectable;
-    out.to_detect = power.toDetect;
+    for (const name of METRIC_NAMES) {
+      const spec = METRICS[name];
+      const paired = pairUp(rows, a, b, spec);
+      const cluster = clusterIndex(paired.clusters);
+      const pass = name === 'pass_rate';
+      const binarySingle = pass && paired.cellsA.every((c, i) => judged(c) === 1 && judged(paired.cellsB[i]!) === 1) && new Set(cluster).size === cluster.length;
+      const r = pairedTest({ a: paired.a, b: paired.b, cluster }, {
+        statistic: spec.statistic, binarySingle, proportion: pass, family, alpha: PAIR_ALPHA, ...(pass ? { bounds: [-1, 1] as [number, number] } : {}),
+      });
+      out[name] = metricOf(r, spec);
+      if (pass) {
+        out.questions = paired.a.length;
+        const power = powerOf(paired, r);
+        out.detectable_difference = power.detectable;
+        out.to_detect = power.toDetect;
+      }
+    }
     return out;
   });
 }
 
-function metricOf(r: PairedResult | null, pAdjusted: number | null, spec: MetricSpec): PairMetric | null {
+function metricOf(r: PairedResult | null, spec: MetricSpec): PairMetric | null {
   if (!r) return null;
   const round = (x: number): number => Number(x.toFixed(spec.digits));
   return {
-    difference: round(r.difference), ci95: [round(r.ci95[0]), round(r.ci95[1])],
-    p_value: Number(r.p_value.toPrecision(4)), p_adjusted: pAdjusted === null ? null : Number(pAdjusted.toPrecision(4)),
-    verdict: pairVerdict(r.difference, pAdjusted, spec.lowerIsBetter, PAIR_ALPHA), method: r.method,
+    difference: round(r.difference), ci95: r.ci95 === null ? null : [round(r.ci95[0]), round(r.ci95[1])],
+    p_value: Number(r.p_value.toPrecision(4)), p_adjusted: Number(r.p_adjusted.toPrecision(4)),
+    verdict: pairVerdict(r.difference, r.significant, spec.lowerIsBetter), method: r.method,
+    ...(r.unreachable ? { unreachable: { smallest_p: Number(r.unreachable.smallest_p.toPrecision(2)), clusters_needed: r.unreachable.clusters_needed } } : {}),
   };
 }
 

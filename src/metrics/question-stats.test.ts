@@ -50,7 +50,7 @@ describe('per-question statistics', () => {
     expect(a.pass_rate_ci95[1]).toBeGreaterThan(0.5);
     const [pair] = questions.pairs;
     expect(pair).toMatchObject({ a: 'a', b: 'b', questions: 60 });
-    expect(pair!.pass_rate).toMatchObject({ difference: 0.5, verdict: 'b_better', method: 'mcnemar-exact' });
+    expect(pair!.pass_rate).toMatchObject({ difference: 0.5, verdict: 'b_better', method: 'tango-score' });
     expect(pair!.pass_rate!.p_adjusted!).toBeLessThan(0.001);
     expect(pair!.latency_ms_p50).toMatchObject({ difference: -300, verdict: 'b_better' });
     expect(pair!.credits_per_answer).toMatchObject({ difference: 0, verdict: 'no_difference' });

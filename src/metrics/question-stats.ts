@@ -1,6 +1,6 @@
 // Per-question statistics per model (pass rate intervals, pass^k, flaky questions), fed one case entry at a time.
 import type { FlakyList, ModelPair, ModelQuestionStats } from '../domain/summary.js';
-import { passHatK, passRateInterval, clusterIndex, stabilityOf } from '../stats/index.js';
+import { classOf, passHatK, passRateInterval, clusterIndex } from '../stats/index.js';
 import { isCreateLine, type CaseEntry, type CellTotals } from './case-entry.js';
 
 export type { QuestionRow } from './model-pairs.js';
@@ -21,6 +21,7 @@ export interface QuestionStatsResult {
   models: Map<string, ModelQuestionStats>;
   pairs: ModelPair[];
   flaky: FlakyList;
+  failedToAnswer: FlakyList;
 }
 
 export interface QuestionStats {
@@ -37,6 +38,7 @@ export function createQuestionStats(limit = QUESTION_SAMPLE_LIMIT): QuestionStat
   let sampled = false;
   const questions = new Map<string, number>();
   const flaky: FlakyList = { total: 0, shown: [] };
+  const failedToAnswer: FlakyList = { total: 0, shown: [] };
 
   const trim = (): void => {
     rows.sort((x, y) => x.hash - y.hash);
@@ -49,9 +51,14 @@ export function createQuestionStats(limit = QUESTION_SAMPLE_LIMIT): QuestionStat
     if (isCreateLine(entry)) return;
     for (const [model, cell] of entry.cells) {
       if (cell.requests > 0) questions.set(model, (questions.get(model) ?? 0) + 1);
-      if (stabilityOf(cell.passed, judgedOf(cell)) === 'flaky') {
-        flaky.total++;
-        if (flaky.shown.length < FLAKY_SHOWN) flaky.shown.push({ key: entry.key, label: entry.label, model, passed: cell.passed, judged: judgedOf(cell) });
+      // Flaky: answered repeats disagreed. Failed to answer: its failures are request errors (429, timeout, cut).
+      const kind = classOf(cell);
+      const list = kind === 'flaky' ? flaky : kind === 'failed_to_answer' ? failedToAnswer : null;
+      if (list !== null) {
+        list.total++;
+        if (list.shown.length < FLAKY_SHOWN) {
+          list.shown.push({ key: entry.key, label: entry.label, model, passed: cell.passed, judged: judgedOf(cell), ...(cell.errors > 0 ? { errors: cell.errors } : {}) });
+        }
       }
     }
     const cluster = entry.thread_id !== null ? `thread:${entry.thread_id}` : entry.key;
@@ -74,7 +81,7 @@ export function createQuestionStats(limit = QUESTION_SAMPLE_LIMIT): QuestionStat
       if (stats) models.set(model, stats);
     }
     const pairs = buildModelPairs(rows, modelOrder.filter((m) => models.has(m)), sampled);
-    return { models, pairs, flaky };
+    return { models, pairs, flaky, failedToAnswer };
   };
 
   return { add, finish };

@@ -24,6 +24,8 @@ export interface SummarizerOptions {
   thresholds?: Readonly<Record<string, readonly string[]>>;
   /** Bounds of the per-case table and where it spills (the run directory); see case-stats.ts. */
   cases?: CaseStatsOptions;
+  /** Which part of the run a result belongs to, for the `checks` gate (a sweep's rate index; sweep.ts). */
+  checksPartition?: (sample: Sample) => number;
 }
 
 export interface SummaryContext {
@@ -40,6 +42,10 @@ export interface SummaryContext {
    * those of the rates its answer rests on (metrics/sweep.ts, `sweepGatedDrops`).
    */
   dropped_gated?: number;
+  /** The parts (see `checksPartition`) whose failed checks the verdict gates; all when absent. */
+  checks_gated?: (partition: number) => boolean;
+  /** A sweep with SLOs found no rate that met them: the verdict fails for that. */
+  no_slo_rate?: boolean;
   /** Lines of results.ndjson that could not be read. */
   unreadable_lines?: number;
   /** Planned answers with no result line in a run that says it walked its whole plan (build-reports.ts). */
@@ -82,7 +88,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
   const tagCredits = createTagCredits(MAX_TAGS);
   // Unscoped and model-only thresholds read `total` and `models` themselves (k6: one set of aggregates).
   const sinks: ThresholdSinks = createThresholdSinks(options.thresholds ?? {}, { total, model: (name) => models.get(name) });
-  const checksGate = createChecksGate(sinks.coveredByPassRate);
+  const checksGate = createChecksGate(sinks.coveredByPassRate, options.checksPartition);
   let lastEndMs = 0;
   let starts = 0;
   let scheduledStarts = 0;
@@ -147,7 +153,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       starts_per_s: durationMs ? Math.round((starts / durationMs) * 1000 * 1000) / 1000 : null,
     };
     const gated = context.dropped_gated !== undefined ? { gated: context.dropped_gated } : {};
-    const gates = judgeGates(context.fail_on ?? DEFAULT_GATES, checksGate.counts(), thresholds, totals.not_judged, { count: dropped, rate: droppedRate, ...gated });
+    const gates = judgeGates(context.fail_on ?? DEFAULT_GATES, checksGate.counts(context.checks_gated), thresholds, totals.not_judged, { count: dropped, rate: droppedRate, ...gated }, context.no_slo_rate === true);
     const summary: Summary = {
       run_id: context.run_id,
       status: context.status,
@@ -164,6 +170,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       failures: failures.result(),
       ...(perQuestion.pairs.length > 0 ? { model_pairs: perQuestion.pairs } : {}),
       ...(perQuestion.flaky.total > 0 ? { flaky: perQuestion.flaky } : {}),
+      ...(perQuestion.failedToAnswer.total > 0 ? { failed_to_answer: perQuestion.failedToAnswer } : {}),
     };
     const grading = graders.result();
     if (grading) summary.grading = grading;
@@ -216,18 +223,21 @@ function addTags(tags: Map<string, RequestStatsAccumulator>, sample: Sample): vo
  * pass_rate threshold (and was not expected to fail), `thresholds` when one failed. A skipped turn
  * is not judged: the turn that stopped its conversation has already failed.
  */
-export function judgeGates(failOn: readonly Gate[], checks: ChecksGateCounts, thresholds: readonly ThresholdResult[], notJudged = 0, dropped?: { count: number; rate: number | null; gated?: number }): GatesSummary {
+export function judgeGates(failOn: readonly Gate[], checks: ChecksGateCounts, thresholds: readonly ThresholdResult[], notJudged = 0, dropped?: { count: number; rate: number | null; gated?: number }, noSloRate = false): GatesSummary {
   const thresholdsFailed = thresholds.filter((t) => !t.pass).length;
   const failed: Gate[] = [];
   if (failOn.includes('checks') && checks.failed > 0) failed.push('checks');
-  if (failOn.includes('thresholds') && thresholdsFailed > 0) failed.push('thresholds');
+  // A sweep's SLOs are its thresholds: one that found no rate meeting them has no answer, and fails for it.
+  if (failOn.includes('thresholds') && (thresholdsFailed > 0 || noSloRate)) failed.push('thresholds');
   // A run that did not deliver its planned arrivals is not a pass, unless a `dropped` threshold of
   // the suite says how many it allows (that threshold then judges them, under `thresholds`).
   const judgedByThreshold = thresholds.some((t) => t.metric === 'dropped' || t.metric.startsWith('dropped{'));
   if (failOn.includes('dropped') && dropped !== undefined && (dropped.gated ?? dropped.count) > 0 && !judgedByThreshold) failed.push('dropped');
   // Not judged is not failed: the `judged` gate leaves the verdict incomplete instead.
   const incomplete: Gate[] = failOn.includes('judged') && notJudged > 0 ? ['judged'] : [];
-  const gates: GatesSummary = { fail_on: [...failOn], failed, checks, thresholds_failed: thresholdsFailed, ...(incomplete.length > 0 ? { incomplete } : {}) };
+  const gates: GatesSummary = {
+    fail_on: [...failOn], failed, checks, thresholds_failed: thresholdsFailed, ...(incomplete.length > 0 ? { incomplete } : {}), ...(noSloRate ? { no_slo_rate: true as const } : {}),
+  };
   if (dropped !== undefined && dropped.rate !== null) {
     gates.dropped = { count: dropped.count, rate: dropped.rate, judged_by_threshold: judgedByThreshold, ...(dropped.gated !== undefined ? { gated: dropped.gated } : {}) };
   }

@@ -102,3 +102,17 @@ export function sloMaxRate(rates: readonly SweepRateSummary[]): SweepRateSummary
   }
   return best;
 }
+
+/**
+ * What a sweep's verdict gates: the failed checks (errors and 429s included) of the rates its answer
+ * rests on, at or below slo_max_rate's target, as a normal run's; those of the rates above it probe
+ * past capacity by design and are reported, not failed (as their drops are). Results are put in
+ * their rate by rateIndexOf (the checks gate's partition); those before the first rate are gated. With SLOs and no rate meeting them, there is no answer: `noSloRate`.
+ */
+export function sweepGating(sweep: SweepSummary): { gated: (rate: number) => boolean; noSloRate: boolean } {
+  const maxTarget = sweep.slo_max_target_rate;
+  return {
+    gated: (rate) => rate < 0 || (maxTarget !== null && (sweep.rates[rate]?.target_rate ?? Infinity) <= maxTarget),
+    noSloRate: sweep.slo.length > 0 && sweep.slo_max_rate === null,
+  };
+}

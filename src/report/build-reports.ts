@@ -2,12 +2,14 @@
 import { budgetReadout } from '../credits/budget-readout.js';
 import { parseFailOn, type Gate } from '../metrics/gates.js';
 import type { RunInfo } from '../domain/run.js';
+import type { Sample } from '../domain/sample.js';
 import type { Summary } from '../domain/summary.js';
 import { writeHistogramFile } from '../metrics/histogram-file.js';
 import type { LoadAnalysis } from '../metrics/load-analysis.js';
 import { readResults, type ResultsReadStats } from '../store/results-reader.js';
+import { roundToUnits } from '../metrics/round-units.js';
 import { createSummarizer } from '../metrics/summarizer.js';
-import { createSweepJudge } from '../metrics/sweep.js';
+import { createSweepJudge, rateIndexOf, sweepGating } from '../metrics/sweep.js';
 import { createEvidenceCollector } from './evidence.js';
 import { createLoadPass } from './load-pass.js';
 import { createPeoplePass } from './people-pass.js';
@@ -54,7 +56,11 @@ export async function buildReports(options: BuildReportsOptions): Promise<BuildR
   const { runDir, run } = options;
   const results = readResults(runDir);
   // Past the in-memory case limit, partition files go to a temporary directory inside the run's own.
-  const summarizer = createSummarizer({ thresholds: options.thresholds ?? run.thresholds ?? {}, cases: { spillDir: runDir } });
+  const stages = run.load.sweep ? run.load.stages : undefined;
+  const summarizer = createSummarizer({
+    thresholds: options.thresholds ?? run.thresholds ?? {}, cases: { spillDir: runDir },
+    ...(stages ? { checksPartition: (sample: Sample) => rateIndexOf(stages, sample) } : {}),
+  });
   const evidence = createEvidenceCollector();
   const loadPass = createLoadPass(runDir, run);
   const people = createPeoplePass(runDir, run);
@@ -78,6 +84,7 @@ export async function buildReports(options: BuildReportsOptions): Promise<BuildR
   }
   // A sweep's figures are its stages' (the load pass's); its gate judges the drops of the rates its answer rests on.
   const sweepSummary = sweep ? sweep.finish(load?.stages ?? null) : null;
+  const gating = sweepSummary && stages ? sweepGating(sweepSummary) : null;
   const finished = summarizer.finish({
     run_id: run.run_id,
     status: run.status,
@@ -85,6 +92,7 @@ export async function buildReports(options: BuildReportsOptions): Promise<BuildR
     ...failOnOf(options),
     dropped: options.dropped ?? run.dropped ?? 0,
     ...(sweepSummary ? { dropped_gated: sweepSummary.dropped_gated ?? 0 } : {}),
+    ...(gating ? { checks_gated: gating.gated, no_slo_rate: gating.noSloRate } : {}),
     unreadable_lines: results.stats.torn_lines + results.stats.invalid_lines,
     missing: missingAnswers(run, answers),
     duration_ms: run.duration_ms,
@@ -94,7 +102,8 @@ export async function buildReports(options: BuildReportsOptions): Promise<BuildR
   try {
     const loaded = withBudget(withLoad(finished.summary, load), run.options);
     const swept = sweepSummary ? { ...loaded, sweep: sweepSummary } : loaded;
-    const summary: Summary = people.finish(run.outputs ? { ...swept, outputs: run.outputs } : swept);
+    // Every number in its unit (credits 1e-5, ms 1e-3): summary.json carries no float noise.
+    const summary: Summary = roundToUnits(people.finish(run.outputs ? { ...swept, outputs: run.outputs } : swept));
     const files = [await writeHistogramFile(runDir, finished.histograms)];
     const input: ReportInput = {
       runDir, run, summary, details: finished.details, load, evidence: evidence.result(), cases: finished.cases, samples: () => readResults(runDir),

@@ -70,7 +70,7 @@ describe('a run past the in-memory case limit', () => {
     expect(new Set(rows.map((r) => `${r.key}|${r.model}`)).size).toBe(DISTINCT * MODELS.length);
     expect(rows.filter((r) => r.failed === '1').map((r) => r.case_id).sort()).toEqual(Array.from({ length: 25 }, (_, k) => `q-${k * 1000 + 7}`).sort());
     const slow = rows.find((r) => r.key === 'case:q-24999' && r.model === 'gpt-4o-mini')!;
-    expect(slow).toMatchObject({ label: 'q-24999', case_id: 'q-24999', thread_id: '', turn: '', requests: '1', passed: '1', credits_used: '0.001', latency_ms_mean: '9000' });
+    expect(slow).toMatchObject({ label: 'q-24999', case_id: 'q-24999', thread_id: '', turn: '', requests: '1', passed: '1', credits_used: '0.00100', latency_ms_mean: '9000' });
   });
 
   it('streams a valid junit.xml with a testcase per case × model', async () => {

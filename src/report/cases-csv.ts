@@ -5,6 +5,7 @@ import { stringify } from 'csv-stringify/sync';
 import { CASES_CSV_FILE } from '../metrics/case-stats.js';
 import type { CaseTable, CaseTableRow } from '../metrics/case-table.js';
 import { spreadsheetSafe } from './csv-cell.js';
+import { creditsCell } from './format.js';
 import type { ReportInput, ReportWriter } from './types.js';
 import { streamFileAtomic } from '../store/atomic-file.js';
 
@@ -22,7 +23,7 @@ const COLUMNS: ReadonlyArray<readonly [string, (r: CaseTableRow) => Cell]> = [
   ['failed', (r) => r.cell.failed],
   ['errors', (r) => r.cell.errors],
   ['skipped', (r) => r.cell.skipped],
-  ['credits_used', (r) => r.cell.credits_used],
+  ['credits_used', (r) => creditsCell(r.cell.credits_used)],
   // Over every sent request of the cell, as its JUnit time is their sum (a timeout counts its wait).
   ['latency_ms_mean', (r) => (r.cell.requests > 0 ? Math.round((r.cell.latency_ms_sum / r.cell.requests) * 1000) / 1000 : null)],
 ];

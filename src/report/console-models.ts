@@ -1,7 +1,7 @@
 // The console's model comparison: each pair's differences with intervals and verdicts, then the flaky list.
-import type { Summary } from '../domain/summary.js';
+import type { FlakyList, Summary } from '../domain/summary.js';
 import { modelLabel } from './format.js';
-import { metricLine, PAIR_METRICS, powerWords } from './model-pairs-text.js';
+import { CLASS_TITLES, classEntryWords, intervalWords, metricLine, PAIR_METRICS, powerWords } from './model-pairs-text.js';
 
 /** Pairs shown on the console; report.html and summary.json have them all. */
 const PAIRS_SHOWN = 6;
@@ -10,7 +10,7 @@ const FLAKY_SHOWN = 10;
 export function pairLines(summary: Summary): string[] {
   const pairs = summary.model_pairs ?? [];
   if (pairs.length === 0) return [];
-  const lines = ['models compared (b − a on the questions both answered; 95% interval; p Holm-adjusted):'];
+  const lines = [`models compared (b − a on the questions both answered; ${intervalWords(pairs.length)}):`];
   for (const pair of pairs.slice(0, PAIRS_SHOWN)) {
     lines.push(`  ${modelLabel(pair.b)} vs ${modelLabel(pair.a)} (${pair.questions} questions)`);
     for (const { key, name, unit } of PAIR_METRICS) {
@@ -24,11 +24,18 @@ export function pairLines(summary: Summary): string[] {
   return lines;
 }
 
+/** The flaky list (answered repeats disagreed), then the questions that failed to answer (request errors): two classes, never one. */
 export function flakyLines(summary: Summary): string[] {
-  const flaky = summary.flaky;
-  if (!flaky || flaky.total === 0) return [];
-  const lines = [`flaky (repeats disagreed): ${flaky.total} case × model`];
-  for (const f of flaky.shown.slice(0, FLAKY_SHOWN)) lines.push(`  ${f.label}  ${modelLabel(f.model)}  ${f.passed}/${f.judged} passed`);
-  if (flaky.total > FLAKY_SHOWN) lines.push(`  … ${flaky.total - FLAKY_SHOWN} more in summary.json`);
+  return [
+    ...classLines(summary.flaky, CLASS_TITLES.flaky),
+    ...classLines(summary.failed_to_answer, CLASS_TITLES.failed_to_answer),
+  ];
+}
+
+function classLines(list: FlakyList | undefined, title: string): string[] {
+  if (!list || list.total === 0) return [];
+  const lines = [`${title}: ${list.total} case × model`];
+  for (const f of list.shown.slice(0, FLAKY_SHOWN)) lines.push(`  ${classEntryWords(f)}`);
+  if (list.total > FLAKY_SHOWN) lines.push(`  … ${list.total - FLAKY_SHOWN} more in summary.json`);
   return lines;
 }

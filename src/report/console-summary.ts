@@ -111,7 +111,8 @@ function gateExtras(summary: Summary): string[] {
     c.expected_failures > 0 ? `expected failures ${formatCount(c.expected_failures)}` : '',
     c.unexpected_passes > 0 ? `unexpectedly passing ${formatCount(c.unexpected_passes)} (expect_fail no longer holds)` : '',
     summary.verdict === 'incomplete' ? incompleteWhy(summary) : '',
-    summary.gates.failed.length > 0 ? `failed gates: ${summary.gates.failed.join(', ')}` : '',
+    (c.not_gated ?? 0) > 0 ? `failed ${formatCount(c.not_gated ?? 0)} in rates above slo_max_rate (probing past capacity: reported, not failed)` : '',
+    summary.gates.failed.length > 0 ? `failed gates: ${summary.gates.failed.join(', ')}${summary.gates.no_slo_rate ? ' (no rate met every SLO)' : ''}` : '',
   ];
 }
 

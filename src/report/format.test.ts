@@ -51,3 +51,11 @@ describe('formatThresholdValue', () => {
     expect(renderThresholds(summary.thresholds)).toContain('<td>0.000735</td>');
   });
 });
+
+describe('formatCredits (issue 33, item 7)', () => {
+  it('prints every credit figure in the service’s 5 decimals, one column alike', async () => {
+    const { formatCredits } = await import('./format.js');
+    expect([0.361, 0.2509, 0.01103].map(formatCredits)).toEqual(['0.36100', '0.25090', '0.01103']);
+    expect(formatCredits(9999.638971)).toBe('9,999.63897');
+  });
+});

@@ -37,24 +37,21 @@ export function formatRate(rate: number | null | undefined): string {
   return `${shown}%`;
 }
 
-/** Credits are small decimals (0.0042): up to 4 significant digits. */
-export function formatCredits(credits: number | null | undefined): string {
-  if (credits === null || credits === undefined) return '–';
-  if (credits === 0) return '0';
-  const abs = Math.abs(credits);
-  if (abs >= 1000) return Math.round(credits).toLocaleString('en-US');
-  return Number(credits.toPrecision(4)).toString();
-}
-
 /**
- * Credits in report.html: always 5 decimals, the service's own unit (0.00001), with thousands
- * grouped: `0.36103`, `0.25090`, `0.01103`, `9,999.63897`. One format lines figures up in a
- * column, and a balance is never cut to an integer.
+ * Credits everywhere (console, report.html, estimate): always 5 decimals, the service's own unit
+ * (0.00001), with thousands grouped: `0.36103`, `0.25090`, `0.01103`, `9,999.63897`. One format
+ * lines figures up in a column, and a balance is never cut to an integer.
  */
-export function formatCreditAmount(credits: number | null | undefined): string {
+export function formatCredits(credits: number | null | undefined): string {
   if (credits === null || credits === undefined) return '–';
   return credits.toLocaleString('en-US', { minimumFractionDigits: 5, maximumFractionDigits: 5 });
 }
+
+/** Credits in a CSV cell: the same 5 decimals, no thousands separator. */
+export const creditsCell = (credits: number | null | undefined): string | null => (credits === null || credits === undefined ? null : credits.toFixed(5));
+
+/** The same format under the name report.html's tables use. */
+export const formatCreditAmount = formatCredits;
 
 export function formatDurationMs(ms: number | null | undefined): string {
   if (ms === null || ms === undefined) return '–';

@@ -75,16 +75,54 @@ function renderOutcome(status: CaseStatus, cell: CaseCell, evidence: CellEvidenc
   return '';
 }
 
-function renderTestcase(suiteName: string, row: CaseTableRow, evidence: Evidence): string {
+/**
+ * What the verdict made of the run's failed checks. JUnit's red must be kbbench's exit 1: when the
+ * `checks` gate did not fail the run (its failures judged through a pass_rate threshold, or in a
+ * sweep's rates above slo_max_rate, or the gate not asked), a failed testcase is written as a pass
+ * with a note (a property and system-out), and a verdict that failed on another gate is one failed
+ * testcase of its own.
+ */
+export interface JunitVerdict {
+  checksGated: boolean;
+  verdict: string;
+  failedGates: readonly string[];
+}
+
+const ALL_GATED: JunitVerdict = { checksGated: true, verdict: 'pass', failedGates: [] };
+
+function notGatedNote(status: CaseStatus, cell: CaseCell, evidence: CellEvidence | undefined): string {
+  const words = status === 'failure' ? describeFailure(cell, evidence?.firstFailure ?? null) : describeError(cell, evidence?.firstError ?? null);
+  return `not gated (the verdict does not fail on it): ${words}`;
+}
+
+function renderTestcase(suiteName: string, row: CaseTableRow, evidence: Evidence, verdict: JunitVerdict): string {
   const { model, cell } = row;
   // Only the cases report.html can show keep evidence (bounded): the others say what counts say.
   const cellEvidence = evidence.cells.get(row.key)?.get(model);
   const status = cellStatus(cell);
   const answer = cellEvidence?.answers[0];
-  const out = answer?.text ? `      <system-out>${xmlEscape(answer.text)}</system-out>\n` : '';
+  const quiet = !verdict.checksGated && (status === 'failure' || status === 'error');
+  const note = quiet ? notGatedNote(status, cell, cellEvidence) : null;
+  const text = [note, answer?.text].filter((t): t is string => Boolean(t)).join('\n\n');
+  const out = text ? `      <system-out>${xmlEscape(text)}</system-out>\n` : '';
   const attrs = `name="${xmlAttr(row.label)}" classname="${xmlAttr(`${suiteName}.${modelLabel(model)}`)}" time="${seconds(cell.latency_ms_sum)}"`;
-  const body = renderOutcome(status, cell, cellEvidence) + out;
+  const properties = quiet ? `      <properties>\n        <property name="kbbench.outcome" value="${status}"/>\n        <property name="kbbench.gated" value="false"/>\n      </properties>\n` : '';
+  const body = properties + (quiet ? '' : renderOutcome(status, cell, cellEvidence)) + out;
   return body === '' ? `    <testcase ${attrs}/>\n` : `    <testcase ${attrs}>\n${body}    </testcase>\n`;
+}
+
+/** A table's counts as the verdict reads them: failures it does not gate are passes with a note. */
+function gatedCounts(counts: CaseStatusCounts, verdict: JunitVerdict): CaseStatusCounts {
+  if (verdict.checksGated) return counts;
+  return { ...counts, passed: counts.passed + counts.failure + counts.error, failure: 0, error: 0 };
+}
+
+/** The verdict's own testcase, when it failed on a gate no testcase shows (thresholds, dropped, a sweep with no SLO-meeting rate). */
+function verdictChunk(suiteName: string, verdict: JunitVerdict): string | null {
+  if (verdict.checksGated || verdict.verdict !== 'fail') return null;
+  const counts = { tests: 1, passed: 0, failure: 1, error: 0, skipped: 0, latencyMsSum: 0 };
+  const message = `verdict FAIL: failed gates: ${verdict.failedGates.join(', ')}`;
+  return `  <testsuite name="${xmlAttr(`${suiteName} · verdict`)}" ${countAttrs(counts)}>\n    <testcase name="verdict" classname="${xmlAttr(`${suiteName}.verdict`)}" time="0.000">\n      <failure message="${xmlAttr(message)}" type="gate">${xmlEscape(message)}</failure>\n    </testcase>\n  </testsuite>\n`;
 }
 
 function countAttrs(counts: CaseStatusCounts): string {
@@ -109,15 +147,22 @@ function tagProperties(tags: Readonly<Record<string, RequestStats>> | undefined)
   return `  <properties>\n${lines.join('')}  </properties>\n`;
 }
 
-export async function* junitXmlChunks(suiteName: string, table: CaseTable, evidence: Evidence, unsent?: UnsentItems, tags?: Readonly<Record<string, RequestStats>>): AsyncGenerator<string> {
+export async function* junitXmlChunks(
+  suiteName: string, table: CaseTable, evidence: Evidence, unsent?: UnsentItems, tags?: Readonly<Record<string, RequestStats>>, verdict: JunitVerdict = ALL_GATED,
+): AsyncGenerator<string> {
   const all = { tests: 0, passed: 0, failure: 0, error: 0, skipped: 0, latencyMsSum: 0 };
   // Counted in a first pass over the lazy plan, so the opening tags carry them and nothing is held.
   let unsentCount = 0;
   if (unsent) for await (const _item of unsent.items()) unsentCount++;
   all.tests += unsentCount;
   all.skipped += unsentCount;
+  const verdictPart = verdictChunk(suiteName, verdict);
+  if (verdictPart !== null) {
+    all.tests += 1;
+    all.failure += 1;
+  }
   for (const model of table.models) {
-    const t = table.totals(model);
+    const t = gatedCounts(table.totals(model), verdict);
     all.tests += t.tests;
     all.passed += t.passed;
     all.failure += t.failure;
@@ -127,10 +172,10 @@ export async function* junitXmlChunks(suiteName: string, table: CaseTable, evide
   }
   yield `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${xmlAttr(`kbbench ${suiteName}`)}" ${countAttrs(all)}>\n${tagProperties(tags)}`;
   for (const model of table.models) {
-    yield `  <testsuite name="${xmlAttr(`${suiteName} · ${modelLabel(model)}`)}" ${countAttrs(table.totals(model))}>\n`;
+    yield `  <testsuite name="${xmlAttr(`${suiteName} · ${modelLabel(model)}`)}" ${countAttrs(gatedCounts(table.totals(model), verdict))}>\n`;
     let batch = '';
     for await (const row of table.rows(model)) {
-      batch += renderTestcase(suiteName, row, evidence);
+      batch += renderTestcase(suiteName, row, evidence, verdict);
       // Writes of ~64 KB rather than one per testcase.
       if (batch.length >= 65_536) {
         yield batch;
@@ -140,6 +185,7 @@ export async function* junitXmlChunks(suiteName: string, table: CaseTable, evide
     yield `${batch}  </testsuite>\n`;
   }
   if (unsent && unsentCount > 0) yield* unsentChunks(suiteName, unsent, unsentCount);
+  if (verdictPart !== null) yield verdictPart;
   yield '</testsuites>\n';
 }
 
@@ -178,6 +224,8 @@ export const junitWriter: ReportWriter = {
     // A completed run lists unsent items only when its results lack some (a cut results.ndjson).
     const lacking = input.run.status !== 'completed' || (input.summary.totals.missing ?? 0) > 0;
     const unsent = input.unsent && lacking ? { items: input.unsent, reason: incompleteReason(input.run, input.summary.totals.missing) } : undefined;
-    return streamFileAtomic(join(input.runDir, this.fileName), Readable.from(junitXmlChunks(input.run.suite.name, input.cases, input.evidence, unsent, input.summary.tags)));
+    const gates = input.summary.gates;
+    const verdict: JunitVerdict = { checksGated: gates.failed.includes('checks'), verdict: input.summary.verdict, failedGates: gates.failed };
+    return streamFileAtomic(join(input.runDir, this.fileName), Readable.from(junitXmlChunks(input.run.suite.name, input.cases, input.evidence, unsent, input.summary.tags, verdict)));
   },
 };

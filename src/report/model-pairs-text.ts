@@ -32,11 +32,30 @@ export function verdictWords(pair: ModelPair, metric: PairMetric): string {
   return `★ ${modelLabel(metric.verdict === 'a_better' ? pair.a : pair.b)} better`;
 }
 
-/** `+4.0 pts [−8.1, +16.0] p=0.61 no detectable difference`. */
-export function metricLine(pair: ModelPair, metric: PairMetric, unit: 'pts' | 'ms' | 'credits'): string {
-  const [lo, hi] = metric.ci95;
-  return `${formatDifference(metric.difference, unit)} [${formatDifference(lo, unit)}, ${formatDifference(hi, unit)}] p=${formatPValue(metric.p_adjusted)} ${verdictWords(pair, metric)}`;
+/** What a design that can never reach a call says instead of a p-value. */
+export function unreachableWords(metric: PairMetric): string | null {
+  if (!metric.unreachable) return null;
+  const { smallest_p: smallest, clusters_needed: needed } = metric.unreachable;
+  return `too few questions to tell: the smallest p any result could reach here is ${smallest.toPrecision(2)} (needs ${needed} questions, a thread counting once)`;
 }
+
+/** `+4.0 pts [−8.1, +16.0] p=0.61 no detectable difference`, or the estimate and why no call can be made. */
+export function metricLine(pair: ModelPair, metric: PairMetric, unit: 'pts' | 'ms' | 'credits'): string {
+  const estimate = formatDifference(metric.difference, unit);
+  const unreachable = unreachableWords(metric);
+  if (unreachable !== null || metric.ci95 === null) return `${estimate} ${unreachable ?? NO_DIFFERENCE}`;
+  const [lo, hi] = metric.ci95;
+  return `${estimate} [${formatDifference(lo, unit)}, ${formatDifference(hi, unit)}] p=${formatPValue(metric.p_adjusted)} ${verdictWords(pair, metric)}`;
+}
+
+/** The header's account of the intervals: 95% for one pair; with more, each at 1 − 0.05/m so the run's calls hold 95% together. */
+export function intervalWords(pairs: number): string {
+  return pairs <= 1
+    ? '95% interval; the verdict is read from it'
+    : `intervals at ${formatLevel(1 - 0.05 / pairs)} (95% across the ${pairs} pairs, Bonferroni); the verdict is read from them; p adjusted alike`;
+}
+
+const formatLevel = (level: number): string => `${Number((level * 100).toPrecision(4))}%`;
 
 /** How big a pass-rate difference this suite sees, and what 10 points would need. */
 export function powerWords(pair: ModelPair): string | null {
@@ -46,4 +65,15 @@ export function powerWords(pair: ModelPair): string | null {
   if (!ten || ten.more_questions === 0) return detects;
   const repeats = ten.repeats === null ? '' : ` or ${ten.repeats} repeats`;
   return `${detects}; 10 pts needs ${ten.questions} questions${repeats}`;
+}
+
+/** The two classes of a question × model that failed some repeats, in the words the console and report.html share. */
+export const CLASS_TITLES = {
+  flaky: 'flaky (answered repeats disagreed)',
+  failed_to_answer: 'failed to answer (request errors: 429, timeout, cut; not flaky)',
+} as const;
+
+/** `refund-window  gpt-4o-mini  1/3 passed, 2 errors`. */
+export function classEntryWords(f: { label: string; model: string; passed: number; judged: number; errors?: number }): string {
+  return `${f.label}  ${modelLabel(f.model)}  ${f.passed}/${f.judged} passed${f.errors ? `, ${f.errors} errors` : ''}`;
 }

@@ -89,6 +89,6 @@ describe('summary.csv', () => {
     const csv = renderSummaryCsv({ 'model, "quoted"': STATS });
     const rows = parse(csv, { columns: true }) as Array<Record<string, string>>;
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ model: 'model, "quoted"', requests: '2', ttfc_ms_p95: '2', latency_ms_p50: '', credits_per_request: '0.25' });
+    expect(rows[0]).toMatchObject({ model: 'model, "quoted"', requests: '2', ttfc_ms_p95: '2', latency_ms_p50: '', credits_per_request: '0.25000' });
   });
 });

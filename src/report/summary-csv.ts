@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import type { RequestStats, TimingPercentiles } from '../domain/summary.js';
 import { spreadsheetSafe } from './csv-cell.js';
+import { creditsCell } from './format.js';
 import type { ReportInput, ReportWriter } from './types.js';
 import { writeFileAtomic } from '../store/atomic-file.js';
 
@@ -32,12 +33,12 @@ const COLUMNS: Array<[string, (s: RequestStats) => Cell]> = [
   ...timingColumns('corrected_latency_ms', (s) => s.corrected_latency_ms),
   ['chars', (s) => s.chars],
   ['chars_per_s', (s) => s.chars_per_s],
-  ['credits_used', (s) => s.credits_used],
-  ['check_credits_used', (s) => s.check_credits_used],
+  ['credits_used', (s) => creditsCell(s.credits_used)],
+  ['check_credits_used', (s) => creditsCell(s.check_credits_used)],
   ['credits_unknown', (s) => s.credits_unknown],
-  ['credits_per_request', (s) => s.credits_per_request],
-  ['credits_per_passed', (s) => s.credits_per_passed],
-  ['credits_remaining', (s) => s.credits_remaining],
+  ['credits_per_request', (s) => creditsCell(s.credits_per_request)],
+  ['credits_per_passed', (s) => creditsCell(s.credits_per_passed)],
+  ['credits_remaining', (s) => creditsCell(s.credits_remaining)],
 ];
 
 export function renderSummaryCsv(models: Record<string, RequestStats>): string {

@@ -1,6 +1,6 @@
 // Repeats of one question: stable or flaky, and pass^k (every one of k tries passes) beside pass@1.
 
-export type Stability = 'stable_pass' | 'flaky' | 'stable_fail';
+export type Stability = 'stable_pass' | 'flaky' | 'stable_fail' | 'failed_to_answer';
 
 /** With two or more judged answers: all passed, none passed, or some (flaky). Null with fewer. */
 export function stabilityOf(passed: number, judged: number): Stability | null {
@@ -8,6 +8,20 @@ export function stabilityOf(passed: number, judged: number): Stability | null {
   if (passed === judged) return 'stable_pass';
   if (passed === 0) return 'stable_fail';
   return 'flaky';
+}
+
+/**
+ * A question × model's class over its repeats. Flaky means unstable when answered: only the answered
+ * repeats (passed or failed their checks) are compared, so a question whose failures are request
+ * errors (429, timeout, a cut stream) is `failed_to_answer`, not flaky: the service did not answer,
+ * the question did not waver. Null with fewer than two repeats and no error.
+ */
+export function classOf(cell: { passed: number; failed: number; errors: number; notJudged?: number }): Stability | null {
+  const answered = stabilityOf(cell.passed, cell.passed + cell.failed);
+  if (answered === 'flaky') return 'flaky';
+  // A not-judged answer (its grader failed) is counted with the errors but was answered: no request error.
+  if (cell.errors - (cell.notJudged ?? 0) > 0) return 'failed_to_answer';
+  return answered;
 }
 
 /**

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { createRandom } from '../domain/random.js';
 import {
-  clusterIndex, clusteredMean, detectableDifference, holmAdjust, mcnemarExact, pairedTest, pairVerdict, passHatK,
+  clusterIndex, clusteredMean, detectableDifference, holmAdjust, mcnemarScoreP, pairedTest, pairVerdict, passHatK,
   passRateInterval, questionsNeeded, repeatsNeeded, stabilityOf,
 } from './index.js';
 
-describe('mcnemarExact', () => {
-  it('matches the binomial tail (1 vs 9 discordant: 2·11/1024)', () => {
-    expect(mcnemarExact(1, 9)).toBeCloseTo((2 * 11) / 1024, 10);
-    expect(mcnemarExact(0, 0)).toBe(1);
-    expect(mcnemarExact(5, 5)).toBe(1);
+describe('mcnemarScoreP', () => {
+  it('is the two-sided normal tail of (b − c)/√(b + c)', () => {
+    expect(mcnemarScoreP(1, 9)).toBeCloseTo(0.011412, 5);
+    expect(mcnemarScoreP(0, 0)).toBe(1);
+    expect(mcnemarScoreP(5, 5)).toBe(1);
   });
 });
 
@@ -48,21 +48,22 @@ describe('pairedTest', () => {
   const cluster = a.map((_, i) => i);
   it('finds a 20-point improvement, with an interval around it, the same every time', () => {
     const r = pairedTest({ a, b, cluster }, { statistic: 'mean', binarySingle: true })!;
-    expect(r.method).toBe('mcnemar-exact');
+    expect(r.method).toBe('tango-score');
     expect(r.difference).toBeGreaterThan(0.1);
-    expect(r.ci95[0]).toBeGreaterThan(0);
+    expect(r.ci95![0]).toBeGreaterThan(0);
     expect(r.p_value).toBeLessThan(0.001);
+    expect(r.significant).toBe(true);
     expect(pairedTest({ a, b, cluster }, { statistic: 'mean', binarySingle: true })).toEqual(r);
-    expect(pairVerdict(r.difference, r.p_value, false)).toBe('b_better');
-    expect(pairVerdict(r.difference, r.p_value, true)).toBe('a_better');
+    expect(pairVerdict(r.difference, r.significant, false)).toBe('b_better');
+    expect(pairVerdict(r.difference, r.significant, true)).toBe('a_better');
   });
   it('calls a model against itself no different', () => {
     const r = pairedTest({ a, b: a, cluster }, { statistic: 'mean' })!;
     expect(r.difference).toBe(0);
     expect(r.p_value).toBe(1);
-    expect(pairVerdict(r.difference, r.p_value, false)).toBe('no_difference');
+    expect(pairVerdict(r.difference, r.significant, false)).toBe('no_difference');
   });
-  it('compares medians of per-question latencies by permutation', () => {
+  it('compares medians of per-question latencies by the clustered sign test', () => {
     const la = a.map((_, i) => 1000 + (i % 17) * 10);
     const lb = la.map((v) => v + 200);
     const r = pairedTest({ a: la, b: lb, cluster }, { statistic: 'median' })!;

@@ -42,22 +42,50 @@ export function parseSampleSize(value: string | number | undefined): SampleSize 
 
 const money = (amount: number | undefined, currency: string | null): string => (amount === undefined ? '' : `${Number(amount.toPrecision(4))}${currency ? ` ${currency}` : ''}`);
 
+/** A larger sample than the one taken, never a smaller one; with --from, more questions. */
+export function adviceFor(e: Pick<Estimate, 'sample' | 'from' | 'forecast_for'>): string | null {
+  const questions = e.forecast_for.volume ? "more questions in the suite narrow it: its questions stand for the traffic's" : null;
+  // A sample of every item cannot grow: only more questions can narrow a volume's interval.
+  if (e.sample && e.sample.requests >= e.sample.planned_requests) return questions;
+  if (e.sample) {
+    const percent = /^([\d.]+)% /.exec(e.sample.size);
+    if (percent) {
+      const now = Number(percent[1]);
+      return now >= 100 ? null : `a larger sample (--sample ${Math.min(100, now * 2)}%) narrows it`;
+    }
+    const perModel = /^(\d+) requests per model/.exec(e.sample.size);
+    return perModel ? `a larger sample (--sample ${Number(perModel[1]) * 2}) narrows it` : null;
+  }
+  return e.from ? questions : null;
+}
+
 function render(e: Estimate): string {
   const currency = e.money?.currency ?? null;
-  const rows = Object.entries(e.models).map(([model, m]) => [
-    model, formatCount(Math.round(m.requests)), formatCredits(m.credits), formatCredits(m.low), formatCredits(m.high), formatCredits(m.credits_per_request),
-    ...(e.money ? [money(e.money.models[model]?.amount, currency)] : []),
-  ]);
+  const level = `${Math.round(e.level * 100)}%`;
+  const rows = Object.entries(e.models).map(([model, m]) => {
+    const cash = e.money?.models[model];
+    return [
+      model, formatCount(Math.round(m.requests)), formatCredits(m.credits), formatCredits(m.low), formatCredits(m.high), formatCredits(m.credits_per_request),
+      ...(e.money ? [money(cash?.amount, currency), money(cash?.low, currency), money(cash?.high, currency)] : []),
+    ];
+  });
   const totalLabel = e.forecast_for.volume ? "total (the suite's split)" : 'total';
-  rows.push([totalLabel, formatCount(Math.round(e.total.requests)), formatCredits(e.total.credits), formatCredits(e.total.low), formatCredits(e.total.high), '', ...(e.money ? [money(e.money.total.amount, currency)] : [])]);
+  const cashTotal = e.money?.total;
+  rows.push([
+    totalLabel, formatCount(Math.round(e.total.requests)), formatCredits(e.total.credits), formatCredits(e.total.low), formatCredits(e.total.high), '',
+    ...(cashTotal ? [money(cashTotal.amount, currency), money(cashTotal.low, currency), money(cashTotal.high, currency)] : []),
+  ]);
   const volume = e.forecast_for.volume;
   const what = volume
-    ? `${formatCount(volume.requests)} requests like ${e.suite.name}'s${volume.per ? ` per ${volume.per}` : ''}, each model taking all of them`
+    ? `${formatCount(volume.requests)} requests like those of ${e.suite.name}${volume.per ? ` per ${volume.per}` : ''}, each model taking all of them`
     : `one run of ${e.suite.name} (${formatCount(e.forecast_for.requests)} requests${e.forecast_for.repeat > 1 ? `, repeat ${e.forecast_for.repeat}` : ''}${e.forecast_for.shard ? `, shard ${e.forecast_for.shard}` : ''})`;
   const lines = [
-    `forecast for ${what}: ${volume ? 'per model below' : `${formatCredits(e.total.credits)} credits, ${Math.round(e.level * 100)}% interval ${formatCredits(e.total.low)} – ${formatCredits(e.total.high)}`}`,
+    `forecast for ${what}: ${volume ? 'per model below' : `${formatCredits(e.total.credits)} credits, ${level} interval ${formatCredits(e.total.low)} – ${formatCredits(e.total.high)}`}`,
+    volume
+      ? `the ${level} interval is for traffic of new questions like the suite's (its questions a sample of them, a thread counting once)`
+      : `the ${level} interval is for the same suite run again (its questions known; a volume of new questions, --requests N, is wider)`,
     '',
-    renderTable(['model', 'requests', 'credits', 'low', 'high', 'per request', ...(e.money ? ['money'] : [])], rows),
+    renderTable(['model', 'requests', 'credits', `${level} low`, `${level} high`, 'per request', ...(e.money ? ['money', `money ${level} low`, `money ${level} high`] : [])], rows),
     '',
   ];
   if (e.sample) {
@@ -69,9 +97,8 @@ function render(e: Estimate): string {
     const per = Object.entries(r.models).map(([model, x]) => `${model} ${x.lasts ?? '∞'}`).join(', ');
     lines.push(`runway: ${formatCredits(r.balance)} credits (${r.balance_source}) last ${r.total.lasts ?? '∞'} ${r.unit}(s) at the suite's split; each model alone: ${per}`);
   }
-  if (e.total.credits > 0 && (e.total.high - e.total.credits) / e.total.credits > 0.5) {
-    lines.push('the interval is wide: a larger sample (--sample 20%) narrows it');
-  }
+  const advice = adviceFor(e);
+  if (advice !== null && e.total.credits > 0 && (e.total.high - e.total.credits) / e.total.credits > 0.5) lines.push(`the interval is wide: ${advice}`);
   for (const model of e.unestimated) lines.push(`warning: no answer of ${model} had known credits; it is not in the total`);
   return lines.join('\n');
 }

@@ -4,6 +4,7 @@ import { formatCount, formatCreditAmount, formatMs, formatRate, modelLabel } fro
 import { esc } from './escape.js';
 import { seriesIndex } from './chart-frame.js';
 import { renderForestPlot } from './forest-plot.js';
+import { CLASS_TITLES, classEntryWords } from '../model-pairs-text.js';
 
 interface Column {
   /** The header cell's words; under a group header (TTFC, latency, credits) they are short. */
@@ -138,6 +139,16 @@ export function renderModelTable(summary: Summary): string {
   return `<div class="card table-scroll"><table id="model-table" data-sortable>
 <caption class="sr-only">Models compared; column headers sort the table; ★ marks a model significantly better than every other on that column.</caption>
 <thead>${headerRows()}</thead><tbody>${rows.join('\n')}</tbody>${verdictRow(bests, pairs)}</table>
-<p class="note">★ marks a model that a paired test over the questions calls better than every other model (5%, Holm-adjusted; see the differences below); a close number without one is within the noise. Pass rates carry their 95% interval over questions. Timings are over successful answers; credits per passed answer divide everything spent by the answers that passed.</p></div>
-${renderForestPlot(pairs)}`;
+<p class="note">★ marks a model that a paired comparison over the questions calls better than every other model (its interval clear of zero at 5% across the pairs, Bonferroni; see the differences below); a close number without one is within the noise. Pass rates carry their 95% interval over questions. Timings are over successful answers; credits per passed answer divide everything spent by the answers that passed.</p></div>
+${renderForestPlot(pairs)}
+${renderQuestionClasses(summary)}`;
+}
+
+/** The questions that failed some repeats, by class: flaky (answered repeats disagreed) apart from failed to answer (request errors). */
+function renderQuestionClasses(summary: Summary): string {
+  const lists = ([['flaky', summary.flaky], ['failed_to_answer', summary.failed_to_answer]] as const).filter(([, list]) => list !== undefined && list.total > 0);
+  if (lists.length === 0) return '';
+  const body = lists.map(([kind, list]) => `<h3>${esc(CLASS_TITLES[kind])}: ${list!.total} case × model</h3>
+<ul class="question-class" data-class="${kind}">${list!.shown.map((f) => `<li>${esc(classEntryWords(f))}</li>`).join('')}</ul>`).join('\n');
+  return `<div class="card" id="question-classes">${body}</div>`;
 }
