@@ -27,6 +27,10 @@ export interface CheckResult {
   score?: number;
   /** The grader's replies, as received (each cut at 2,000 characters). */
   grader_replies?: string[];
+  /** promptfoo's `weight`, as the suite wrote it (absent = 1; 0 = reported, never failing the item). */
+  weight?: number;
+  /** promptfoo's `metric`: the name this check is reported under. */
+  metric?: string;
 }
 
 export interface SampleError {
@@ -78,6 +82,8 @@ export interface Sample {
   pass: boolean;
   /** No check failed but one could not be judged: the item is neither passed nor failed. */
   not_judged?: string;
+  /** The checks' weighted score in [0, 1] (promptfoo's), when a check has a weight or the case a score threshold. */
+  score?: number;
   /** Open loop only: how late the request was sent after its intended start. */
   scheduled_delay_ms?: number;
   /** Open loop only: latency measured from the intended start (coordinated omission corrected). */
