@@ -79,12 +79,14 @@ export function makeItems(prompts: readonly PromptfooPrompt[], tests: readonly P
   const threads = new Map<string, SuiteThread>();
   tests.forEach((test, testIndex) => {
     const combos = expandVars(test.vars);
+    // A CSV run alone gives each row its own prompt (a template of the row's variables).
+    const own = test.prompt === undefined ? prompts : [{ text: test.prompt, location: test.location }];
     combos.forEach((vars, variant) => {
-      prompts.forEach((prompt, promptIndex) => {
+      own.forEach((prompt, promptIndex) => {
         const made = requestOf(prompt, test, vars, problems);
         if (made === undefined) return;
         if (test.conversation !== undefined) return addTurn(threads, items, test, made, promptIndex, prompts.length);
-        const built: SuiteCase = { id: caseIdOf(testIndex, test.description, promptIndex, combos.length > 1 ? variant : undefined), prompt: made.prompt, options: NO_OPTIONS, assert: made.assert, location: test.location };
+        const built: SuiteCase = { id: test.id ?? caseIdOf(testIndex, test.description, promptIndex, combos.length > 1 ? variant : undefined), prompt: made.prompt, options: NO_OPTIONS, assert: made.assert, location: test.location };
         if (test.description !== undefined) built.description = test.description;
         if (test.tags.length > 0) built.tags = [...new Set(test.tags)];
         if (test.threshold !== undefined) built.score_threshold = test.threshold;

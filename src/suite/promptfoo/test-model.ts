@@ -21,6 +21,9 @@ export interface PromptfooTest {
   suffix?: string;
   /** `metadata.conversationId`: tests sharing it are the turns of one conversation, in order. */
   conversation?: string;
+  /** A CSV suite's own `id` and `prompt` columns (a promptfoo-style CSV run alone, without a config). */
+  id?: string;
+  prompt?: string;
   location: SourceLocation;
 }
 
