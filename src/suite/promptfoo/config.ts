@@ -15,6 +15,7 @@ import { readPrompts } from './prompts.js';
 import { readProviders } from './providers.js';
 import { Problems, type PromptfooTest } from './test-model.js';
 import { readTestList, readTestMap, type TestSource } from './tests.js';
+import { KEY_HINTS } from './vocabulary.js';
 
 /** promptfoo's keys kbbench reads. */
 const PROMPTFOO_KEYS = ['description', 'prompts', 'providers', 'targets', 'tests', 'defaultTest', 'assertionTemplates'];
@@ -55,7 +56,7 @@ function keyProblems(raw: Record<string, unknown>, source: TestSource, problems:
     if (PROMPTFOO_KEYS.includes(key) || KBBENCH_KEYS.includes(key)) continue;
     const noted = NOTED_KEYS[key];
     if (noted !== undefined) warnings.push(source.locator.warning([key], noted));
-    else problems.add(`"${key}" is not read by kbbench in a promptfoo config; keys read: ${[...PROMPTFOO_KEYS, ...KBBENCH_KEYS].join(', ')} (see docs/promptfoo.md)`, { ...source.locator.position([], key), file: source.file, field: key });
+    else problems.add(`"${key}" is not read by kbbench in a promptfoo config${KEY_HINTS[key] ? ` (${KEY_HINTS[key]})` : ''}; keys read: ${[...PROMPTFOO_KEYS, ...KBBENCH_KEYS].join(', ')} (see docs/promptfoo.md)`, { ...source.locator.position([], key), file: source.file, field: key });
   }
 }
 

@@ -41,6 +41,11 @@ export const REFUSED_CHECKS: Readonly<Record<string, string>> = {
   'not-latency': 'kbbench has no "slower than" check; write the time limit the answer must stay under (latency or max-latency-ms)',
   'finish-reason': 'the service reports no finish reason',
   'is-json-schema': 'kbbench does not validate JSON Schema',
+  'trace-span-count': 'the service reports no traces',
+  'trace-span-duration': 'the service reports no traces',
+  'trace-error-spans': 'the service reports no traces',
+  'word-count': 'not run by kbbench; use regex (e.g. ^(\\S+\\s+){0,49}\\S+$ for at most 50 words)',
+  'search-rubric': 'kbbench calls no web search; use judge (llm-rubric)',
 };
 
 /** Why a check type is refused, or undefined: `not-javascript` is refused as `javascript` is. */
@@ -67,5 +72,7 @@ export const KEY_HINTS: Readonly<Record<string, string>> = {
   defaultTest: 'kbbench suites name "defaults" (request options); defaultTest is read in a promptfoo config',
   transform: 'kbbench checks the answer as the service gave it; transforms run code, which kbbench does not',
   provider: 'a model-graded check is graded by the suite\'s grader (grader:) or its chat_id/model keys',
+  evaluateOptions: 'give kbbench\'s run flags instead (--concurrency, --repeat)',
+  env: 'kbbench reads its key from KBBENCH_API_KEY or --api-key-file, never from a suite',
   rubricPrompt: 'kbbench\'s judge uses its own grading prompt; put what to judge in the rubric (value)',
 };
