@@ -2,20 +2,12 @@
 // conversations, providers that cannot be mapped, and promptfoo's words in a kbbench suite.
 import { describe, expect, it } from 'vitest';
 import { parseSuite } from '../load.js';
-import { SuiteError } from '../suite-error.js';
+import { suiteIssuesOf } from '../test-helpers.js';
 import { modelOfProvider } from './providers.js';
 
 const read = (lines: string[]) => parseSuite(Buffer.from(lines.join('\n')), 'pf.yaml');
 
-function problemsOf(lines: string[]): string[] {
-  try {
-    read(lines);
-  } catch (error) {
-    if (error instanceof SuiteError) return error.issues.map((issue) => issue.describe());
-    throw error;
-  }
-  return [];
-}
+const problemsOf = (lines: string[]): string[] => suiteIssuesOf(() => read(lines));
 
 describe('promptfoo config features', () => {
   it('applies defaultTest (vars, assert, options) to every test, and multiplies list vars', () => {

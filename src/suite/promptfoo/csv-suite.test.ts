@@ -2,20 +2,12 @@
 // __threshold, __prefix/__suffix; kbbench's own CSVs keep their reader.
 import { describe, expect, it } from 'vitest';
 import { parseSuite } from '../load.js';
-import { SuiteError } from '../suite-error.js';
+import { suiteIssuesOf } from '../test-helpers.js';
 import { isPromptfooCsv } from './csv-suite.js';
 
 const csv = (lines: string[]): Buffer => Buffer.from(`${lines.join('\n')}\n`);
 
-function problemsOf(bytes: Buffer): string[] {
-  try {
-    parseSuite(bytes, 'pf.csv');
-  } catch (error) {
-    if (error instanceof SuiteError) return error.issues.map((issue) => issue.describe());
-    throw error;
-  }
-  return [];
-}
+const problemsOf = (bytes: Buffer): string[] => suiteIssuesOf(() => parseSuite(bytes, 'pf.csv'));
 
 describe('a promptfoo-style CSV run alone', () => {
   it('renders variables into the prompt and the checks, reads __ columns, derives ids when none', () => {
