@@ -2,6 +2,8 @@
 import type { CheckResult } from '../domain/sample.js';
 import type { CheckSpec } from '../domain/suite.js';
 import { answerRelevanceCheck, contextFaithfulnessCheck, contextRecallCheck, factualityCheck, judgeCheck } from './judge.js';
+import { containsJsonCheck, isJsonCheck, notContainsJsonCheck, notIsJsonCheck } from './json.js';
+import { levenshteinCheck, notLevenshteinCheck } from './levenshtein.js';
 import { maxCreditsCheck, maxLatencyCheck, maxTtfcCheck } from './limits.js';
 import { similarCheck } from './similarity.js';
 import { containsCheck, equalsCheck, icontainsCheck, notContainsCheck, regexCheck, startsWithCheck } from './text.js';
@@ -32,18 +34,31 @@ export const CHECK_HANDLERS: CheckRegistry = {
   'answer-relevance': answerRelevanceCheck,
   'context-faithfulness': contextFaithfulnessCheck,
   'context-recall': contextRecallCheck,
+  'is-json': isJsonCheck,
+  'not-is-json': notIsJsonCheck,
+  'contains-json': containsJsonCheck,
+  'not-contains-json': notContainsJsonCheck,
+  levenshtein: levenshteinCheck,
+  'not-levenshtein': notLevenshteinCheck,
 };
+
+/** promptfoo's weight and metric travel to the result, where the item's score reads them. */
+function scored(result: CheckResult, spec: CheckSpec): CheckResult {
+  if (spec.weight !== undefined) result.weight = spec.weight;
+  if (spec.metric !== undefined) result.metric = spec.metric;
+  return result;
+}
 
 async function runOne(spec: CheckSpec, subject: CheckSubject, ports: CheckPorts): Promise<CheckResult> {
   // The registry's mapped type pairs each type with its spec; indexing by a union loses that
   // pairing, so the handler is widened here once rather than switched on per kind.
   const handler = CHECK_HANDLERS[spec.type] as CheckHandler;
   try {
-    return await handler(spec, subject, ports);
+    return scored(await handler(spec, subject, ports), spec);
   } catch (error) {
     // A crashing handler leaves its own check not judged (never a pass), not the whole request.
     const why = `the check could not run: ${(error as Error).message}`;
-    return { type: spec.type, pass: null, detail: `not judged: ${why}`, not_judged: why };
+    return scored({ type: spec.type, pass: null, detail: `not judged: ${why}`, not_judged: why }, spec);
   }
 }
 

@@ -29,6 +29,10 @@ export interface CheckResult {
   grader_replies?: string[];
   /** Reports only: the grader of this check type has not earned its gate (too few labels, kappa below the bar): why. */
   not_gating?: string;
+  /** promptfoo's `weight`, as the suite wrote it (absent = 1; 0 = reported, never failing the item). */
+  weight?: number;
+  /** promptfoo's `metric`: the name this check is reported under. */
+  metric?: string;
 }
 
 export interface SampleError {
@@ -80,6 +84,8 @@ export interface Sample {
   pass: boolean;
   /** No check failed but one could not be judged: the item is neither passed nor failed. */
   not_judged?: string;
+  /** The checks' weighted score in [0, 1] (promptfoo's), when a check has a weight or the case a score threshold. */
+  score?: number;
   /** Open loop only: how late the request was sent after its intended start. */
   scheduled_delay_ms?: number;
   /** Open loop only: latency measured from the intended start (coordinated omission corrected). */

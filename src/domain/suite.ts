@@ -47,6 +47,13 @@ export const CHECK_TYPES = [
   'answer-relevance',
   'context-faithfulness',
   'context-recall',
+  // promptfoo's structure and distance checks on the answer's text.
+  'is-json',
+  'not-is-json',
+  'contains-json',
+  'not-contains-json',
+  'levenshtein',
+  'not-levenshtein',
 ] as const;
 export type CheckType = (typeof CHECK_TYPES)[number];
 
@@ -79,8 +86,23 @@ export type GraderSpec =
   | { kind: 'chat'; chat_id: string; board_id?: string; model?: string; location?: SourceLocation }
   | { kind: 'openai'; base_url: string; model: string; location?: SourceLocation };
 
+/** `levenshtein`: the answer is within `max` edits of `to` (promptfoo's threshold, default 5). */
+export interface LevenshteinSpec {
+  to: string;
+  max: number;
+}
+
+/**
+ * promptfoo's scoring keys, on any check: `weight` (0 = reported only, never failing the item) and
+ * `metric` (a name the check's result is reported under).
+ */
+export interface CheckScoring {
+  weight?: number;
+  metric?: string;
+}
+
 /** One assertion as written: `{ contains: "30 days" }` → `{ type: 'contains', value: '30 days' }`. */
-export type CheckSpec =
+export type CheckSpec = CheckScoring & (
   | {
       type: 'contains' | 'icontains' | 'not-contains' | 'regex' | 'equals' | 'starts-with' | 'not-icontains' | 'not-equals' | 'not-starts-with' | 'not-regex';
       value: string;
@@ -90,7 +112,11 @@ export type CheckSpec =
   | { type: 'max-ttfc-ms' | 'max-latency-ms' | 'max-credits'; value: number; location?: SourceLocation }
   | { type: 'similar'; value: SimilarSpec; location?: SourceLocation }
   | { type: 'judge'; value: JudgeSpec; location?: SourceLocation }
-  | { type: 'factuality' | 'answer-relevance' | 'context-faithfulness' | 'context-recall'; value: GradedSpec; location?: SourceLocation };
+  | { type: 'factuality' | 'answer-relevance' | 'context-faithfulness' | 'context-recall'; value: GradedSpec; location?: SourceLocation }
+  /** No value: any JSON; the value is never a schema (kbbench does not validate JSON Schema; refused when read). */
+  | { type: 'is-json' | 'not-is-json' | 'contains-json' | 'not-contains-json'; value?: undefined; location?: SourceLocation }
+  | { type: 'levenshtein' | 'not-levenshtein'; value: LevenshteinSpec; location?: SourceLocation }
+);
 
 export interface SuiteCase {
   id: string;
@@ -108,6 +134,10 @@ export interface SuiteCase {
   location: SourceLocation;
   /** Share of starts in a weighted traffic mix (--mix weighted), relative to the others (default 1). */
   weight?: number;
+  /** What the case is for, as written (promptfoo's `description`); shown by validate. */
+  description?: string;
+  /** promptfoo's test `threshold`: the item passes when its checks' weighted score reaches it. */
+  score_threshold?: number;
 }
 
 /**

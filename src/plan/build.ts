@@ -196,6 +196,7 @@ function caseUnit(entry: SuiteCase, model: string | null, repeat: number, index:
     id, case_id: entry.id, thread_id: null, turn: null, model: label(model), request_model: model, repeat,
     prompt: entry.prompt, options: options(entry.options), checks: entry.assert,
   };
+  if (entry.score_threshold !== undefined) request.score_threshold = entry.score_threshold;
   const unit: PlanUnit = { kind: 'case', index, request: withOptionalFields(request, entry, suite) };
   if (entry.weight !== undefined) unit.weight = entry.weight;
   return unit;

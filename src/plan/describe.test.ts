@@ -35,10 +35,10 @@ describe('describePlan', () => {
       warnings: [],
     });
     expect(description.requests).toEqual([
-      { id: 'case:a|model:gpt-4o|r1', endpoint: 'ask', method: 'get', streaming: true, model: 'gpt-4o', prompt: 'A', checks: 1 },
-      { id: 'thread:t|model:gpt-4o|r1', endpoint: 'create', method: 'post', streaming: false, model: 'gpt-4o', prompt: null, checks: 0 },
-      { id: 'thread:t|turn:1|model:gpt-4o|r1', endpoint: 'continue', method: 'post', streaming: true, model: 'gpt-4o', prompt: 'One', checks: 0 },
-      { id: 'thread:t|turn:2|model:gpt-4o|r1', endpoint: 'continue', method: 'post', streaming: false, model: 'gpt-4o', prompt: 'Two', checks: 0 },
+      { id: 'case:a|model:gpt-4o|r1', endpoint: 'ask', method: 'get', streaming: true, model: 'gpt-4o', prompt: 'A', checks: [{ type: 'contains', value: 'x' }] },
+      { id: 'thread:t|model:gpt-4o|r1', endpoint: 'create', method: 'post', streaming: false, model: 'gpt-4o', prompt: null, checks: [] },
+      { id: 'thread:t|turn:1|model:gpt-4o|r1', endpoint: 'continue', method: 'post', streaming: true, model: 'gpt-4o', prompt: 'One', checks: [] },
+      { id: 'thread:t|turn:2|model:gpt-4o|r1', endpoint: 'continue', method: 'post', streaming: false, model: 'gpt-4o', prompt: 'Two', checks: [] },
     ]);
   });
 

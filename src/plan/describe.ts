@@ -1,6 +1,7 @@
 // What `kbbench validate` shows: the plan as data (counts per model, threads, each request).
 import type { Endpoint, HttpMethod } from '../domain/sample.js';
 import type { RequestOptions } from '../domain/suite.js';
+import { checkAsRead, type CheckAsRead } from './check-listing.js';
 import { formatItemId } from './item-id.js';
 import { formatShard } from './shard.js';
 import type { ExcludedElement, ModelCounts, Plan, PlanCounts } from './types.js';
@@ -14,7 +15,8 @@ export interface PlannedRequest {
   model: string;
   /** Null for `create`, which sends no message. */
   prompt: string | null;
-  checks: number;
+  /** Each check as read (type, value after templating, threshold, weight), made when the request is read. */
+  checks: CheckAsRead[];
 }
 
 export interface PlanDescription {
@@ -49,13 +51,13 @@ function* plannedRequests(plan: Plan): Generator<PlannedRequest> {
   for (const unit of plan.units()) {
     if (unit.kind === 'case') {
       const r = unit.request;
-      yield { id: formatItemId(r.id), endpoint: 'ask', ...transport(r.options), model: r.model, prompt: r.prompt, checks: r.checks.length };
+      yield { id: formatItemId(r.id), endpoint: 'ask', ...transport(r.options), model: r.model, prompt: r.prompt, checks: r.checks.map(checkAsRead) };
       continue;
     }
     // Creating a conversation is always a POST without streaming (interface.md 4.5).
-    yield { id: formatItemId(unit.key), endpoint: 'create', method: 'post', streaming: false, model: unit.model, prompt: null, checks: 0 };
+    yield { id: formatItemId(unit.key), endpoint: 'create', method: 'post', streaming: false, model: unit.model, prompt: null, checks: [] };
     for (const turn of unit.turns) {
-      yield { id: formatItemId(turn.id), endpoint: 'continue', ...transport(turn.options), model: unit.model, prompt: turn.prompt, checks: turn.checks.length };
+      yield { id: formatItemId(turn.id), endpoint: 'continue', ...transport(turn.options), model: unit.model, prompt: turn.prompt, checks: turn.checks.map(checkAsRead) };
     }
   }
 }

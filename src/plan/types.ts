@@ -25,6 +25,8 @@ export interface PlanRequest {
   /** suite defaults ← case or turn options ← flag overrides (see build.ts). */
   options: RequestOptions;
   checks: CheckSpec[];
+  /** promptfoo's test `threshold`: the item passes when its checks' weighted score reaches it. */
+  score_threshold?: number;
   /** The suite marks its case or thread as expected to fail, with this reason; carried to the result line. */
   expected_failure?: string;
   /** `repeat_pass: k/n`: k, the passed repeats its case × model needs; absent when all must pass. */

@@ -186,20 +186,21 @@ function withChecks(sample: Sample, spec: PlanRequest, deps: SendDeps): Sample |
     sample.pass = true;
     return sample;
   }
-  return deps.check(spec.checks, sample, deps.abort).then((checks) => judged(sample, checks, deps));
+  return deps.check(spec.checks, sample, deps.abort).then((checks) => judged(sample, checks, deps, spec.score_threshold));
 }
 
 function record(sample: Sample, deps: SendDeps): void {
   deps.ledger.record(sample.model, { creditsUsed: sample.credits_used, creditsRemaining: sample.credits_remaining, paidUnknown: paidUnknown(sample) });
 }
 
-function judged(sample: Sample, checks: CheckResult[], deps: SendDeps): Sample {
+function judged(sample: Sample, checks: CheckResult[], deps: SendDeps, scoreThreshold: number | undefined): Sample {
   record(sample, deps);
   const extraUnits = checkCreditUnits(checks);
   if (extraUnits > 0) deps.ledger.recordExtra(sample.model, fromUnits(extraUnits));
   sample.checks = checks;
-  const outcome = itemOutcome(checks);
+  const outcome = itemOutcome(checks, scoreThreshold);
   sample.pass = outcome.pass;
+  if (outcome.score !== undefined) sample.score = outcome.score;
   if (outcome.not_judged !== undefined) sample.not_judged = outcome.not_judged;
   return sample;
 }

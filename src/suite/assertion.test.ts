@@ -34,15 +34,35 @@ describe('parseAssertionCell', () => {
     expect(parseAssertionCell('llm-rubric: polite')).toEqual({ spec: { type: 'judge', value: { rubric: 'polite' } } });
   });
 
-  it('treats a cell without a known prefix as equals, as promptfoo does', () => {
-    expect(parseAssertionCell('https://example.com')).toEqual({ spec: { type: 'equals', value: 'https://example.com' } });
-    expect(parseAssertionCell('Note: refunds')).toEqual({ spec: { type: 'equals', value: 'Note: refunds' } });
+  it('refuses a cell that is not a check it runs, never reading it as equals', () => {
+    for (const cell of ['https://example.com', 'Note: refunds', 'Exactly this answer']) {
+      const parsed = parseAssertionCell(cell);
+      expect(parsed).toEqual({ issues: [{ path: [], message: expect.stringContaining(`write "equals: ${cell}"`) }] });
+    }
+  });
+
+  it('refuses promptfoo checks kbbench does not run, naming them and what to use', () => {
+    expect(parseAssertionCell("fn:output.toLowerCase().includes('ahoy')")).toEqual({ issues: [{ path: [], message: expect.stringMatching(/^check type "fn" is not run by kbbench: kbbench runs no code/) }] });
+    expect(parseAssertionCell('javascript: output.length < 5')).toEqual({ issues: [{ path: [], message: expect.stringMatching(/^check type "javascript" is not run/) }] });
+    expect(parseAssertionCell('webhook:http://x')).toEqual({ issues: [{ path: [], message: expect.stringMatching(/^check type "webhook" is not run/) }] });
+    expect(parseAssertionCell('is-xml')).toEqual({ issues: [{ path: [], message: expect.stringMatching(/^check type "is-xml" is not run/) }] });
+  });
+
+  it('reads promptfoo cell forms: a valueless type alone, limits as cost and latency, levenshtein with its threshold', () => {
+    expect(parseAssertionCell('is-json')).toEqual({ spec: { type: 'is-json', value: undefined } });
+    expect(parseAssertionCell('not-contains-json')).toEqual({ spec: { type: 'not-contains-json', value: undefined } });
+    expect(parseAssertionCell('cost: 0.01')).toEqual({ spec: { type: 'max-credits', value: 0.01 } });
+    expect(parseAssertionCell('latency:5000')).toEqual({ spec: { type: 'max-latency-ms', value: 5000 } });
+    expect(parseAssertionCell('levenshtein(5):Ahoy')).toEqual({ spec: { type: 'levenshtein', value: { to: 'Ahoy', max: 5 } } });
+    expect(parseAssertionCell('levenshtein: Ahoy')).toEqual({ spec: { type: 'levenshtein', value: { to: 'Ahoy', max: 5 } } });
+    expect(parseAssertionCell('contains:30 days')).toEqual({ spec: { type: 'contains', value: '30 days' } });
+    expect(parseAssertionCell('grade: Is polite')).toEqual({ spec: { type: 'judge', value: { rubric: 'Is polite' } } });
   });
 
   it('takes a similarity minimum in parentheses, and only for similar', () => {
     expect(parseAssertionCell('similar(0.75): golden')).toEqual({ spec: { type: 'similar', value: { to: 'golden', min: 0.75 } } });
     expect(parseAssertionCell('similar(abc): golden')).toEqual({ issues: [{ path: [], message: 'similar: must be a number between 0 and 1' }] });
-    expect(parseAssertionCell('contains(2): x')).toEqual({ issues: [{ path: [], message: 'contains: threshold applies only to similar checks' }] });
+    expect(parseAssertionCell('contains(2): x')).toEqual({ issues: [{ path: [], message: expect.stringMatching(/^contains: threshold applies to similar, levenshtein, cost/) }] });
     expect(parseAssertionCell('contains:')).toEqual({ issues: [{ path: [], message: 'contains: must not be empty' }] });
   });
 });
@@ -61,9 +81,9 @@ describe('a CSV cell with a type prefix', () => {
     expect(JSON.stringify(parseAssertionCell('not-icontain: x'))).toMatch(/did you mean \\"not-icontains\\"/);
   });
 
-  it('keeps an ordinary label as an expected answer, and equals: always escapes', () => {
-    expect(parseAssertionCell('Answer: yes')).toEqual({ spec: { type: 'equals', value: 'Answer: yes' } });
-    expect(parseAssertionCell('Note: see the FAQ')).toEqual({ spec: { type: 'equals', value: 'Note: see the FAQ' } });
+  it('refuses an ordinary label, and equals: always escapes', () => {
+    expect('issues' in parseAssertionCell('Answer: yes')).toBe(true);
+    expect('issues' in parseAssertionCell('Note: see the FAQ')).toBe(true);
     expect(parseAssertionCell('equals: contans: per agent')).toEqual({ spec: { type: 'equals', value: 'contans: per agent' } });
   });
 });

@@ -2,12 +2,22 @@
 import { z } from 'zod';
 import { compileCheckRegex } from '../checks/regex.js';
 import { CHECK_TYPES, type CheckSpec, type CheckType } from '../domain/suite.js';
+import { DEFAULT_LEVENSHTEIN_MAX } from '../checks/levenshtein.js';
 import { nonEmptyText, optional, strictMap } from './primitives.js';
+import { CHECK_HINTS, KEY_HINTS, refusedCheck } from './promptfoo/vocabulary.js';
 import { didYouMean, editDistance, type PathIssue } from './suite-error.js';
 import { zodPathIssues } from './zod-issues.js';
 
 /** promptfoo's names for the same checks, so its suites read unchanged. */
-export const CHECK_ALIASES: Readonly<Record<string, CheckType>> = { 'llm-rubric': 'judge', latency: 'max-latency-ms' };
+export const CHECK_ALIASES: Readonly<Record<string, CheckType>> = {
+  'llm-rubric': 'judge',
+  latency: 'max-latency-ms',
+  // promptfoo's cost is the answer's spend against a limit: the service's credits_used.
+  cost: 'max-credits',
+};
+
+/** Aliases whose promptfoo form gives the limit as `threshold` (`{type: latency, threshold: 5000}`). */
+const THRESHOLD_IS_VALUE: ReadonlySet<CheckType> = new Set(['max-latency-ms', 'max-credits', 'max-ttfc-ms']);
 
 /**
  * `similar` without `min`: on the measure of checks/similarity.ts, rewordings of a golden answer
@@ -23,8 +33,18 @@ export function resolveCheckType(name: string): CheckType | undefined {
 }
 
 function unknownTypeMessage(name: string): string {
-  return `unknown check type "${name}"${didYouMean(name, CHECK_TYPES)}; check types: ${CHECK_TYPES.join(', ')}`;
+  const refused = refusedCheck(name);
+  if (refused !== undefined) return `check type "${name}" is not run by kbbench: ${refused}`;
+  const hint = CHECK_HINTS[name.trim().toLowerCase()];
+  const guess = hint === undefined ? didYouMean(name, CHECK_TYPES) : ` (did you mean "${hint}"?)`;
+  return `unknown check type "${name}"${guess}; check types: ${CHECK_TYPES.join(', ')}`;
 }
+
+/** is-json and contains-json take no value; a JSON Schema is refused (kbbench does not validate one). */
+const noJsonValue = z.unknown().superRefine((v, ctx) => {
+  if (v === undefined || v === null || v === true || (typeof v === 'string' && v.trim() === '')) return;
+  ctx.addIssue({ code: 'custom', message: 'takes no value; a JSON Schema is not validated by kbbench (check fields with regex or contains instead)' });
+}).transform(() => undefined);
 
 const textValue = z.preprocess((v) => (typeof v === 'number' ? String(v) : v), nonEmptyText);
 
@@ -82,6 +102,12 @@ const noReferenceValue = z.preprocess(
   strictMap('a model-graded check', graderKeys),
 );
 
+/** `levenshtein`: the text, or `{ to, max }`; max defaults to promptfoo's 5. */
+const levenshteinValue = z.preprocess(
+  (v) => (typeof v === 'string' || typeof v === 'number' ? { to: String(v) } : v),
+  strictMap('a levenshtein check', { to: nonEmptyText, max: optional(z.number({ error: 'must be a whole number of edits ≥ 0' }).int('must be a whole number of edits ≥ 0').nonnegative('must be a whole number of edits ≥ 0')) }),
+).transform((v) => ({ to: v.to, max: v.max ?? DEFAULT_LEVENSHTEIN_MAX }));
+
 const VALUE_SCHEMAS: Record<CheckType, z.ZodType> = {
   contains: textValue,
   icontains: textValue,
@@ -106,6 +132,12 @@ const VALUE_SCHEMAS: Record<CheckType, z.ZodType> = {
   'answer-relevance': noReferenceValue,
   'context-faithfulness': noReferenceValue,
   'context-recall': referenceValue,
+  'is-json': noJsonValue,
+  'not-is-json': noJsonValue,
+  'contains-json': noJsonValue,
+  'not-contains-json': noJsonValue,
+  levenshtein: levenshteinValue,
+  'not-levenshtein': levenshteinValue,
 };
 
 function parseValue(type: CheckType, value: unknown, path: readonly PropertyKey[]): AssertionParse {
@@ -124,22 +156,53 @@ function withoutUndefined(value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
 }
 
-const LONG_FORM_KEYS = ['type', 'value', 'threshold'];
+const LONG_FORM_KEYS = ['type', 'value', 'threshold', 'weight', 'metric'];
 
-/** promptfoo's long form: `{type: contains, value: "30 days"}`, `{type: similar, value: …, threshold: 0.8}`. */
+/** Where a long form's `threshold` goes: similar's min, levenshtein's max, or a limit's value. */
+function withThreshold(type: CheckType, value: unknown, threshold: unknown): { value: unknown } | { issue: string } {
+  if (type === 'similar') return { value: typeof value === 'string' ? { to: value, min: threshold } : value };
+  if (type === 'levenshtein' || type === 'not-levenshtein') return { value: typeof value === 'string' ? { to: value, max: threshold } : value };
+  if (THRESHOLD_IS_VALUE.has(type)) {
+    if (value !== undefined && value !== null && value !== threshold) return { issue: `give the ${type} limit once, as threshold or as value` };
+    return { value: threshold };
+  }
+  return { issue: `threshold applies to similar, levenshtein, cost (max-credits) and latency (max-latency-ms) checks, not ${type}` };
+}
+
+/** promptfoo's `weight` (≥ 0) and `metric` (a name), on any check. */
+function scoringIssues(raw: Record<string, unknown>): PathIssue[] {
+  const issues: PathIssue[] = [];
+  if (raw.weight !== undefined && (typeof raw.weight !== 'number' || !Number.isFinite(raw.weight) || raw.weight < 0)) issues.push({ path: ['weight'], message: 'must be a number ≥ 0 (0 = reported, never failing)' });
+  if (raw.metric !== undefined && (typeof raw.metric !== 'string' || raw.metric.trim() === '')) issues.push({ path: ['metric'], message: 'must be a name' });
+  return issues;
+}
+
+function withScoring(parsed: AssertionParse, raw: Record<string, unknown>): AssertionParse {
+  if (!('spec' in parsed)) return parsed;
+  const issues = scoringIssues(raw);
+  if (issues.length > 0) return { issues };
+  const spec = parsed.spec;
+  if (typeof raw.weight === 'number') spec.weight = raw.weight;
+  if (typeof raw.metric === 'string') spec.metric = raw.metric.trim();
+  return { spec };
+}
+
+/** promptfoo's long form: `{type: contains, value: "30 days"}`, `{type: similar, value: …, threshold: 0.8}`, with weight and metric. */
 function parseLongForm(raw: Record<string, unknown>): AssertionParse {
   const extra = Object.keys(raw).find((key) => !LONG_FORM_KEYS.includes(key));
   if (extra !== undefined) {
-    return { issues: [{ path: [], key: extra, message: `unknown key "${extra}" in an assertion; the long form has type, value and (for similar) threshold` }] };
+    const hint = KEY_HINTS[extra];
+    const why = hint === undefined ? 'the long form has type, value, threshold, weight and metric' : hint;
+    return { issues: [{ path: [], key: extra, message: `unknown key "${extra}" in an assertion; ${why}` }] };
   }
   const name = raw.type;
   if (typeof name !== 'string') return { issues: [{ path: ['type'], message: `must be a check type: ${CHECK_TYPES.join(', ')}` }] };
   const type = resolveCheckType(name);
   if (type === undefined) return { issues: [{ path: ['type'], message: unknownTypeMessage(name) }] };
-  if (raw.threshold === undefined || raw.threshold === null) return parseValue(type, raw.value, ['value']);
-  if (type !== 'similar') return { issues: [{ path: ['threshold'], message: 'threshold applies only to similar checks' }] };
-  const value = typeof raw.value === 'string' ? { to: raw.value, min: raw.threshold } : raw.value;
-  return parseValue(type, value, ['value']);
+  if (raw.threshold === undefined || raw.threshold === null) return withScoring(parseValue(type, raw.value, ['value']), raw);
+  const placed = withThreshold(type, raw.value, raw.threshold);
+  if ('issue' in placed) return { issues: [{ path: ['threshold'], message: placed.issue }] };
+  return withScoring(parseValue(type, placed.value, ['value']), raw);
 }
 
 /** `{contains: "30 days"}` (one key: the check type) or the long form with `type`. */
@@ -194,23 +257,51 @@ export function nearCheckType(name: string): string | undefined {
   return best;
 }
 
+/** Check types that take no value, written alone in a cell (`is-json`). */
+const VALUELESS: ReadonlySet<CheckType> = new Set(['is-json', 'not-is-json', 'contains-json', 'not-contains-json', 'answer-relevance', 'context-faithfulness']);
+
+/** A check name alone in a cell: `is-json`, `answer-relevance`. */
+const BARE = /^\s*([A-Za-z][\w-]*)\s*$/;
+
+/** promptfoo's CSV names for checks: `grade:` is its older llm-rubric, `fn:` inline JavaScript. */
+const CELL_NAMES: Readonly<Record<string, string>> = { grade: 'llm-rubric' };
+
+function cellIssue(message: string): AssertionParse {
+  return { issues: [{ path: [], message }] };
+}
+
 /**
- * A promptfoo-style CSV cell: `contains: 30 days`, `max-latency-ms: 5000`, `similar(0.8): …`.
- * A prefix is a check type when it is a known one; one a typo away from a known one is an error
- * (it would otherwise become a silent `equals` check); any other cell, `Answer: yes` included,
- * means `equals` the whole cell, as promptfoo reads it. `equals: …` always escapes.
+ * A promptfoo-style CSV cell: `contains: 30 days`, `contains:30 days`, `max-latency-ms: 5000`,
+ * `similar(0.8): …`, `is-json` alone. A cell that is not a check kbbench runs is an error naming it,
+ * never a different check: `equals: …` is how a cell says "the answer is this text".
  */
 export function parseAssertionCell(cell: string): AssertionParse {
-  const match = CELL.exec(cell);
-  const name = match?.[1] ?? '';
-  const type = match ? resolveCheckType(name) : undefined;
-  if (match && type === undefined) {
-    const near = nearCheckType(name);
-    if (near !== undefined) return { issues: [{ path: [], message: `unknown check type "${name}" (did you mean "${near}"?); write "equals: ${cell.trim()}" if the cell is the expected answer itself` }] };
+  const bare = BARE.exec(cell);
+  if (bare) {
+    const type = resolveCheckType(bare[1]!);
+    if (type !== undefined && VALUELESS.has(type)) return parseValue(type, undefined, []);
   }
-  if (!match || type === undefined) return parseValue('equals', cell.trim(), []);
+  const match = CELL.exec(cell);
+  if (!match) {
+    const refused = bare ? refusedCheck(bare[1]!) : undefined;
+    if (refused !== undefined) return cellIssue(`check type "${bare![1]}" is not run by kbbench: ${refused}`);
+    return cellIssue(`not a check: a cell is "type: value" (contains: 30 days, regex: …, is-json); write "equals: ${cell.trim()}" if the cell is the expected answer itself`);
+  }
+  const written = match[1]!;
+  const name = CELL_NAMES[written.toLowerCase()] ?? written;
+  const type = resolveCheckType(name);
+  if (type === undefined) {
+    const refused = refusedCheck(name);
+    if (refused !== undefined) return cellIssue(`check type "${written}" is not run by kbbench: ${refused}`);
+    const near = CHECK_HINTS[name.toLowerCase()] ?? nearCheckType(name);
+    const guess = near === undefined ? '' : ` (did you mean "${near}"?)`;
+    return cellIssue(`unknown check type "${written}"${guess}; write "equals: ${cell.trim()}" if the cell is the expected answer itself`);
+  }
   const threshold = match[2] === undefined ? undefined : Number(match[2].trim() === '' ? Number.NaN : match[2]);
-  const parsed = parseLongForm({ type, value: (match[3] ?? '').trim(), threshold });
+  const text = (match[3] ?? '').trim();
+  // A limit's cell value is its threshold (`cost: 0.01`, `latency: 5000`).
+  const raw = THRESHOLD_IS_VALUE.has(type) && threshold === undefined ? { type, value: text } : { type, value: VALUELESS.has(type) && text === '' ? undefined : text, threshold };
+  const parsed = parseLongForm(raw);
   if ('spec' in parsed) return parsed;
   return { issues: parsed.issues.map((issue) => ({ path: [], message: `${type}: ${issue.message}` })) };
 }

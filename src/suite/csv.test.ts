@@ -50,7 +50,7 @@ describe('CSV suites', () => {
     expect(other?.turns.map((t) => t.prompt)).toEqual(['First question', 'Second question']);
   });
 
-  it('reads promptfoo __expected columns; an unprefixed cell means equals', () => {
+  it('reads promptfoo __expected columns; equals only where a cell says it', () => {
     const suite = parseSuite(readFileSync(`${FIXTURES}valid/promptfoo-expected.csv`), 'promptfoo.csv');
     const checks = [...suite.cases].map((c) => c.assert.map((a) => [a.type, a.value]));
     expect(checks).toEqual([

@@ -6,6 +6,8 @@ import type { Suite } from '../domain/suite.js';
 import { formatBytes, MiB, NotTextError, readFileBounded, TooLargeError } from './bounded-read.js';
 import { parseCsvSuite } from './csv.js';
 import type { ParsedSuite } from './parsed-suite.js';
+import { mayBePromptfooConfig, parsePromptfooConfig } from './promptfoo/config.js';
+import { isPromptfooCsv, parsePromptfooCsv } from './promptfoo/csv-suite.js';
 import { parseYamlSuite } from './yaml.js';
 
 export type SuiteFormat = 'yaml' | 'csv';
@@ -23,13 +25,23 @@ export function suiteFormatOf(path: string): SuiteFormat {
   return format;
 }
 
+/** A kbbench suite, or a promptfoo config (told apart by its keys: prompts, providers, tests). */
+function parseYamlText(text: string, file: string): ParsedSuite {
+  return (mayBePromptfooConfig(text) ? parsePromptfooConfig(text, file) : undefined) ?? parseYamlSuite(text, file);
+}
+
+/** kbbench's CSV, or one with promptfoo's columns (told apart by its header). */
+function parseCsvText(bytes: Uint8Array, file: string): ParsedSuite {
+  return isPromptfooCsv(bytes) ? parsePromptfooCsv(bytes, file) : parseCsvSuite(bytes, file);
+}
+
 /**
  * Parses a suite from bytes already in memory. `file` is the path as the user wrote it: every
  * message and location names it that way. The YAML reader tolerates a UTF-8 BOM; so does CSV.
  * A CSV suite keeps `bytes` and reads each case from them when asked: do not change them after.
  */
 export function parseSuite(bytes: Uint8Array, file: string, format: SuiteFormat = suiteFormatOf(file)): Suite {
-  const parsed: ParsedSuite = format === 'csv' ? parseCsvSuite(bytes, file) : parseYamlSuite(Buffer.from(bytes).toString('utf8'), file);
+  const parsed: ParsedSuite = format === 'csv' ? parseCsvText(bytes, file) : parseYamlText(Buffer.from(bytes).toString('utf8'), file);
   const path = resolve(file);
   const { name, workspace, ...rest } = parsed;
   const suite: Suite = {

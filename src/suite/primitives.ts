@@ -1,6 +1,7 @@
 // zod building blocks shared by the suite schemas: ids, prompts, models, request options.
 import { z } from 'zod';
 import type { RequestOptions } from '../domain/suite.js';
+import { KEY_HINTS } from './promptfoo/vocabulary.js';
 import { didYouMean } from './suite-error.js';
 import { describeValue } from './zod-issues.js';
 
@@ -21,7 +22,10 @@ export const TEXT_OPTION_KEYS = ['additional_context', 'user', 'source'] as cons
 export function unknownKeyMessage(what: string, keys: readonly string[], allowed: readonly string[]): string {
   const first = keys[0] ?? '';
   const named = keys.map((key) => `"${key}"`).join(', ');
-  return `unknown key${keys.length > 1 ? 's' : ''} ${named} in ${what}${didYouMean(first, allowed)}; allowed keys: ${allowed.join(', ')}`;
+  // promptfoo's own words get what they mean in kbbench, not the nearest-spelled key (`vars` is not `tags`).
+  const hint = KEY_HINTS[first];
+  const guess = hint === undefined ? didYouMean(first, allowed) : ` (${hint})`;
+  return `unknown key${keys.length > 1 ? 's' : ''} ${named} in ${what}${guess}; allowed keys: ${allowed.join(', ')}`;
 }
 
 /** A map that rejects unknown keys, so a typo like `case:` is an error rather than ignored. */

@@ -1,4 +1,5 @@
 // The error a suite file raises: every problem found, each naming file, line, column and field.
+import { editDistance } from '../checks/levenshtein.js';
 import { InputError } from '../domain/errors.js';
 
 /** A problem found at a path of the parsed data, before it is given a line and column. */
@@ -41,19 +42,8 @@ export function formatField(path: readonly PropertyKey[]): string {
   return field;
 }
 
-/** Levenshtein distance: the number of single-letter edits between two words. */
-export function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i += 1) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j += 1) {
-      const substitute = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitute));
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
-}
+// The one edit distance (checks/levenshtein.ts owns it), re-exported for the suite's messages.
+export { editDistance };
 
 /** ` (did you mean "cases"?)` when one candidate is a likely typo of `word`, else ''. */
 export function didYouMean(word: string, candidates: readonly string[]): string {

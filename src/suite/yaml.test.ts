@@ -62,7 +62,7 @@ describe('YAML suites', () => {
       '    prompt: A',
       '    streem: true',
       '    assert:',
-      '      - { type: contains, value: x, weight: 2 }',
+      '      - { type: contains, value: x, weigth: 2 }',
       'threads:',
       '  - id: t',
       '    turns:',
@@ -72,7 +72,7 @@ describe('YAML suites', () => {
     expect(issuesOf(text)).toEqual([
       expect.stringMatching(/^dir\/inline\.yaml:1:11 target\.board: unknown key "board" in target \(did you mean "board_id"\?\)/),
       expect.stringMatching(/:5:5 cases\[0\]\.streem: unknown key "streem" in a case \(did you mean "stream/),
-      expect.stringMatching(/:7:37 cases\[0\]\.assert\[0\]\.weight: unknown key "weight" in an assertion/),
+      expect.stringMatching(/:7:37 cases\[0\]\.assert\[0\]\.weigth: unknown key "weigth" in an assertion/),
       expect.stringMatching(/:12:9 threads\[0\]\.turns\[0\]\.asserts: unknown key "asserts" in a turn \(did you mean "assert"\?\)/),
     ]);
   });
@@ -109,7 +109,7 @@ describe('YAML suites', () => {
       expect.stringMatching(/:8:34 cases\[0\]\.assert\[3\]\.similar\.min: must be between 0 and 1/),
       expect.stringMatching(/:9:18 cases\[0\]\.assert\[4\]\.judge\.rubric: is required/),
       expect.stringMatching(/:10:17 cases\[0\]\.assert\[5\]\.type: unknown check type "nope"/),
-      expect.stringMatching(/:11:48 cases\[0\]\.assert\[6\]\.threshold: threshold applies only to similar checks/),
+      expect.stringMatching(/:11:48 cases\[0\]\.assert\[6\]\.threshold: threshold applies to similar, levenshtein, cost/),
       expect.stringMatching(/:12:24 cases\[0\]\.assert\[7\]\.max-credits: must be a number of credits ≥ 0/),
     ]);
   });

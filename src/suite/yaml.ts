@@ -17,7 +17,7 @@ function syntaxError(error: YAMLError, lines: LineCounter, file: string): InputE
   return new InputError(`YAML syntax: ${message}`, { file, line, column: col });
 }
 
-function parseYamlDocument(text: string, file: string): { raw: unknown; locator: YamlLocator } {
+export function parseYamlDocument(text: string, file: string): { raw: unknown; locator: YamlLocator } {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) throw new SuiteError(doc.errors.map((error) => syntaxError(error, lines, file)));

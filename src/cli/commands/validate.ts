@@ -1,6 +1,7 @@
 // `kbbench validate <suite>`: checks a suite and prints what a run would send, sending nothing.
 import type { CommandModule } from 'yargs';
 import { describePlanLazily, type LazyPlanDescription } from '../../plan/describe.js';
+import { summarizeChecks } from '../../plan/check-listing.js';
 import { parseShard } from '../../plan/shard.js';
 import { InputError } from '../../domain/errors.js';
 import { renderTable } from '../../report/console-summary.js';
@@ -71,6 +72,7 @@ function* render(d: LazyPlanDescription, thresholds: Record<string, string[]>): 
   for (const r of d.requests) {
     const what = r.prompt === null ? '(creates the conversation)' : JSON.stringify(r.prompt.length > 70 ? `${r.prompt.slice(0, 67)}...` : r.prompt);
     yield `  ${r.endpoint.padEnd(8)} ${r.method.toUpperCase().padEnd(4)} ${r.streaming ? 'stream' : 'json  '} ${r.id}  ${what}`;
+    if (r.checks.length > 0) yield `           checks: ${summarizeChecks(r.checks)}`;
   }
 }
 
