@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../domain/errors.js';
+import type { InputError } from '../domain/errors.js';
 import { SuiteError } from './suite-error.js';
 import { loadSuite, loadSuites } from './load.js';
 

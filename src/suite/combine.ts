@@ -117,7 +117,10 @@ export function combineSuites(parts: readonly Suite[], items?: { cases: CaseList
   if (aborts.length > 0) combined.threshold_aborts = aborts;
   const tags = [...new Set(parts.flatMap((part) => part.tags ?? []))];
   if (tags.length > 0) combined.tags = tags;
-  errors.push(...duplicateIdErrors(combined.cases, combined.threads));
+  const twice = combined.files!.find((file, i, all) => all.indexOf(file) !== i);
+  // A file read twice (named and also included) would repeat every id: say that once instead.
+  if (twice !== undefined) errors.push(new InputError(`${twice} is read twice (named on the command line and included, or included twice); name it once`, { file: twice }));
+  else errors.push(...duplicateIdErrors(combined.cases, combined.threads));
   if (errors.length > 0) throw new SuiteError(errors.slice(0, 20));
   return combined;
 }
