@@ -35,7 +35,7 @@ describe('tags', () => {
 
   it('reads a CSV tags column (;-separated)', async () => {
     const out = join(tempDir(), 'run');
-    const r = await runCli(['run', 'test/fixtures/e2e/tagged.csv', '--latency-scale', '0', '--out', out, '--quiet']);
+    const r = await runCli(['run', 'test/fixtures/e2e/tagged.csv', '--workspace', 'suites/demo/workspace.yaml', '--latency-scale', '0', '--out', out, '--quiet']);
     expect(r.code, r.stderr).toBe(0);
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as Summary;
     expect(Object.keys(summary.tags ?? {})).toEqual(['billing', 'security', 'support']);

@@ -2,7 +2,8 @@
 // tests run it in-process with their own streams and environment. yargs wiring only: each command
 // lives in commands/ and sets its exit code.
 import yargs from 'yargs';
-import { commandModules } from './commands/index.js';
+import { commandModules, commandName, commandNamed, COMMANDS } from './commands/index.js';
+import { didYouMean } from '../suite/suite-error.js';
 import { InputError } from '../domain/errors.js';
 import { describeError, EXIT, exitCodeFor, type ExitCode } from './exit.js';
 import { knownFlags, withFlagSuggestions } from './flag-suggest.js';
@@ -23,15 +24,25 @@ export async function runCli(argv: readonly string[], host: CliHost): Promise<Ex
   return code;
 }
 
+/** A first word that is no command is a mistyped command (not a flag, not a suite): say which was meant. */
+function assertCommandWord(argv: readonly string[]): void {
+  const [word] = argv;
+  if (word === undefined || word.startsWith('-') || commandNamed([word])) return;
+  const names = COMMANDS.map(commandName);
+  throw new InputError(`unknown command ${word}${didYouMean(word, names)}; the commands are ${names.join(', ')} (kbbench --help)`);
+}
+
 async function parse(argv: string[], io: ReturnType<typeof cliIo>, host: CliHost): Promise<ExitCode> {
+  assertCommandWord(argv);
   let exitCode: ExitCode | undefined;
   const parser = yargs(argv)
     .scriptName('kbbench')
     .usage('$0 <command> [options]\n\nEvaluate, compare and load-test knowledge-base chat assistants.')
     .strict()
-    .demandCommand(1, 'Name a command: run, serve, validate, report, compare, estimate, merge, boards, chats.')
+    .demandCommand(1, 'Name a command: init, run, serve, validate, report, compare, estimate, merge, boards, chats.')
     .recommendCommands()
-    .example('$0 run suites/demo.yaml', 'run the demo suite against the embedded reference service')
+    .example('$0 init', 'write a small working project of your own (documents, suite, questions, CI workflow)')
+    .example('$0 run demo', 'run the shipped demo suite against the embedded reference service')
     .example('$0 validate suites/demo.csv', 'check a suite and see what it would send')
     .example('$0 compare reports/base reports/head', 'what changed between two runs')
     .example('$0 run --help', 'every command has its own help, with examples')

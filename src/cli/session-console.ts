@@ -1,5 +1,6 @@
 // What `run` and `estimate` share on the terminal: the key redacted, Ctrl-C handling, the progress
 // line, and the session hooks that print a run's start, warnings and budget stop.
+import { DEMO_ANSWERS_NOTICE } from '../domain/run.js';
 import type { SessionHooks } from '../session/run-session.js';
 import type { LiveInterval } from '../metrics/interval-recorder.js';
 import { startEmbeddedService } from './embedded.js';
@@ -43,6 +44,7 @@ export async function withSessionConsole<T>(io: CliIo, view: SessionConsole, bod
       if (!view.quiet) io.err(`${view.label} ready; waiting until ${startAt} (--start-at) to start`);
     },
     onStart: (info) => {
+      if (info.demo) io.err(`${view.label} ${DEMO_ANSWERS_NOTICE}`);
       for (const w of info.warnings) io.err(`warning: ${w}`);
       const target = info.embedded ? `the embedded reference service (${info.baseUrl})` : info.baseUrl;
       if (view.quiet) return;

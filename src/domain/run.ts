@@ -6,11 +6,15 @@ export type RunStatus = 'running' | 'completed' | 'interrupted' | 'budget-exhaus
 /** run.json's schema: 2 since the load spec (kbbench 0.1.0 wrote none; store/run-info.ts migrates it on read). */
 export const RUN_INFO_SCHEMA_VERSION = 2;
 
+/** What the first line of a run and report.html say when the demo's documents answered (run.json `knowledge_base.demo`). */
+export const DEMO_ANSWERS_NOTICE = "answered by the demo's documents (Cobalt Desk, a fictional help desk: suites/demo/workspace.yaml), not by a knowledge base of yours";
+
 export interface RunInfo {
   schema_version: typeof RUN_INFO_SCHEMA_VERSION;
   run_id: string;
   tool: { name: 'kbbench'; version: string };
-  suite: { name: string; path: string; sha256: string };
+  /** `files`: the suite files a run of several named (`run a.csv b.yaml`), absolute; `path` is the first. */
+  suite: { name: string; path: string; sha256: string; files?: string[] };
   /**
    * `requests`: what the run means to send. An open loop's plan adds `starts` (a start is a case, or
    * a whole thread whose turns follow each other) and `plan_requests` (one pass through the plan).
@@ -47,7 +51,7 @@ export interface RunInfo {
   /** The commit the run belongs to (GITHUB_SHA when present). */
   commit?: string;
   /** The knowledge base asked: its version when the workspace names one, and a sha256 of its documents (embedded service). */
-  knowledge_base?: { version?: string; sha256: string };
+  knowledge_base?: { version?: string; sha256: string; /** The demo's documents answered (no workspace of the user's). */ demo?: true };
   /** A suite's `grader: { min_kappa, labels }`: which model-graded check types had earned their gate when the run started. */
   grader_calibration?: GraderCalibration;
 }

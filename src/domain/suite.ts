@@ -190,6 +190,8 @@ export interface Suite {
   /** Absolute path of the suite file. */
   path: string;
   sha256: string;
+  /** Every file the suite was read from, when more than one (`run a.csv b.yaml`, `- file://…` includes); `path` is the first. */
+  files?: string[];
   target: SuiteTarget;
   /** Empty = the service's default model (no `model` parameter sent). */
   models: string[];

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import type { RunInfo } from '../domain/run.js';
 import type { RequestOptions, Suite } from '../domain/suite.js';
-import { loadSuite } from '../suite/index.js';
+import { loadSuite, loadSuites } from '../suite/index.js';
 import { filterSuite, type SuiteFilter } from '../suite/filter.js';
 import { buildPlan } from './build.js';
 import type { Plan, Shard } from './types.js';
@@ -30,7 +30,8 @@ export async function planOfRun(run: RunInfo, keep?: SuiteFilter): Promise<Plan 
 export async function suiteAndPlanOfRun(run: RunInfo, keep?: SuiteFilter): Promise<{ suite: Suite; plan: Plan } | null> {
   if (!existsSync(run.suite.path)) return null;
   try {
-    const whole = await loadSuite(run.suite.path);
+    // A run of several files (`run a.csv b.yaml`) names them all; a suite's includes are read again by loadSuite.
+    const whole = run.suite.files ? await loadSuites(run.suite.files) : await loadSuite(run.suite.path);
     if (whole.sha256 !== run.suite.sha256) return null;
     const suite = keep ? filterSuite(whole, keep) : whole;
     const o = run.options as PlanOptionsOfRun;

@@ -4,6 +4,7 @@ import { open, readFile, realpath, stat } from 'node:fs/promises';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
+import { expandDocumentEntry } from './document-glob.js';
 import { splitMarkdown, type Passage } from './markdown.js';
 import type { ModelProfileOverride } from './model-profiles.js';
 import { creditsToUnits } from './model-profiles.js';
@@ -191,8 +192,14 @@ async function loadChat(
 ): Promise<WorkspaceChat> {
   const documents: KnowledgeDocument[] = [];
   const passages: Passage[] = [];
-  for (const [i, name] of chat.documents.entries()) {
-    const path = resolve(folder, name);
+  for (const [i, entry] of chat.documents.entries()) {
+    const paths = await expandDocumentEntry(folder, entry);
+    if (paths.length === 0) fail(i, `${entry} matches no file (relative to the workspace's folder)`);
+    for (const path of paths) await addDocument(path, path === resolve(folder, entry) ? entry : relative(folder, path), i);
+  }
+  return { id: chat.id, name: chat.name || chat.id, kind: chat.kind, boardId, documents, passages };
+
+  async function addDocument(path: string, name: string, i: number): Promise<void> {
     let markdown: string;
     try {
       markdown = await readDocument(path, root);
@@ -207,7 +214,6 @@ async function loadChat(
     documents.push({ name: docName, path, title: split.title });
     passages.push(...split.passages);
   }
-  return { id: chat.id, name: chat.name || chat.id, kind: chat.kind, boardId, documents, passages };
 }
 
 /**

@@ -30,7 +30,10 @@ export interface EmbeddedServiceOptions {
 }
 
 export interface RunSessionOptions {
+  /** The suite file; with `suitePaths`, the first of several run as one suite. */
   suitePath: string;
+  /** Several suite files run as one suite (`run a.csv b.yaml`); absent for one. */
+  suitePaths?: string[];
   /** Live service; absent = the embedded reference service. */
   baseUrl?: string;
   apiKey?: string;

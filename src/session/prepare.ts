@@ -7,7 +7,7 @@ import { InputError } from '../domain/errors.js';
 import type { Suite, SuiteCase } from '../domain/suite.js';
 import { buildPlan, mergeOptions, narrowPlan } from '../plan/index.js';
 import type { Plan, PlanUnit } from '../plan/types.js';
-import { loadSuite } from '../suite/index.js';
+import { loadSuites } from '../suite/index.js';
 import type { LoadSpec } from '../domain/load.js';
 import { buildLoadSpec } from '../load/index.js';
 import { loadInputOf } from './load-profile.js';
@@ -70,7 +70,7 @@ function checkThresholdTags(thresholds: Record<string, string[]>, suite: Suite):
 async function selectedSuite(options: RunSessionOptions): Promise<Suite> {
   const byPattern = parseFilters(options.filter ?? []);
   const byFailure = options.onlyFailedDir === undefined ? undefined : await onlyFailedFilter(options.onlyFailedDir);
-  const suite = await loadSuite(options.suitePath);
+  const suite = await loadSuites(options.suitePaths ?? [options.suitePath]);
   if (byPattern === undefined && byFailure === undefined) return suite;
   const narrowed = filterSuite(suite, (subject) => (byPattern?.(subject) ?? true) && (byFailure?.(subject) ?? true));
   if (narrowed.cases.length === 0 && narrowed.threads.length === 0) {

@@ -1,4 +1,5 @@
 // run.json's content at the start of a run, and what the run means to send.
+import { resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { LoadSpec, RecordedLoad } from '../domain/load.js';
 import { RUN_INFO_SCHEMA_VERSION, type RunInfo } from '../domain/run.js';
@@ -31,7 +32,7 @@ export function initialRunInfo(prepared: PreparedRun, options: RunSessionOptions
     schema_version: RUN_INFO_SCHEMA_VERSION,
     run_id: previous?.run_id ?? randomUUID(),
     tool: { name: 'kbbench', version: options.toolVersion },
-    suite: { name: suite.name, path: suite.path, sha256: suite.sha256 },
+    suite: { name: suite.name, path: suite.path, sha256: suite.sha256, ...(options.suitePaths ? { files: options.suitePaths.map((file) => resolve(file)) } : {}) },
     plan: { items: plan.counts.items, requests: plan.counts.requests, threads: plan.counts.threads, models: plan.models, ...openLoopPlan(load, options, prepared) },
     options: { ...recordableOptions(options), ...(purpose ? { purpose } : {}) },
     target: { base_url: target.embedded ? 'embedded' : target.baseUrl, embedded: target.embedded, board_id: target.boardId, chat_id: target.chatId },

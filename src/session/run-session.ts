@@ -44,7 +44,7 @@ export interface SessionHooks {
   /** `--start-at`: the run is ready and waits for the instant (nothing sent yet). */
   onWaitStart?(info: { startAt: string }): void;
   /** `load`: a time-bound run's planned load and in-flight cap, in words (null for a closed loop). */
-  onStart?(info: { runDir: string; total: number; done: number; baseUrl: string; embedded: boolean; warnings: string[]; load?: string | null; workers?: number }): void;
+  onStart?(info: { runDir: string; total: number; done: number; baseUrl: string; embedded: boolean; warnings: string[]; load?: string | null; workers?: number; demo?: boolean }): void;
   onProgress?(progress: ProgressInfo, sample: Sample): void;
   onStopping?(reason: StopReason, detail: string): void;
   /** Once per second of the run: the last seconds' rates, in flight, p95 and errors (a live line). */
@@ -139,7 +139,7 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
     const tookOver = lock ? takeOverNotice(lock) : null;
     const warnings = [...(tookOver ? [tookOver] : []), ...(target.notice ? [target.notice] : []), ...prepared.warnings, ...resumed.warnings, ...resumeWarnings(previous, prepared, state)];
     if (workers.notice) warnings.push(workers.notice);
-    hooks.onStart?.({ runDir, total, done, baseUrl: target.baseUrl, embedded: target.embedded, warnings, load: describeLoad(specOf(options), options), workers: workers.count });
+    hooks.onStart?.({ runDir, total, done, baseUrl: target.baseUrl, embedded: target.embedded, demo: target.knowledgeBase?.demo === true, warnings, load: describeLoad(specOf(options), options), workers: workers.count });
     // A sweep's rates are known once its probes are done: run.json records them as its load.
     const onSweep = (sweep: SweepEvent): void => {
       const { type: _type, ...plan } = sweep;

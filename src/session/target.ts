@@ -1,6 +1,7 @@
 // Where a run sends its requests: the live service (--base-url) or the embedded reference service.
 import { InputError } from '../domain/errors.js';
 import type { Suite } from '../domain/suite.js';
+import { assertMeansDemo, servesDemo } from './demo-guard.js';
 import type { EmbeddedServiceOptions, RunSessionOptions } from './options.js';
 
 export interface ServiceHandle {
@@ -25,7 +26,7 @@ export interface ResolvedTarget {
   /** Said to the user when the target came from the embedded workspace's default. */
   notice?: string;
   /** What run.json records of the knowledge base (the embedded service's; a live one does not say). */
-  knowledgeBase?: { version?: string; sha256: string };
+  knowledgeBase?: { version?: string; sha256: string; demo?: true };
   stop(): Promise<void>;
 }
 
@@ -58,6 +59,7 @@ export async function resolveTarget(options: RunSessionOptions, suite: Suite, la
     return { baseUrl: options.baseUrl, apiKey: options.apiKey, embedded: false, ...ids, stop: async () => undefined };
   }
   const workspacePath = options.embedded.workspacePath ?? suite.workspace;
+  assertMeansDemo(options, suite, workspacePath);
   const service = await launch({ ...options.embedded, ...(workspacePath ? { workspacePath } : {}) });
   let ids: ReturnType<typeof resolveIds>;
   try {
@@ -67,6 +69,6 @@ export async function resolveTarget(options: RunSessionOptions, suite: Suite, la
     throw error;
   }
   return {
-    baseUrl: service.url, apiKey: service.key, embedded: true, ...ids, ...(service.knowledgeBase ? { knowledgeBase: service.knowledgeBase } : {}), stop: () => service.stop(),
+    baseUrl: service.url, apiKey: service.key, embedded: true, ...ids, ...(service.knowledgeBase ? { knowledgeBase: { ...service.knowledgeBase, ...(servesDemo(workspacePath) ? { demo: true as const } : {}) } } : {}), stop: () => service.stop(),
   };
 }

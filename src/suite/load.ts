@@ -1,8 +1,11 @@
 // Loads a suite file by its extension: reads the bytes once, hashes them, parses and validates.
 import { createHash } from 'node:crypto';
-import { basename, dirname, extname, resolve } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { InputError } from '../domain/errors.js';
 import type { Suite } from '../domain/suite.js';
+import { combineSuites } from './combine.js';
+import { withIncludes } from './include-read.js';
 import { formatBytes, MiB, NotTextError, readFileBounded, TooLargeError } from './bounded-read.js';
 import { parseCsvSuite } from './csv.js';
 import type { ParsedSuite } from './parsed-suite.js';
@@ -40,10 +43,10 @@ function parseCsvText(bytes: Uint8Array, file: string): ParsedSuite {
  * message and location names it that way. The YAML reader tolerates a UTF-8 BOM; so does CSV.
  * A CSV suite keeps `bytes` and reads each case from them when asked: do not change them after.
  */
-export function parseSuite(bytes: Uint8Array, file: string, format: SuiteFormat = suiteFormatOf(file)): Suite {
+export function parseSuite(bytes: Uint8Array, file: string, format: SuiteFormat = suiteFormatOf(file), including: readonly string[] = []): Suite {
   const parsed: ParsedSuite = format === 'csv' ? parseCsvText(bytes, file) : parseYamlText(Buffer.from(bytes).toString('utf8'), file);
   const path = resolve(file);
-  const { name, workspace, ...rest } = parsed;
+  const { name, workspace, includes, ...rest } = parsed;
   const suite: Suite = {
     ...rest,
     name: name ?? basename(file, extname(file)),
@@ -54,7 +57,21 @@ export function parseSuite(bytes: Uint8Array, file: string, format: SuiteFormat 
   // Knowledge documents, like the workspace, are relative to the suite file's folder.
   if (suite.knowledge) suite.knowledge = { ...suite.knowledge, patterns: suite.knowledge.patterns.map((p) => resolve(dirname(path), p)) };
   if (suite.grader_calibration) suite.grader_calibration = { ...suite.grader_calibration, labels: resolve(dirname(path), suite.grader_calibration.labels) };
-  return suite;
+  if (includes === undefined) return suite;
+  // An included file is named as the including one was (relative to where the user is), so messages read alike.
+  const nameOf = (included: string): string => join(dirname(file), relative(dirname(path), included));
+  return withIncludes(suite, includes, [...including, path], (included, chain) => parseSuite(readIncluded(included, nameOf(included)), nameOf(included), suiteFormatOf(included), chain));
+}
+
+/** An included file's bytes (read at once: a suite's includes are read while it is parsed). */
+function readIncluded(path: string, file: string): Uint8Array {
+  try {
+    if (statSync(path).size > MAX_SUITE_BYTES) throw new InputError(`the suite file is larger than the limit of ${formatBytes(MAX_SUITE_BYTES)}`, { file });
+    return readFileSync(path);
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    throw new InputError(`cannot read the included file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { file });
+  }
 }
 
 /**
@@ -80,4 +97,10 @@ async function readSuiteBytes(file: string): Promise<Uint8Array> {
 export async function loadSuite(file: string): Promise<Suite> {
   const format = suiteFormatOf(file);
   return parseSuite(await readSuiteBytes(file), file, format);
+}
+
+/** Several suite files as one suite (`kbbench run a.csv b.yaml`): one plan, one run; ids unique across them. */
+export async function loadSuites(files: readonly string[]): Promise<Suite> {
+  if (files.length === 1) return loadSuite(files[0]!);
+  return combineSuites(await Promise.all(files.map((file) => loadSuite(file))));
 }

@@ -4,7 +4,7 @@ import { splitThresholdEntries } from '../metrics/threshold-abort.js';
 import type { CheckSpec, RequestOptions, SourceLocation, SuiteCase, SuiteThread } from '../domain/suite.js';
 import { durationMsOf } from '../domain/stages.js';
 import { InputError } from '../domain/errors.js';
-import type { ParsedSuite } from './parsed-suite.js';
+import type { ParsedSuite, SuiteInclude } from './parsed-suite.js';
 import { pickOptions } from './primitives.js';
 import { buildLoad } from './load-block.js';
 import { isUnknownModel, unknownModelWarning } from './semantic.js';
@@ -147,20 +147,27 @@ export interface BuiltItems {
   threads: SuiteThread[];
   warnings: string[];
   tags: Set<string>;
+  /** `- file://…` entries, in file order: the loader puts the items they name in their place. */
+  includes?: SuiteInclude[];
 }
 
 /** Builds every item of a whole validated file (the streamed reading builds them as it parses). */
 export function buildItems(file: SuiteFile, locator: SuiteLocator): BuiltItems {
   const items: BuiltItems = { cases: [], threads: [], warnings: [], tags: new Set() };
+  const include = (key: 'cases' | 'threads', entry: string, index: number, after: number): void => {
+    (items.includes ??= []).push({ key, entry, after, location: locator.location([key, index]) });
+  };
   (file.cases ?? []).forEach((entry, index) => {
+    if (typeof entry === 'string') return include('cases', entry, index, items.cases.length);
     items.cases.push(buildCase(entry, index, locator));
     items.warnings.push(...caseModelWarnings(entry, index, locator));
   });
   (file.threads ?? []).forEach((entry, index) => {
+    if (typeof entry === 'string') return include('threads', entry, index, items.threads.length);
     items.threads.push(buildThread(entry, index, locator, file.think_time));
     items.warnings.push(...threadModelWarnings(entry, index, locator));
   });
-  for (const entry of [...(file.cases ?? []), ...(file.threads ?? [])]) for (const tag of entry.tags ?? []) items.tags.add(tag);
+  for (const entry of [...(file.cases ?? []), ...(file.threads ?? [])]) if (typeof entry !== 'string') for (const tag of entry.tags ?? []) items.tags.add(tag);
   return items;
 }
 
@@ -178,6 +185,7 @@ export function buildSuite(file: SuiteFile, locator: SuiteLocator, items: BuiltI
     warnings: [...warningsOf(topWarnings, locator), ...items.warnings],
   };
   if (items.tags.size > 0) suite.tags = [...items.tags];
+  if (items.includes) suite.includes = items.includes;
   if (file.repeat_pass) suite.repeat_pass = file.repeat_pass;
   if (file.name !== undefined) suite.name = file.name;
   if (file.workspace !== undefined) suite.workspace = file.workspace;

@@ -2,6 +2,7 @@
 import { endpointUrlProblem } from '../client/redact.js';
 import { z } from 'zod';
 import { assertionSchema } from './assertion.js';
+import { includeOr } from './include-entry.js';
 import { loadSchema } from './load-block.js';
 import { idSchema, modelsSchema, repeatPassSchema, tagsSchema, nonEmptyText, optional, requestOptionShape, strictMap } from './primitives.js';
 
@@ -79,8 +80,8 @@ export const suiteFileSchema = strictMap('the suite', {
   target: optional(strictMap('target', { board_id: optional(nonEmptyText), chat_id: optional(nonEmptyText) })),
   models: optional(modelsSchema),
   defaults: optional(strictMap('defaults', requestOptionShape)),
-  cases: optional(z.array(caseSchema)),
-  threads: optional(z.array(threadSchema)),
+  cases: optional(z.array(includeOr(caseSchema))),
+  threads: optional(z.array(includeOr(threadSchema))),
   thresholds: optional(z.record(z.string(), thresholdList)),
   think_time: optional(thinkTimeSchema),
   workspace: optional(nonEmptyText),
@@ -92,4 +93,6 @@ export const suiteFileSchema = strictMap('the suite', {
 
 export type SuiteFile = z.infer<typeof suiteFileSchema>;
 export type CaseEntry = z.infer<typeof caseSchema>;
+/** `- file://questions.csv` in `cases:` or `threads:` (globs allowed): the items of the files it names. */
+export type IncludeEntry = string;
 export type ThreadEntry = z.infer<typeof threadSchema>;

@@ -15,9 +15,13 @@ export interface CommandEntry {
 
 /** `command` and `describe` are what `kbbench --help` lists; commands.test.ts holds them equal to each module's own. */
 export const COMMANDS: readonly CommandEntry[] = [
-  { command: 'run <suite>', describe: 'run a suite against the embedded reference service or a live one (--base-url)', load: async () => (await import('./run.js')).runCommand },
+  {
+    command: 'init [dir]', describe: 'write a small working project to edit into your own: documents, a suite with a CSV of questions, a CI workflow',
+    load: async () => (await import('./init.js')).initCommand,
+  },
+  { command: 'run [suite..]', describe: 'run a suite against the embedded reference service or a live one (--base-url)', load: async () => (await import('./run.js')).runCommand },
   { command: 'serve', describe: 'run the embedded reference service alone (prints its URL and the demo key)', load: async () => (await import('./serve.js')).serveCommand },
-  { command: 'validate <suite>', describe: 'check a suite and print what a run would send (sends nothing)', load: async () => (await import('./validate.js')).validateCommand },
+  { command: 'validate <suite..>', describe: 'check a suite and print what a run would send (sends nothing)', load: async () => (await import('./validate.js')).validateCommand },
   { command: 'report <run-dir>', describe: 'rebuild every report of a run from its results.ndjson', load: async () => (await import('./report.js')).reportCommand },
   { command: 'compare <base-dir> <head-dir>', describe: 'compare two runs (answers, pass/fail, latency, credits); exit 1 on regression', load: async () => (await import('./compare.js')).compareCommand },
   {

@@ -46,7 +46,7 @@ export async function runAction(io: CliIo, setExit: (code: ExitCode) => void, ar
       io.out(`reports: ${result.runDir}/report.html (and summary.json, samples.csv, summary.csv, cases.csv, junit.xml)`);
       for (const report of result.run.outputs ?? []) io.out(outputReportLine(report));
       if (result.run.status === 'aborted') io.out(`aborted: ${result.run.abort?.detail ?? result.run.stop_reason ?? ''}`);
-      else if (result.run.status !== 'completed') io.out(stoppedEarlyLine(result.run, options.suitePath, result.runDir));
+      else if (result.run.status !== 'completed') io.out(stoppedEarlyLine(result.run, (options.suitePaths ?? [options.suitePath]).join(' '), result.runDir));
     }
     setExit(exitFor(result, baselineFailed));
   });

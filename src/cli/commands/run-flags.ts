@@ -1,5 +1,6 @@
 // The `run` command's flags (CONTRACT.md) and their translation into RunSessionOptions.
 import type { Argv } from 'yargs';
+import { suitePathsOf } from './suite-paths.js';
 import { STREAM_DIALECTS, type StreamDialect } from '../../protocol/dialects.js';
 import { parseShard } from '../../plan/shard.js';
 import { endpointUrlProblem } from '../../client/redact.js';
@@ -26,7 +27,7 @@ import { MAX_SWEEP_RATES, SWEEP_PROBE_MAX_MS, SWEEP_SATURATION_WORKERS } from '.
  */
 export function sendFlags<T>(y: Argv<T>) {
   return y
-    .positional('suite', { type: 'string', demandOption: true, describe: 'suite file (.yaml, .yml or .csv)' })
+    .positional('suite', { type: 'string', describe: 'suite file (.yaml, .yml or .csv); `run` takes several, run as one suite' })
     .option('base-url', { type: 'string', describe: 'live service base URL (env KBBENCH_BASE_URL); default: the embedded reference service', group: 'Target:' })
     .option('api-key-file', { type: 'string', describe: 'file holding the API key (else env KBBENCH_API_KEY)', group: 'Target:' })
     .option('auth', { choices: ['header', 'query'] as const, describe: 'send the key as the x-api-key header (the default) or the api_key query parameter', group: 'Target:' })
@@ -190,7 +191,7 @@ export function toSessionOptions(a: Record<string, unknown>, env: NodeJS.Process
   const baseUrl = (a.baseUrl as string | undefined) ?? env.KBBENCH_BASE_URL;
   const apiKey = readApiKey(env, a.apiKeyFile as string | undefined);
   return {
-    suitePath: a.suite as string,
+    ...suitePathsOf(a.suite),
     ...opt('baseUrl', baseUrl || undefined),
     ...opt('apiKey', apiKey),
     auth: (a.auth as 'header' | 'query') ?? 'header',

@@ -22,11 +22,12 @@ export const FAIL_ON_EPILOG = [
 
 export function runCommand(io: CliIo, setExit: (code: ExitCode) => void): CommandModule {
   return {
-    command: 'run <suite>',
+    command: 'run [suite..]',
     describe: 'run a suite against the embedded reference service or a live one (--base-url)',
     builder: (y) =>
       runFlags(y)
-        .example('$0 run suites/demo.yaml', 'the demo suite against the embedded reference service')
+        .example('$0 run demo', 'the shipped demo suite against the embedded reference service, from any folder')
+        .example('$0 run questions.csv threads.yaml --workspace kb/workspace.yaml', 'several files as one suite: one plan, one run directory, one model comparison')
         .example('$0 run suites/demo.yaml --models gpt-4o,gpt-4o-mini --repeat 3', 'compare two models, three samples each')
         .example('KBBENCH_API_KEY=… $0 run faq.csv --base-url https://api.example.com --board B --chat C', 'a CSV suite against the live service')
         .example('$0 run suites/demo.yaml --rate 20 --duration 60s --max-in-flight 50', 'load test: 20 starts per second for a minute (a start is a case, or a whole thread)')

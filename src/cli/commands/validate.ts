@@ -14,6 +14,7 @@ import { TOOL_VERSION } from '../version.js';
 import { EXIT, type ExitCode } from '../exit.js';
 import { checkGraderLabel, describeGrader } from '../../graders/choose.js';
 import type { PreparedRun } from '../../session/prepare.js';
+import { suitePathsOf } from './suite-paths.js';
 import { graderFlags, graderOptions } from './grader-flags.js';
 import type { CliIo } from '../io.js';
 
@@ -90,7 +91,7 @@ async function checkWorkspace(path: string | undefined): Promise<void> {
 /** Reads the suite, plans it and prints the plan (text, or JSON with --json), sending nothing. */
 async function validate(argv: Record<string, unknown>, io: CliIo): Promise<void> {
   const prepared = await prepareRun({
-    suitePath: argv.suite as string, auth: 'header', models: parseList(argv.models as string | undefined), repeat: argv.repeat as number,
+    ...suitePathsOf(argv.suite), auth: 'header', models: parseList(argv.models as string | undefined), repeat: argv.repeat as number,
     concurrency: 1, requestDefaults: {}, timeoutMs: 1, retries: 0, reportsRoot: '', thresholdFlags: (argv.threshold as string[] | undefined) ?? [],
     embedded: {}, toolVersion: TOOL_VERSION, ...graderOptions(argv, io.env), ...(argv.shard ? { shard: parseShard(argv.shard as string, io.env.JOB_COMPLETION_INDEX) } : {}),
   });
@@ -110,11 +111,11 @@ async function validate(argv: Record<string, unknown>, io: CliIo): Promise<void>
 
 export function validateCommand(io: CliIo, setExit: (code: ExitCode) => void): CommandModule {
   return {
-    command: 'validate <suite>',
+    command: 'validate <suite..>',
     describe: 'check a suite and print what a run would send (sends nothing)',
     builder: (y) =>
       y
-        .positional('suite', { type: 'string', demandOption: true })
+        .positional('suite', { type: 'string', array: true, demandOption: true, describe: 'suite file(s) (.yaml, .yml, .csv); several are one suite' })
         .option('models', { type: 'string', describe: 'comma-separated models (replaces the suite\'s)' })
         .option('repeat', { type: 'number', default: 1 })
         .option('shard', { type: 'string', describe: 'i/N (auto/N: i from JOB_COMPLETION_INDEX + 1)' })
@@ -123,6 +124,7 @@ export function validateCommand(io: CliIo, setExit: (code: ExitCode) => void): C
         .option('workspace', { type: 'string', describe: 'the embedded service\'s workspace to check (default: the suite\'s `workspace:`)' })
         .options(graderFlags('Grader:'))
         .example('$0 validate suites/demo.yaml', 'what the demo would send')
+        .example('$0 validate questions.csv threads.yaml', 'several files as one suite (ids unique across them)')
         .example('$0 validate faq.csv --models gpt-4o,o3-mini --json', 'the plan as JSON'),
     handler: async (argv) => {
       // A validate only reads and prints: its young generation need not grow (session/young-generation.ts).

@@ -1,5 +1,5 @@
 // report.html's header: suite, target, times, verdict, and the run's totals as key figures.
-import type { RunInfo } from '../../domain/run.js';
+import { DEMO_ANSWERS_NOTICE, type RunInfo } from '../../domain/run.js';
 import type { Summary } from '../../domain/summary.js';
 import { formatCount, formatCreditAmount, formatDurationMs, formatRate, formatTimestamp } from '../format.js';
 import { esc } from './escape.js';
@@ -59,6 +59,7 @@ export function renderHeader(run: RunInfo, summary: Summary): string {
   if (t.unreadable_lines > 0) kpis.push(kpi('Unreadable lines', formatCount(t.unreadable_lines), 'in results.ndjson'));
   return `<header class="page-header"><div class="wrap">
 <div class="title-row"><h1><span class="tool">kbbench ·</span> ${esc(run.suite.name)}</h1>${verdictBadge(summary.verdict)}</div>
+${run.knowledge_base?.demo ? `<p class="demo-notice"><strong>Demo:</strong> ${esc(DEMO_ANSWERS_NOTICE)}.</p>` : ''}
 <dl class="meta">${meta.join('')}</dl>
 <div class="kpis">${kpis.join('')}</div>
 </div></header>`;

@@ -1,0 +1,22 @@
+// The suite files a command names (`run a.csv b.yaml`, `run demo`), shared by run, validate and estimate.
+import { existsSync } from 'node:fs';
+import { InputError } from '../../domain/errors.js';
+import type { RunSessionOptions } from '../../session/options.js';
+import { SHIPPED_SUITE_NAMES } from '../../suite/shipped.js';
+
+/**
+ * The suite files named: one, or several run as one suite (`run questions.csv threads.yaml`). A bare
+ * `demo` or `load-demo` that is no file here is the shipped suite of that name, from any folder.
+ */
+export function suitePathsOf(value: unknown): Pick<RunSessionOptions, 'suitePath' | 'suitePaths'> {
+  const named = (Array.isArray(value) ? value : value === undefined ? [] : [value]).map(String);
+  if (named.length === 0) {
+    throw new InputError(
+      'name a suite file to run: `kbbench init` writes a project of your own to start from (then `kbbench run suite.yaml`), and `kbbench run demo` runs the shipped demo',
+      { field: 'suite' },
+    );
+  }
+  const paths = named.map((path) => (SHIPPED_SUITE_NAMES[path] !== undefined && !existsSync(path) ? SHIPPED_SUITE_NAMES[path] : path));
+  return { suitePath: paths[0]!, ...(paths.length > 1 ? { suitePaths: paths } : {}) };
+}
+
