@@ -10,7 +10,7 @@ export { CreditLedger } from './credits/ledger.js';
 export { runChecks, textSimilarity } from './checks/index.js';
 export { createThresholdSinks, validateThresholds, type ThresholdSinks } from './metrics/index.js';
 export { runSession, type SessionHooks, type SessionResult } from './session/run-session.js';
-export type { RunSessionOptions } from './session/options.js';
+export type { RunSessionOptions } from './config/run-config.js';
 export { estimateSuite } from './session/estimate.js';
 export { createSummarizer, mergeHistogramFiles, IntervalRecorder, mergeTimelines, createLoadAnalysis, type LiveInterval } from './metrics/index.js';
 export { readTimeline } from './store/timeline-file.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Comparison, ConfirmFinding } from '../compare/types.js';
 import { itemKeyOf } from '../compare/collect.js';
 import { readResults } from '../store/results-reader.js';
-import type { RunSessionOptions } from './options.js';
+import type { RunSessionOptions } from '../config/run-config.js';
 import { runSession, type SessionHooks } from './run-session.js';
 
 /** Where the re-asks' own run directory goes, inside the head run's. */

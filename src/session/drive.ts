@@ -25,7 +25,7 @@ import type { ThresholdAbort } from '../domain/suite.js';
 import { arrivalProfileOf, workersProfileOf } from '../load/index.js';
 import { specOf } from './load-profile.js';
 import { redactSample } from './redact-sample.js';
-import type { RunSessionOptions } from './options.js';
+import type { RunSessionOptions } from '../config/run-config.js';
 import type { ResolvedTarget } from './target.js';
 import type { WorkerPool } from './workers/pool.js';
 

@@ -12,7 +12,7 @@ import { isoNow } from '../runner/clock.js';
 import { readResults } from '../store/results-reader.js';
 import { defaultRunDir, hasResults, RUN_FILES, writeJsonAtomic } from '../store/run-dir.js';
 import { fromUnits, sampleCreditUnits } from '../credits/units.js';
-import type { RunSessionOptions } from './options.js';
+import type { RunSessionOptions } from '../config/run-config.js';
 import { prepareRun } from './prepare.js';
 import { arrivalProfileOf } from '../load/index.js';
 import { plannedLoad, specOf } from './load-profile.js';

@@ -8,7 +8,7 @@ import { AbortedError } from '../domain/errors.js';
 import { makeGrader, type Grader, type Knowledge } from '../graders/index.js';
 import { DEFAULT_BACKOFF, withRetries, type CheckFn } from '../runner/index.js';
 import { retryPolicyOf } from './preflight.js';
-import type { RunSessionOptions } from './options.js';
+import type { RunSessionOptions } from '../config/run-config.js';
 import type { ResolvedTarget } from './target.js';
 
 export interface GradingDeps {

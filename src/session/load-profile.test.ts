@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RunSessionOptions } from './options.js';
+import type { RunSessionOptions } from '../config/run-config.js';
 import { checkLoadProfile, loadProfileOf, sweepSlos } from './load-profile.js';
 
 const base = { suitePath: 's.yaml', auth: 'header', repeat: 1, concurrency: 4, requestDefaults: {}, timeoutMs: 1000, retries: 0, reportsRoot: '/tmp', thresholdFlags: [], embedded: {}, toolVersion: 't' } as RunSessionOptions;

@@ -6,7 +6,7 @@ import { requestsOf } from '../plan/index.js';
 import type { Plan, Shard } from '../plan/types.js';
 import { segmentRequests, segmentSize } from '../runner/segment.js';
 import { plannedStarts, type LoadProfile } from '../runner/arrivals.js';
-import type { RunSessionOptions } from './options.js';
+import type { RunSessionOptions } from '../config/run-config.js';
 
 export { MAX_SWEEP_RATES } from '../load/index.js';
 

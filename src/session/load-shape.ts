@@ -7,7 +7,7 @@ import type { SweepPlan } from '../domain/load.js';
 import type { LoadSpec } from '../domain/load.js';
 import { defaultMaxInFlight, scheduleOf } from '../load/index.js';
 import { loadProfileOf, specOf } from './load-profile.js';
-import type { RunSessionOptions } from './options.js';
+import type { RunSessionOptions } from '../config/run-config.js';
 
 export interface LoadShape {
   stages: StageWindow[];

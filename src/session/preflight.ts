@@ -3,7 +3,7 @@ import type { KbClient } from '../client/index.js';
 import { fetchEmbeddings } from '../client/embeddings.js';
 import { InputError, KbError } from '../domain/errors.js';
 import { DEFAULT_BACKOFF, withRetries, type BackoffPolicy } from '../runner/index.js';
-import type { RunSessionOptions } from './options.js';
+import type { RunSessionOptions } from '../config/run-config.js';
 import type { ResolvedTarget } from './target.js';
 import type { Grader } from '../graders/index.js';
 

@@ -14,7 +14,7 @@ import { loadInputOf } from './load-profile.js';
 import { filterSuite, parseFilters } from '../suite/filter.js';
 import { onlyFailedFilter } from '../store/run-selection.js';
 import { withSuiteLoad } from './suite-load.js';
-import type { RunSessionOptions } from './options.js';
+import type { RunSessionOptions } from '../config/run-config.js';
 import { assertModelNames } from './model-names.js';
 import { assertThresholdScopes } from './threshold-scopes.js';
 import type { GraderSpec } from '../domain/suite.js';

@@ -2,7 +2,7 @@
 import { InputError } from '../domain/errors.js';
 import type { RunInfo } from '../domain/run.js';
 import { LOAD_KINDS } from '../load/index.js';
-import type { RunSessionOptions } from './options.js';
+import type { RunSessionOptions } from '../config/run-config.js';
 
 /** What decides which items exist and where they go: restored from run.json, never taken from new flags. */
 const PLAN_KEYS = [

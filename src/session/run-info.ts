@@ -5,7 +5,7 @@ import { RUN_INFO_SCHEMA_VERSION, type RunInfo } from '../domain/run.js';
 import { arrivalProfileOf, scheduleOf } from '../load/index.js';
 import { plannedLoad } from './load-profile.js';
 import { isoNow } from '../runner/index.js';
-import { recordableOptions, type RunSessionOptions } from './options.js';
+import { recordableOptions, type RunSessionOptions } from '../config/run-config.js';
 import type { PreparedRun } from './prepare.js';
 import type { ResolvedTarget } from './target.js';
 

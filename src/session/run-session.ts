@@ -20,7 +20,7 @@ import { drive, type ProgressInfo, type SweepEvent } from './drive.js';
 import { maxInFlightOf, sweepLoad } from './load-shape.js';
 import { specOf, sweepSlos } from './load-profile.js';
 import { finishReports } from './finish.js';
-import type { RunSessionOptions } from './options.js';
+import type { RunSessionOptions } from '../config/run-config.js';
 import { preflight, preflightEmbeddings, preflightGrader } from './preflight.js';
 import { makeGrader } from '../graders/index.js';
 import { narrowPrepared, prepareRun, type PreparedRun } from './prepare.js';

@@ -2,7 +2,7 @@
 // any of --rate, --duration, --stages, --start-rate, --concurrency-stages replaces the suite's
 // whole arrival shape (a suite ramp and a flag rate never mix); the other keys go one by one.
 import type { SuiteLoad } from '../domain/suite.js';
-import type { RunSessionOptions } from './options.js';
+import type { RunSessionOptions } from '../config/run-config.js';
 
 function flagsGiveShape(o: RunSessionOptions): boolean {
   return o.rate !== undefined || o.durationMs !== undefined || o.stages !== undefined || o.startRate !== undefined || o.concurrencyStages !== undefined;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Suite } from '../domain/suite.js';
-import type { RunSessionOptions } from './options.js';
+import type { RunSessionOptions } from '../config/run-config.js';
 import { resolveIds } from './target.js';
 
 const suite = (target: Suite['target']): Suite => ({ path: 'faq.csv', target } as unknown as Suite);

@@ -1,7 +1,7 @@
 // Where a run sends its requests: the live service (--base-url) or the embedded reference service.
 import { InputError } from '../domain/errors.js';
 import type { Suite } from '../domain/suite.js';
-import type { EmbeddedServiceOptions, RunSessionOptions } from './options.js';
+import type { EmbeddedServiceOptions, RunSessionOptions } from '../config/run-config.js';
 
 export interface ServiceHandle {
   url: string;

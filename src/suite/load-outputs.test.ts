@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseSuite } from './load.js';
 import { suiteIssuesOf } from './test-helpers.js';
 import { withSuiteLoad } from '../session/suite-load.js';
-import type { RunSessionOptions } from '../session/options.js';
+import type { RunSessionOptions } from '../config/run-config.js';
 
 const CASES = 'cases:\n  - id: a\n    prompt: Hi\n';
 const yaml = (load: string) => parseSuite(Buffer.from(`${CASES}load:\n${load}`), 'dir/inline.yaml');

@@ -1,6 +1,6 @@
 // The --grader-* flags, alone in their module: validate and grader-check take them without loading
 // run-flags.ts's imports (the runner, outputs, compare: ~25 MB of modules a validate never runs).
-import type { RunSessionOptions } from '../../session/options.js';
+import type { RunSessionOptions } from '../../config/run-config.js';
 import { readGraderKey } from '../secrets.js';
 
 export function graderFlags(group: string) {

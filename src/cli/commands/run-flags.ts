@@ -5,7 +5,7 @@ import { parseShard } from '../../plan/shard.js';
 import { InputError } from '../../domain/errors.js';
 import { parseStartAt, wallClockMs } from '../../session/start-at.js';
 import type { RequestOptions } from '../../domain/suite.js';
-import type { RunSessionOptions } from '../../session/options.js';
+import type { RunSessionOptions } from '../../config/run-config.js';
 import { parseDurationMs, parseFraction, parseList, positive } from '../parse.js';
 import { readApiKey } from '../secrets.js';
 import { graderFlags, graderOptions } from './grader-flags.js';

@@ -1,6 +1,6 @@
 // What the main thread and its worker threads (--workers) say to each other: plain, cloneable data.
 import type { RunEvent, StopReason } from '../../runner/index.js';
-import type { RunSessionOptions } from '../options.js';
+import type { RunSessionOptions } from '../../config/run-config.js';
 
 /** A worker's share of the run: worker `index` (0-based) of `count`, and what it needs to rebuild the plan. */
 export interface WorkerInit {

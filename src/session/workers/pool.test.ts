@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../runner/index.js';
-import type { RunSessionOptions } from '../options.js';
+import type { RunSessionOptions } from '../../config/run-config.js';
 import type { ResolvedTarget } from '../target.js';
 import { WorkerError } from './messages.js';
 import { startWorkers } from './pool.js';

@@ -7,7 +7,7 @@ import { CreditLedger } from '../../credits/ledger.js';
 import { fromUnits } from '../../credits/units.js';
 import { Channel } from '../../runner/channel.js';
 import { monotonicMs, type RunEvent, type RunHandle, type StopReason } from '../../runner/index.js';
-import type { RunSessionOptions } from '../options.js';
+import type { RunSessionOptions } from '../../config/run-config.js';
 import type { ResolvedTarget } from '../target.js';
 import { releaseYoungGeneration } from '../young-generation.js';
 import { WorkerError, type FromWorker, type ToWorker, type WorkerInit } from './messages.js';

@@ -1,4 +1,4 @@
-// What a run session is asked to do: the `run` command's flags, parsed and typed.
+// A run's config: what a run is asked to do, typed once (the `run` command's flags, a suite's blocks and the library build it).
 import type { StreamDialect } from '../protocol/index.js';
 import type { RequestOptions } from '../domain/suite.js';
 import type { Shard } from '../plan/types.js';
