@@ -8,7 +8,7 @@ import { AbortedError } from '../domain/errors.js';
 import { makeGrader, type Grader, type Knowledge } from '../graders/index.js';
 import { DEFAULT_BACKOFF, withRetries, type CheckFn } from '../runner/index.js';
 import { retryPolicyOf } from './preflight.js';
-import type { RunSessionOptions } from '../config/run-config.js';
+import type { RunConfig } from '../config/run-config.js';
 import type { ResolvedTarget } from './target.js';
 
 export interface GradingDeps {
@@ -17,7 +17,7 @@ export interface GradingDeps {
   knowledge?: Knowledge;
 }
 
-type PortOptions = Pick<RunSessionOptions, 'timeoutMs' | 'retries' | 'maxRetryWaitMs' | 'embeddings'>;
+type PortOptions = Pick<RunConfig, 'timeoutMs' | 'retries' | 'maxRetryWaitMs' | 'embeddings'>;
 
 /** The grader of one request: a chat named on the check (with its own model), else the run's. */
 function graderFor(request: JudgeRequest, run: Grader | undefined, client: KbClient, target: ResolvedTarget, options: PortOptions, cache: Map<string, Grader>): Grader | undefined {

@@ -1,7 +1,7 @@
 // Where a run sends its requests: the live service (--base-url) or the embedded reference service.
 import { InputError } from '../domain/errors.js';
 import type { Suite } from '../domain/suite.js';
-import type { EmbeddedServiceOptions, RunSessionOptions } from '../config/run-config.js';
+import type { EmbeddedServiceOptions, RunConfig } from '../config/run-config.js';
 
 export interface ServiceHandle {
   url: string;
@@ -30,7 +30,7 @@ export interface ResolvedTarget {
 }
 
 export function resolveIds(
-  options: RunSessionOptions,
+  options: RunConfig,
   suite: Suite,
   fallback?: { boardId: string; chatId: string },
 ): { boardId: string; chatId: string; notice?: string } {
@@ -49,7 +49,7 @@ export function resolveIds(
   return { boardId, chatId, notice };
 }
 
-export async function resolveTarget(options: RunSessionOptions, suite: Suite, launch: EmbeddedLauncher): Promise<ResolvedTarget> {
+export async function resolveTarget(options: RunConfig, suite: Suite, launch: EmbeddedLauncher): Promise<ResolvedTarget> {
   if (options.baseUrl) {
     const ids = resolveIds(options, suite);
     if (!options.apiKey) {

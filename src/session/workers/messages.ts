@@ -1,13 +1,13 @@
 // What the main thread and its worker threads (--workers) say to each other: plain, cloneable data.
 import type { RunEvent, StopReason } from '../../runner/index.js';
-import type { RunSessionOptions } from '../../config/run-config.js';
+import type { RunConfig } from '../../config/run-config.js';
 
 /** A worker's share of the run: worker `index` (0-based) of `count`, and what it needs to rebuild the plan. */
 export interface WorkerInit {
   index: number;
   count: number;
   /** The run's prepared options: the worker prepares the same plan from them (nothing sent). */
-  options: RunSessionOptions;
+  options: RunConfig;
   target: { baseUrl: string; apiKey: string; boardId: string; chatId: string; embedded: boolean };
   previousUnits: number;
   maxWeight: number;

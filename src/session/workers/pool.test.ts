@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../runner/index.js';
-import type { RunSessionOptions } from '../../config/run-config.js';
+import type { RunConfig } from '../../config/run-config.js';
 import type { ResolvedTarget } from '../target.js';
 import { WorkerError } from './messages.js';
 import { startWorkers } from './pool.js';
@@ -10,7 +10,7 @@ const entry = new URL('./fixtures/failing-worker.mjs', import.meta.url);
 
 async function drain(how: string): Promise<{ events: RunEvent[]; error: unknown }> {
   const never = new AbortController().signal;
-  const handle = await startWorkers({ how } as unknown as RunSessionOptions, target, { previousUnits: 0, maxWeight: 1 }, 2, { stop: never, abort: never }, entry);
+  const handle = await startWorkers({ how } as unknown as RunConfig, target, { previousUnits: 0, maxWeight: 1 }, 2, { stop: never, abort: never }, entry);
   const events: RunEvent[] = [];
   try {
     for await (const event of handle.events) events.push(event);

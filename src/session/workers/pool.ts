@@ -7,7 +7,7 @@ import { CreditLedger } from '../../credits/ledger.js';
 import { fromUnits } from '../../credits/units.js';
 import { Channel } from '../../runner/channel.js';
 import { monotonicMs, type RunEvent, type RunHandle, type StopReason } from '../../runner/index.js';
-import type { RunSessionOptions } from '../../config/run-config.js';
+import type { RunConfig } from '../../config/run-config.js';
 import type { ResolvedTarget } from '../target.js';
 import { releaseYoungGeneration } from '../young-generation.js';
 import { WorkerError, type FromWorker, type ToWorker, type WorkerInit } from './messages.js';
@@ -40,7 +40,7 @@ export interface WorkerPool {
  * WorkerError naming it, and the others are cancelled: it is reported like any failure of a run.
  */
 export function spawnWorkers(
-  options: RunSessionOptions, target: ResolvedTarget, counts: { previousUnits: number; maxWeight: number }, count: number, entry: URL = WORKER_ENTRY,
+  options: RunConfig, target: ResolvedTarget, counts: { previousUnits: number; maxWeight: number }, count: number, entry: URL = WORKER_ENTRY,
 ): WorkerPool {
   const ledger = new CreditLedger();
   const states: WorkerState[] = [];
@@ -150,7 +150,7 @@ export function spawnWorkers(
 
 /** Spawns the workers, waits until they are ready and starts them: one call, for a run that has no instant to wait for. */
 export async function startWorkers(
-  options: RunSessionOptions, target: ResolvedTarget, counts: { previousUnits: number; maxWeight: number }, count: number,
+  options: RunConfig, target: ResolvedTarget, counts: { previousUnits: number; maxWeight: number }, count: number,
   signals: { stop: AbortSignal; abort: AbortSignal }, entry: URL = WORKER_ENTRY,
 ): Promise<RunHandle> {
   const pool = spawnWorkers(options, target, counts, count, entry);
