@@ -152,7 +152,7 @@ describe('startRun', () => {
     });
     const units = [{ kind: 'case', index: 0, request: spec('q') } as RunUnit];
     const handle = startRun(source(units), {
-      client, target: { boardId: 'b', chatId: 'c' }, concurrency: 1, open: constantOpen(50, 200, 2),
+      client, target: { boardId: 'b', chatId: 'c' }, concurrency: 1, load: { kind: 'arrivals', ...constantOpen(50, 200, 2) },
       timeoutMs: 1000, retries: 0, check: async () => [], stop: new AbortController().signal, abort: new AbortController().signal,
     });
     const samples: Sample[] = [];
@@ -183,7 +183,7 @@ describe('startRun', () => {
     const units = Array.from({ length: 3 }, (_, i): RunUnit => ({ kind: 'case', index: i, request: spec(`q${i}`) }));
     const idsOf = async (segment: { index: number; count: number } | null): Promise<string[]> => {
       const handle = startRun(source(units), {
-        client, target: { boardId: 'b', chatId: 'c' }, concurrency: 1, open: { ...constantOpen(200, 50, 50), segment },
+        client, target: { boardId: 'b', chatId: 'c' }, concurrency: 1, load: { kind: 'arrivals', ...constantOpen(200, 50, 50), segment },
         timeoutMs: 1000, retries: 0, check: async () => [], stop: new AbortController().signal, abort: new AbortController().signal,
       });
       const ids: string[] = [];
@@ -218,7 +218,7 @@ describe('startRun', () => {
     });
     const units = [{ kind: 'case', index: 0, request: spec('q', { checks: [{ type: 'contains', value: 'x' }] }) } as RunUnit];
     const handle = startRun(source(units), {
-      client, target: { boardId: 'b', chatId: 'c' }, concurrency: 1, open: constantOpen(50, 600, 50),
+      client, target: { boardId: 'b', chatId: 'c' }, concurrency: 1, load: { kind: 'arrivals', ...constantOpen(50, 600, 50) },
       timeoutMs: 1000, retries: 0, budget: { maxCredits: 5 },
       check: async () => {
         await sleep(30);
@@ -244,7 +244,7 @@ describe('startRun', () => {
     const units = Array.from({ length: 3 }, (_, i): RunUnit => ({ kind: 'case', index: i, request: spec(`q${i}`) }));
     const handle = startRun(source(units), {
       client, target: { boardId: 'b', chatId: 'c' }, concurrency: 1,
-      concurrencyStages: { kind: 'stages', startRatePerS: 0, stages: [{ durationMs: 300, targetPerS: 4 }, { durationMs: 200, targetPerS: 4 }] },
+      load: { kind: 'ramping-workers', profile: { kind: 'stages', startRatePerS: 0, stages: [{ durationMs: 300, targetPerS: 4 }, { durationMs: 200, targetPerS: 4 }] } },
       timeoutMs: 1000, retries: 0, check: async () => [], stop: new AbortController().signal, abort: new AbortController().signal,
     });
     let starts = 0;
@@ -289,7 +289,7 @@ describe('startRun', () => {
     }));
     const units = [{ kind: 'case', index: 0, request: spec('q') } as RunUnit];
     const handle = startRun(source(units), {
-      client, target: { boardId: 'b', chatId: 'c' }, concurrency: 1, open: constantOpen(200, 1500, 1), gracefulStopMs: 50,
+      client, target: { boardId: 'b', chatId: 'c' }, concurrency: 1, load: { kind: 'arrivals', ...constantOpen(200, 1500, 1) }, gracefulStopMs: 50,
       timeoutMs: 0, retries: 0, check: async () => [], stop: new AbortController().signal, abort: new AbortController().signal,
     });
     let dropped = 0;
