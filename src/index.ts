@@ -10,7 +10,9 @@ export { CreditLedger } from './credits/ledger.js';
 export { runChecks, textSimilarity } from './checks/index.js';
 export { createThresholdSinks, validateThresholds, type ThresholdSinks } from './metrics/index.js';
 export { runSession, type SessionHooks, type SessionResult } from './session/run-session.js';
-export type { RunSessionOptions } from './session/options.js';
+export type { RunConfig, LoadSection } from './config/run-config.js';
+/** The name of 0.1.0's library for what is now RunConfig. */
+export type { RunConfig as RunSessionOptions } from './config/run-config.js';
 export { estimateSuite } from './session/estimate.js';
 export { createSummarizer, mergeHistogramFiles, IntervalRecorder, mergeTimelines, createLoadAnalysis, type LiveInterval } from './metrics/index.js';
 export { readTimeline } from './store/timeline-file.js';

@@ -16,7 +16,7 @@ describe('layering lint rules', () => {
     ['src/domain/leak.ts', "import type { CreditsSummary } from '../credits/run-credits.js';\nexport type C = CreditsSummary;\n"],
     ['src/merge/leak.ts', "import { finishReports } from '../session/finish.js';\nexport const f = finishReports;\n"],
     ['src/compare/leak.ts', "import { recordedSelection } from '../session/only-failed.js';\nexport const r = recordedSelection;\n"],
-    ['src/compare/leak-two.ts', "import type { RunSessionOptions } from '../session/options.js';\nexport type O = RunSessionOptions;\n"],
+    ['src/compare/leak-two.ts', "import type { SessionHooks } from '../session/run-session.js';\nexport type H = SessionHooks;\n"],
     ['src/doctor/leak.ts', "import { createReferenceApp } from '../server/app.js';\nexport const a = createReferenceApp;\n"],
     ['src/report/console-leak.ts', "import { renderLoadSection } from './html/load-section.js';\nexport const l = renderLoadSection;\n"],
     ['src/session/leak.ts', "import { existsSync } from 'node:fs';\nimport { join } from 'node:path';\nimport { RUN_FILES } from '../store/run-dir.js';\nexport const isRun = (d: string) => existsSync(join(d, RUN_FILES.run));\n"],

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { StageSummary } from '../src/domain/load.js';
 import { readJson, runCli, tempDir } from './helpers.js';
 
-interface RunJson { plan: { starts: number }; options: { stages: unknown; maxInFlight?: number; embedded: { degradeQuality?: boolean } } }
+interface RunJson { plan: { starts: number }; options: { embedded: { degradeQuality?: boolean } }; load: { spec: { rate: { stages: unknown }; maxInFlight: number } } }
 interface SummaryJson { stages: StageSummary[] | null; totals: { starts: number; dropped: number } }
 
 describe('suites/load-demo.yaml, time-scaled', () => {
@@ -20,8 +20,8 @@ describe('suites/load-demo.yaml, time-scaled', () => {
     // 30 + 90 + 150 starts: the area under each stage's ramp.
     expect(run.plan.starts).toBe(270);
     // The flag replaced the suite's stages; max_in_flight and degrade_quality still come from the suite.
-    expect(run.options.stages).toEqual([{ durationMs: 3000, targetPerS: 20 }, { durationMs: 3000, targetPerS: 40 }, { durationMs: 3000, targetPerS: 60 }]);
-    expect(run.options.maxInFlight).toBe(64);
+    expect(run.load.spec.rate.stages).toEqual([{ durationMs: 3000, targetPerS: 20 }, { durationMs: 3000, targetPerS: 40 }, { durationMs: 3000, targetPerS: 60 }]);
+    expect(run.load.spec.maxInFlight).toBe(64);
     expect(run.options.embedded.degradeQuality).toBe(true);
     const summary = readJson<SummaryJson>(join(out, 'summary.json'));
     expect(summary.totals.starts + summary.totals.dropped).toBe(270);

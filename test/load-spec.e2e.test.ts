@@ -21,7 +21,7 @@ const linesIn = (path: string): number => (existsSync(path) ? readFileSync(path,
 interface RunJson {
   schema_version: number;
   status: string;
-  options: { concurrency?: number };
+  options: Record<string, unknown>;
   load: { spec: { kind: string; concurrency?: number } };
 }
 
@@ -74,7 +74,7 @@ describe('run directories written by kbbench 0.1.0', () => {
     const resumed = await runCliInProcess(['run', SUITE, '--resume', dir, '--latency-scale', '0.1', '--quiet']);
     expect(resumed.code, resumed.stderr).toBe(0);
     const run = readJson<RunJson>(join(dir, 'run.json'));
-    expect(run).toMatchObject({ schema_version: 2, status: 'completed', options: { concurrency: 8 }, load: { spec: { kind: 'closed', concurrency: 8 } } });
+    expect(run).toMatchObject({ schema_version: 3, status: 'completed', load: { spec: { kind: 'closed', concurrency: 8 } } });
     const samples = readNdjson<Sample>(join(dir, 'results.ndjson'));
     expect(samples.length).toBe(42);
     expect(new Set(samples.map((s) => s.item_id)).size).toBe(42);
@@ -160,7 +160,7 @@ describe('after an interrupt, the console suggests only what works', () => {
     // Its answers at once: what is checked is that it runs and what it keeps, not its latencies.
     const second = await runCliInProcess([...suggested!.split(' '), '--quiet', '--latency-scale', '0']);
     expect(second.code, second.stderr).toBe(0);
-    expect(readJson<RunJson>(join(out, 'run.json'))).toMatchObject({ status: 'completed', options: { concurrency: 8 }, load: { spec: { kind: 'closed', concurrency: 8 } } });
+    expect(readJson<RunJson>(join(out, 'run.json'))).toMatchObject({ status: 'completed', load: { spec: { kind: 'closed', concurrency: 8 } } });
     expect(new Set(readNdjson<Sample>(results).map((s) => s.item_id)).size).toBe(42);
   });
 });

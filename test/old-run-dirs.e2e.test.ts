@@ -1,5 +1,5 @@
-// Run directories written before the lazy plan and the store/ redesign (kbbench 0.1.0) still resume,
-// report and compare: the file formats did not change, and this fixture holds the proof.
+// Run directories written before the lazy plan and the store/ redesign (kbbench 0.1.0), and before
+// the typed run config (run.json schema 2), still resume, report and compare: these fixtures hold the proof.
 import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -7,15 +7,16 @@ import type { Sample } from '../src/domain/sample.js';
 import { readJson, readNdjson, ROOT, runCliInProcess as runCli, tempDir } from './helpers.js';
 
 const SUITE = 'test/fixtures/e2e/small.yaml';
-const FIXTURE = join(ROOT, 'test/fixtures/runs/v0.1.0-interrupted');
+describe.each([
+  ['kbbench 0.1.0 (run.json schema 1)', 'v0.1.0-interrupted'],
+  ['run.json schema 2', 'schema2-interrupted'],
+])('a run directory written by %s', (_, fixture) => {
+  const copyOfFixture = (): string => {
+    const dir = join(tempDir('kbbench-old-'), 'run');
+    cpSync(join(ROOT, 'test/fixtures/runs', fixture), dir, { recursive: true });
+    return dir;
+  };
 
-function copyOfFixture(): string {
-  const dir = join(tempDir('kbbench-old-'), 'run');
-  cpSync(FIXTURE, dir, { recursive: true });
-  return dir;
-}
-
-describe('a run directory written by kbbench 0.1.0', () => {
   it('resumes, sending exactly the requests it is missing (none twice)', async () => {
     const dir = copyOfFixture();
     const before = readNdjson<Sample>(join(dir, 'results.ndjson')).map((s) => s.item_id);

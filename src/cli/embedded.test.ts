@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resolveServiceOptions } from '../server/index.js';
-import type { EmbeddedServiceOptions } from '../session/options.js';
+import type { EmbeddedServiceOptions } from '../config/run-config.js';
 import { childServiceOptions } from './embedded.js';
 
 describe('childServiceOptions', () => {

@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, ConnectionError, InputError } from '../domain/errors.js';
 import type { ServiceOptions } from '../server/index.js';
-import type { EmbeddedServiceOptions } from '../session/options.js';
+import type { EmbeddedServiceOptions } from '../config/run-config.js';
 
 export interface EmbeddedService {
   url: string;

@@ -1,15 +1,16 @@
 // summary.json `credits.budget`: the limits a run was given and by how much its spend passed them.
 import type { BudgetReadout } from '../domain/credits.js';
+import type { RecordedOptions } from '../domain/run.js';
 import { fromUnits, toUnits } from './units.js';
 
 export type { BudgetReadout } from '../domain/credits.js';
 
-function limitOf(value: unknown): number | null {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : null;
+function limitOf(value: number | undefined): number | null {
+  return value !== undefined && Number.isFinite(value) && value >= 0 ? value : null;
 }
 
 /** Null when the run was given no budget: nothing to report. */
-export function budgetReadout(options: Record<string, unknown>, spent: number, remaining: number | null): BudgetReadout | null {
+export function budgetReadout(options: Pick<RecordedOptions, 'maxCredits' | 'minRemaining'>, spent: number, remaining: number | null): BudgetReadout | null {
   const max = limitOf(options.maxCredits);
   const min = limitOf(options.minRemaining);
   if (max === null && min === null) return null;

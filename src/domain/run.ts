@@ -1,10 +1,66 @@
 // run.json: what a run was asked to do and how it ended (CONTRACT.md, "A run directory").
 import type { RecordedLoad } from './load.js';
-import type { OutputReport } from './output.js';
+import type { OutputReport, OutputSpec } from './output.js';
+import type { RequestOptions } from './suite.js';
 export type RunStatus = 'running' | 'completed' | 'interrupted' | 'budget-exhausted' | 'failed' | 'aborted';
 
-/** run.json's schema: 2 since the load spec (kbbench 0.1.0 wrote none; store/run-info.ts migrates it on read). */
-export const RUN_INFO_SCHEMA_VERSION = 2;
+/**
+ * run.json's schema: 3 since its options are the run config as recorded, typed (its load only in
+ * `load.spec`); 2 added the load spec (kbbench 0.1.0 wrote none). store/run-info.ts migrates both on read.
+ */
+export const RUN_INFO_SCHEMA_VERSION = 3;
+
+/**
+ * run.json's `options`: the run config (config/run-config.ts) as recorded, secrets removed and its
+ * load section left out (`load.spec` holds it). Every field may be absent: a merged run, an
+ * estimate's sample or an older run records fewer. store/run-info.ts checks each type on read.
+ */
+export interface RecordedOptions {
+  suitePath?: string;
+  baseUrl?: string;
+  auth?: 'header' | 'query';
+  board?: string;
+  chat?: string;
+  models?: string[];
+  repeat?: number;
+  /** How many client event loops ran (not only how many were asked for). */
+  workers?: number;
+  gracefulStopMs?: number;
+  seed?: number;
+  maxErrors?: number;
+  maxErrorRate?: number;
+  errorWindowMs?: number;
+  requestDefaults?: RequestOptions;
+  timeoutMs?: number;
+  retries?: number;
+  maxRetryWaitMs?: number;
+  maxCredits?: number;
+  minRemaining?: number;
+  creditPrice?: number;
+  currency?: string;
+  shard?: { index: number; count: number };
+  startAt?: string;
+  resumeDir?: string;
+  outDir?: string;
+  reportsRoot?: string;
+  filter?: string[];
+  onlyFailedDir?: string;
+  embeddings?: { baseUrl: string; model: string };
+  thresholdFlags?: string[];
+  embedded?: { workspacePath?: string; seed?: number; latencyScale?: number; degradeQuality?: boolean };
+  dialect?: string;
+  /** `--fail-on`'s gates, by name. */
+  failOn?: string[];
+  allowChangedSuite?: boolean;
+  graderChat?: string;
+  graderModel?: string;
+  graderUrl?: string;
+  outputs?: OutputSpec[];
+  /** What the run was for, when not a run of its own (`estimate-sample`). */
+  purpose?: string;
+  /** A merged run: the shards' run directories. */
+  merged_from?: string[];
+}
 
 /** What the first line of a run and report.html say when the demo's documents answered (run.json `knowledge_base.demo`). */
 export const DEMO_ANSWERS_NOTICE = "answered by the demo's documents (Cobalt Desk, a fictional help desk: suites/demo/workspace.yaml), not by a knowledge base of yours";
@@ -20,11 +76,8 @@ export interface RunInfo {
    * a whole thread whose turns follow each other) and `plan_requests` (one pass through the plan).
    */
   plan: { items: number; requests: number; threads: number; models: string[]; starts?: number; plan_requests?: number };
-  /**
-   * The options the run was started with, secrets removed: what decides the plan and the target
-   * (models, repeat, shard, request defaults…). Its load is `load.spec`, never read from here.
-   */
-  options: Record<string, unknown>;
+  /** The run config it was started with (secrets removed): what decides the plan and the target. Its load is `load.spec`. */
+  options: RecordedOptions;
   target: { base_url: string; embedded: boolean; board_id: string; chat_id: string };
   /** The suite's thresholds (plus --threshold flags), so `kbbench report` can evaluate them again. */
   thresholds: Record<string, string[]>;

@@ -221,14 +221,21 @@ export interface Suite {
 }
 
 /**
- * A suite's `load:` block, in the flags' terms (--stages, --rate/--duration, --start-rate,
- * --arrival, --mix, --max-in-flight, --warmup, --degrade-quality); a flag overrides it.
+ * A suite's `load:` block, in the flags' terms (every load kind: --concurrency, --concurrency-stages,
+ * --stages, --rate/--duration, --start-rate, --sweep/--slo, --arrival, --mix, --max-in-flight,
+ * --warmup, --degrade-quality); a flag overrides it.
  */
 export interface SuiteLoad {
+  /** A closed loop's units in flight; a sweep's or an open loop's default bound on in-flight starts. */
+  concurrency?: number;
+  concurrency_stages?: { durationMs: number; targetPerS: number }[];
   rate?: number;
   duration_ms?: number;
   stages?: { durationMs: number; targetPerS: number }[];
   start_rate?: number;
+  /** A sweep of this many rates (each for duration_ms), its `slo` judged per rate: `--sweep N --slo …`. */
+  sweep?: number;
+  slo?: string[];
   arrival?: 'constant' | 'poisson';
   mix?: 'sequential' | 'shuffle' | 'weighted';
   max_in_flight?: number;

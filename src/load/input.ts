@@ -33,7 +33,7 @@ export const FLAG_NAMES: FieldNames = {
 
 /** A suite's `load:` block (suite/load-block.ts) names its keys in the suite's own words. */
 export const SUITE_NAMES: FieldNames = {
-  ...FLAG_NAMES, rate: 'rate', durationMs: 'duration', stages: 'stages', startRate: 'start_rate', arrival: 'arrival',
+  ...FLAG_NAMES, concurrency: 'concurrency', concurrencyStages: 'concurrency_stages', sweep: 'sweep', slo: 'slo', rate: 'rate', durationMs: 'duration', stages: 'stages', startRate: 'start_rate', arrival: 'arrival',
   mix: 'mix', maxInFlight: 'max_in_flight', warmupMs: 'warmup',
 };
 

@@ -4,7 +4,7 @@ import { syntheticRunInfo } from '../report/test-support/synthetic-run.js';
 import { checkShardSet, mergedRunInfo, mergedStatus, startShiftsMs } from './merged-run-info.js';
 
 const shard = (index: number | null, count: number, patch: Partial<RunInfo> = {}): RunInfo => ({
-  ...syntheticRunInfo('/r'), options: index === null ? { concurrency: 4 } : { shard: { index, count }, outDir: '/x', concurrency: 4 }, ...patch,
+  ...syntheticRunInfo('/r'), options: index === null ? { workers: 1 } : { shard: { index, count }, outDir: '/x', workers: 1 }, ...patch,
 });
 
 describe('merged run.json', () => {
@@ -25,7 +25,7 @@ describe('merged run.json', () => {
     expect(info).toMatchObject({
       started_at: '2025-11-22T01:43:00.000Z', finished_at: '2025-11-22T01:43:30.000Z', duration_ms: 30_000, dropped: 2,
       plan: { items: 12, requests: 108, threads: 2 }, thresholds: { ttfc_ms: ['p(95)<2000'], pass_rate: ['rate>=0.9'] },
-      options: { concurrency: 4, merged_from: ['/s2', '/s1'] },
+      options: { workers: 1, merged_from: ['/s2', '/s1'] },
     });
     expect(info.options).not.toHaveProperty('shard');
     expect(info.options).not.toHaveProperty('outDir');
@@ -37,7 +37,7 @@ describe('merged run.json', () => {
     // Each segment holds the whole plan's items and threads, and its own share of the starts (runner/segment.ts).
     const segment = (index: number): RunInfo => {
       const base = shard(index, 3);
-      return { ...base, plan: { ...base.plan, requests: 10 + index, starts: 7 + index }, options: { shard: { index, count: 3 }, rate: 30, durationMs: 2000 },
+      return { ...base, plan: { ...base.plan, requests: 10 + index, starts: 7 + index }, options: { shard: { index, count: 3 } },
         load: { spec: { kind: 'arrivals', rate: { kind: 'constant', ratePerS: 30, durationMs: 2000 }, arrival: 'constant', maxInFlight: 64 } } };
     };
     const runs = [1, 2, 3].map((i) => ({ dir: `/s${i}`, run: segment(i), lines: 20 }));

@@ -2,7 +2,7 @@
 import { mergeRunLoads } from '../metrics/merge-timelines.js';
 import { randomUUID } from 'node:crypto';
 import { hasSchedule } from '../domain/load.js';
-import { RUN_INFO_SCHEMA_VERSION, type RunInfo, type RunStatus } from '../domain/run.js';
+import { RUN_INFO_SCHEMA_VERSION, type RecordedOptions, type RunInfo, type RunStatus } from '../domain/run.js';
 import { InputError } from '../domain/errors.js';
 
 export interface ShardRun {
@@ -35,8 +35,8 @@ export function mergedStatus(statuses: readonly RunStatus[]): RunStatus {
 }
 
 export function shardLabel(run: RunInfo): string | null {
-  const shard = run.options.shard as { index?: unknown; count?: unknown } | undefined;
-  return typeof shard?.index === 'number' && typeof shard.count === 'number' ? `${shard.index}/${shard.count}` : null;
+  const shard = run.options.shard;
+  return shard ? `${shard.index}/${shard.count}` : null;
 }
 
 const ms = (iso: string): number => Date.parse(iso);
@@ -126,13 +126,13 @@ export function mergedRunInfo(shards: readonly ShardRun[], toolVersion: string, 
   };
 }
 
-/** Options that shape the plan or its load: shards of one run share them all. */
-const PLAN_OPTIONS = ['models', 'repeat', 'filter', 'onlyFailed', 'rate', 'durationMs', 'stages', 'startRate', 'arrival', 'concurrencyStages', 'sweep', 'mix'] as const;
+/** Options that shape the plan (its load is `load.spec`): shards of one run share them all. */
+const PLAN_OPTIONS = ['models', 'repeat', 'filter', 'onlyFailedDir'] as const satisfies readonly (keyof RecordedOptions)[];
 
 function planShape(run: RunInfo): Record<string, string> {
   // The models asked for (an item shard's plan may hold fewer: its items' models alone).
   const shape: Record<string, string> = {};
-  for (const key of PLAN_OPTIONS) shape[key] = JSON.stringify(key === 'models' && Array.isArray(run.options.models) ? [...(run.options.models as string[])].sort() : (run.options[key] ?? null));
+  for (const key of PLAN_OPTIONS) shape[key] = JSON.stringify(key === 'models' && run.options.models ? [...run.options.models].sort() : (run.options[key] ?? null));
   // The load spec (run.json `load.spec`): every shard of one run holds the whole run's. Workers and
   // the in-flight cap are a machine's capacity, not the plan: shards may differ there.
   const { concurrency: _workers, maxInFlight: _cap, ...spec } = (run.load?.spec ?? {}) as unknown as Record<string, unknown>;

@@ -1,19 +1,11 @@
 // The plan of a recorded run, rebuilt from its suite file and run.json's options (report's unsent items, compare's "planned by the head").
 import { existsSync } from 'node:fs';
 import type { RunInfo } from '../domain/run.js';
-import type { RequestOptions, Suite } from '../domain/suite.js';
+import type { Suite } from '../domain/suite.js';
 import { loadSuite, loadSuites } from '../suite/index.js';
 import { filterSuite, type SuiteFilter } from '../suite/filter.js';
 import { buildPlan } from './build.js';
-import type { Plan, Shard } from './types.js';
-
-/** The options of run.json that decide the plan (session/options.ts records them under these names). */
-interface PlanOptionsOfRun {
-  models?: string[];
-  repeat?: number;
-  shard?: Shard;
-  requestDefaults?: RequestOptions;
-}
+import type { Plan } from './types.js';
 
 /**
  * Null when the suite file is gone or changed since the run (its sha256 differs): then the plan
@@ -34,7 +26,7 @@ export async function suiteAndPlanOfRun(run: RunInfo, keep?: SuiteFilter): Promi
     const whole = run.suite.files ? await loadSuites(run.suite.files) : await loadSuite(run.suite.path);
     if (whole.sha256 !== run.suite.sha256) return null;
     const suite = keep ? filterSuite(whole, keep) : whole;
-    const o = run.options as PlanOptionsOfRun;
+    const o = run.options;
     const plan = buildPlan(suite, {
       ...(o.models?.length ? { models: o.models } : {}),
       repeat: o.repeat ?? 1,

@@ -1,7 +1,7 @@
 // Builds every report of a run from results.ndjson alone: one streaming pass (thresholds judged in it), then each writer in turn.
 import { budgetReadout } from '../credits/budget-readout.js';
 import { parseFailOn, type Gate } from '../metrics/gates.js';
-import type { RunInfo } from '../domain/run.js';
+import type { RecordedOptions, RunInfo } from '../domain/run.js';
 import type { Sample } from '../domain/sample.js';
 import type { Summary } from '../domain/summary.js';
 import { writeHistogramFile } from '../metrics/histogram-file.js';
@@ -46,10 +46,10 @@ export interface BuildReportsResult {
 }
 
 /** The price a run was given (run.json options), for money beside credits. */
-function creditPriceOf(options: Record<string, unknown>): { credit_price?: { price: number; currency: string | null } } {
+function creditPriceOf(options: RecordedOptions): { credit_price?: { price: number; currency: string | null } } {
   const price = options.creditPrice;
-  if (typeof price !== 'number' || !Number.isFinite(price) || price < 0) return {};
-  return { credit_price: { price, currency: typeof options.currency === 'string' ? options.currency : null } };
+  if (price === undefined || !Number.isFinite(price) || price < 0) return {};
+  return { credit_price: { price, currency: options.currency ?? null } };
 }
 
 export async function buildReports(options: BuildReportsOptions): Promise<BuildReportsResult> {
@@ -131,15 +131,15 @@ export function missingAnswers(run: Pick<RunInfo, 'status' | 'load' | 'plan'>, a
 function failOnOf(options: BuildReportsOptions): { fail_on?: readonly Gate[] } {
   if (options.failOn) return { fail_on: options.failOn };
   const recorded = options.run.options.failOn;
-  if (Array.isArray(recorded)) {
-    const parsed = parseFailOn(recorded.map(String).join(',') || 'none');
+  if (recorded !== undefined) {
+    const parsed = parseFailOn(recorded.join(',') || 'none');
     if (parsed) return { fail_on: parsed };
   }
   return {};
 }
 
 /** summary.json `credits.budget`: the run's limits and any overshoot, judged on the whole run's spend. */
-function withBudget(summary: Summary, options: Record<string, unknown>): Summary {
+function withBudget(summary: Summary, options: RecordedOptions): Summary {
   if (!summary.credits) return summary;
   const budget = budgetReadout(options, summary.totals.credits_used, summary.credits.remaining.credits);
   return budget ? { ...summary, credits: { ...summary.credits, budget } } : summary;

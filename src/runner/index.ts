@@ -1,5 +1,5 @@
 // The runner's public face: start a run over a plan's units and iterate what happens; it never prints.
-export { startRun, type RunHandle, type RunnerOptions, type OpenLoopOptions, type SweepOptions } from './run.js';
+export { startRun, type RunHandle, type RunnerOptions } from './run.js';
 export { DEFAULT_GRACEFUL_STOP_MS } from './loop/skeleton.js';
 export { EXECUTORS, type LoopSpec, type LoopKind } from './loop/executors.js';
 export type { RunEvent, SweepProbe, UnitSource } from './unit.js';

@@ -149,7 +149,7 @@ describe('startRun', () => {
     });
     const units = [{ kind: 'case', index: 0, request: spec('q') } as RunUnit];
     const handle = startRun(source(units), {
-      client, target: { boardId: 'b', chatId: 'c' }, concurrency: 1, open: constantOpen(50, 200, 2), clock,
+      client, target: { boardId: 'b', chatId: 'c' }, concurrency: 1, load: { kind: 'arrivals', ...constantOpen(50, 200, 2) }, clock,
       timeoutMs: 1000, retries: 0, check: async () => [], stop: new AbortController().signal, abort: new AbortController().signal,
     });
     const samples: Sample[] = [];
@@ -187,7 +187,7 @@ describe('startRun', () => {
       const clock = new FakeClock();
       const client = scriptedClient(async () => scriptedAnswer('x', clock.now()));
       const handle = startRun(source(units), {
-        client, target: { boardId: 'b', chatId: 'c' }, concurrency: 1, open: { ...constantOpen(200, 50, 50), segment }, clock,
+        client, target: { boardId: 'b', chatId: 'c' }, concurrency: 1, load: { kind: 'arrivals', ...constantOpen(200, 50, 50), segment }, clock,
         timeoutMs: 1000, retries: 0, check: async () => [], stop: new AbortController().signal, abort: new AbortController().signal,
       });
       const ids: string[] = [];
@@ -226,7 +226,7 @@ describe('startRun', () => {
     });
     const units = [{ kind: 'case', index: 0, request: spec('q', { checks: [{ type: 'contains', value: 'x' }] }) } as RunUnit];
     const handle = startRun(source(units), {
-      client, target: { boardId: 'b', chatId: 'c' }, concurrency: 1, open: constantOpen(50, 600, 50), clock,
+      client, target: { boardId: 'b', chatId: 'c' }, concurrency: 1, load: { kind: 'arrivals', ...constantOpen(50, 600, 50) }, clock,
       timeoutMs: 1000, retries: 0, budget: { maxCredits: 5 },
       check: async () => {
         await clock.sleep(30);
@@ -253,7 +253,7 @@ describe('startRun', () => {
     const units = Array.from({ length: 3 }, (_, i): RunUnit => ({ kind: 'case', index: i, request: spec(`q${i}`) }));
     const handle = startRun(source(units), {
       client, target: { boardId: 'b', chatId: 'c' }, concurrency: 1, clock,
-      concurrencyStages: { kind: 'stages', startRatePerS: 0, stages: [{ durationMs: 300, targetPerS: 4 }, { durationMs: 200, targetPerS: 4 }] },
+      load: { kind: 'ramping-workers', profile: { kind: 'stages', startRatePerS: 0, stages: [{ durationMs: 300, targetPerS: 4 }, { durationMs: 200, targetPerS: 4 }] } },
       timeoutMs: 1000, retries: 0, check: async () => [], stop: new AbortController().signal, abort: new AbortController().signal,
     });
     let starts = 0;
@@ -295,7 +295,7 @@ describe('startRun', () => {
     }));
     const units = [{ kind: 'case', index: 0, request: spec('q') } as RunUnit];
     const handle = startRun(source(units), {
-      client, target: { boardId: 'b', chatId: 'c' }, concurrency: 1, open: constantOpen(200, 1500, 1), gracefulStopMs: 50, clock,
+      client, target: { boardId: 'b', chatId: 'c' }, concurrency: 1, load: { kind: 'arrivals', ...constantOpen(200, 1500, 1) }, gracefulStopMs: 50, clock,
       timeoutMs: 0, retries: 0, check: async () => [], stop: new AbortController().signal, abort: new AbortController().signal,
     });
     let dropped = 0;

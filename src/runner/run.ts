@@ -7,17 +7,11 @@ import { DEFAULT_BACKOFF, retryingClient, type BackoffPolicy } from '../client/r
 import { Channel, type EventStream } from './channel.js';
 import { systemClock, type Clock } from './clock.js';
 import { StartGate, type StopReason } from './gate.js';
-import type { LoadProfile } from './arrivals.js';
 import type { MixOptions } from './mix.js';
-import type { ArrivalsSpec } from './loop/arrivals.js';
 import type { LoopSpec } from './loop/executors.js';
 import { DEFAULT_GRACEFUL_STOP_MS, runLoop } from './loop/skeleton.js';
-import type { SweepSpec } from './loop/sweep.js';
 import { ModelRefusals, type CheckFn, type SendDeps } from './send.js';
 import type { RunEvent, UnitSource } from './unit.js';
-
-export type OpenLoopOptions = Omit<ArrivalsSpec, 'kind'>;
-export type SweepOptions = Omit<SweepSpec, 'kind'>;
 
 export interface RunnerOptions {
   client: ChatClient;
@@ -26,12 +20,6 @@ export interface RunnerOptions {
   concurrency: number;
   /** The load shape, when not a closed loop of `concurrency` (loop/executors.ts). */
   load?: LoopSpec;
-  /** Open loop instead, when set (the same as `load: { kind: 'arrivals', … }`). */
-  open?: OpenLoopOptions;
-  /** A sweep instead, when set. */
-  sweep?: SweepOptions;
-  /** Closed loop whose worker count follows these stages (k6 ramping-vus). */
-  concurrencyStages?: LoadProfile;
   /** The traffic mix of a time-bound loop (open loop, concurrency stages, sweep). */
   mix?: MixOptions;
   timeoutMs: number;
@@ -65,15 +53,6 @@ export interface RunHandle {
   cancel(): void;
   /** A clean stop (a stop condition met): no new request starts, those in flight get the graceful stop. */
   halt(by: StopReason, detail: string): void;
-}
-
-/** The load shape of the runner's options, by kind. */
-export function loopSpecOf(options: RunnerOptions): LoopSpec {
-  if (options.load) return options.load;
-  if (options.open) return { kind: 'arrivals', ...options.open };
-  if (options.sweep) return { kind: 'sweep', ...options.sweep };
-  if (options.concurrencyStages) return { kind: 'ramping-workers', profile: options.concurrencyStages };
-  return { kind: 'closed', concurrency: options.concurrency };
 }
 
 /** Runs the units of `source` (a Plan, or what a resume left of one), drawing each when it can start. */
@@ -120,7 +99,7 @@ export function startRun(source: UnitSource, options: RunnerOptions): RunHandle 
   };
   const guard = new BudgetGuard(options.budget ?? {}, ledger);
   const gate = new StartGate(guard, stop, (reason, detail) => channel.push({ type: 'stopped', reason, detail }));
-  const spec = loopSpecOf(options);
+  const spec: LoopSpec = options.load ?? { kind: 'closed', concurrency: options.concurrency };
   runLoop({
     source, spec, deps, gate, channel, stop, cut,
     ...(options.mix && spec.kind !== 'closed' ? { mix: options.mix } : {}),

@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import type { Comparison, ConfirmFinding } from '../compare/types.js';
 import { itemKeyOf } from '../compare/collect.js';
 import { readResults } from '../store/results-reader.js';
-import type { RunSessionOptions } from './options.js';
+import type { RunConfig } from '../config/run-config.js';
 import { runSession, type SessionHooks } from './run-session.js';
+import { askedConcurrency, closedLoad } from '../config/load-section.js';
 
 /** Where the re-asks' own run directory goes, inside the head run's. */
 export const CONFIRM_DIR = 'confirm';
@@ -16,18 +17,18 @@ export const CONFIRM_DIR = 'confirm';
  * still judges the run as a whole). Flaky items already known from repeats are not re-asked.
  * The re-asks are a closed-loop run of only those cases and threads, on only those models.
  */
-export async function confirmFlips(options: RunSessionOptions, headDir: string, comparison: Comparison, repeats: number, hooks: SessionHooks): Promise<ConfirmFinding[] | null> {
+export async function confirmFlips(options: RunConfig, headDir: string, comparison: Comparison, repeats: number, hooks: SessionHooks): Promise<ConfirmFinding[] | null> {
   const flaky = new Set(comparison.flaky_regressions);
   const items = comparison.regressions.filter((r) => !flaky.has(r.item_id));
   if (items.length === 0) return null;
   const ids = [...new Set(items.map((r) => r.case_id ?? r.thread_id).filter((id): id is string => id !== null))];
   const models = [...new Set(items.map((r) => r.model))];
   const outDir = join(headDir, CONFIRM_DIR);
-  const reask: RunSessionOptions = {
+  const reask: RunConfig = {
     ...options, repeat: repeats, models, filter: ids, outDir,
-    onlyFailedDir: undefined, resumeDir: undefined, rate: undefined, durationMs: undefined, stages: undefined, sweep: undefined,
-    concurrencyStages: undefined, warmupMs: undefined, shard: undefined, startAt: undefined, thresholdFlags: [], failOn: [],
-    ignoreSuiteLoad: true, load: undefined,
+    onlyFailedDir: undefined, resumeDir: undefined, shard: undefined, startAt: undefined, thresholdFlags: [], failOn: [],
+    // The load section replaced whole: the re-asks are a closed loop, whatever load the run was.
+    load: closedLoad(askedConcurrency(options.load)),
   };
   await runSession(reask, hooks);
   const tally = new Map<string, { runs: number; passed: number }>();

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { InputError } from '../domain/errors.js';
 import type { Suite } from '../domain/suite.js';
 import { DEMO_WORKSPACE_PATH, isShippedSuite } from '../suite/shipped.js';
-import type { RunSessionOptions } from './options.js';
+import type { RunConfig } from '../config/run-config.js';
 
 
 /** True when the embedded service serves the demo workspace (none named, or the demo's own named). */
@@ -17,7 +17,7 @@ export function servesDemo(workspacePath: string | undefined): boolean {
  * kbbench ships, or one that names its board and chat (suite `target:` or --board/--chat); else exit 2
  * with the two ways out.
  */
-export function assertMeansDemo(options: Pick<RunSessionOptions, 'board' | 'chat'>, suite: Suite, workspacePath: string | undefined): void {
+export function assertMeansDemo(options: Pick<RunConfig, 'board' | 'chat'>, suite: Suite, workspacePath: string | undefined): void {
   if (workspacePath !== undefined) return;
   if ((suite.files ?? [suite.path]).every(isShippedSuite)) return;
   if ((options.board ?? suite.target.board_id) !== undefined && (options.chat ?? suite.target.chat_id) !== undefined) return;

@@ -23,9 +23,9 @@ import { createSetupCheck } from './setup-check.js';
 import { createStopConditions, type StopDecision } from './stop-conditions.js';
 import type { ThresholdAbort } from '../domain/suite.js';
 import { arrivalProfileOf, workersProfileOf } from '../load/index.js';
-import { specOf } from './load-profile.js';
+import { askedConcurrency, specOf } from '../config/load-section.js';
 import { redactSample, runCredentials } from './redact-sample.js';
-import type { RunSessionOptions } from './options.js';
+import type { RunConfig } from '../config/run-config.js';
 import type { ResolvedTarget } from './target.js';
 import type { WorkerPool } from './workers/pool.js';
 
@@ -91,7 +91,7 @@ function markWarmup(sample: Sample, warmupMs: number | undefined): Sample {
   return warmupMs !== undefined && sample.offset_ms < warmupMs ? { ...sample, warmup: true } : sample;
 }
 
-function stopOptionsOf(options: RunSessionOptions) {
+function stopOptionsOf(options: RunConfig) {
   return {
     ...(options.maxErrors !== undefined ? { maxErrors: options.maxErrors } : {}),
     ...(options.maxErrorRate !== undefined ? { maxErrorRate: options.maxErrorRate } : {}),
@@ -108,7 +108,7 @@ function mixOf(spec: LoadSpec, seed: number | undefined, maxWeight: number) {
  * runner's executor kinds (runner/loop/executors.ts); this adds what only a run has (the schedule
  * drawn with its seed, the shard's segment).
  */
-function loopOf(spec: LoadSpec, options: RunSessionOptions): { load: LoopSpec } {
+function loopOf(spec: LoadSpec, options: RunConfig): { load: LoopSpec } {
   const seed = options.seed !== undefined ? { seed: options.seed } : {};
   switch (spec.kind) {
     case 'closed':
@@ -127,12 +127,12 @@ function loopOf(spec: LoadSpec, options: RunSessionOptions): { load: LoopSpec } 
 
 /** The runner's options of a run: the one loop's, or each worker thread's (session/workers/). */
 export function runnerOptionsOf(
-  options: RunSessionOptions, client: KbClient, target: ResolvedTarget, counts: Pick<DriveCounts, 'previousUnits' | 'maxWeight'>, grading: GradingDeps,
+  options: RunConfig, client: KbClient, target: ResolvedTarget, counts: Pick<DriveCounts, 'previousUnits' | 'maxWeight'>, grading: GradingDeps,
   signals: { stop: AbortSignal; abort: AbortSignal },
 ): RunnerOptions {
   const spec = specOf(options);
   return {
-    client, target: { boardId: target.boardId, chatId: target.chatId }, concurrency: options.concurrency, ...loopOf(spec, options), ...mixOf(spec, options.seed, counts.maxWeight),
+    client, target: { boardId: target.boardId, chatId: target.chatId }, concurrency: askedConcurrency(options.load), ...loopOf(spec, options), ...mixOf(spec, options.seed, counts.maxWeight),
     timeoutMs: options.timeoutMs, retries: options.retries,
     ...(options.gracefulStopMs !== undefined ? { gracefulStopMs: options.gracefulStopMs } : {}),
     ...(options.maxRetryWaitMs !== undefined ? { backoff: { maxWaitMs: options.maxRetryWaitMs } } : {}),
@@ -145,7 +145,7 @@ export function runnerOptionsOf(
 }
 
 export async function drive(
-  source: UnitSource, options: RunSessionOptions, hooks: DriveHooks, client: KbClient, target: ResolvedTarget, runDir: string, counts: DriveCounts,
+  source: UnitSource, options: RunConfig, hooks: DriveHooks, client: KbClient, target: ResolvedTarget, runDir: string, counts: DriveCounts,
   grading: GradingDeps = {},
 ): Promise<DriveOutcome> {
   const spec = specOf(options);
@@ -253,7 +253,7 @@ function sweepPhase(profile: LoadProfile | null, tMs: number): string {
  * timeline.ndjson, the console's live line and every `--output` (a timer looks for closed seconds,
  * so quiet seconds get their line too).
  */
-function startTimeline(runDir: string, runStartMs: number, options: RunSessionOptions, spec: LoadSpec, hooks: DriveHooks, outputContext: OutputContext | undefined) {
+function startTimeline(runDir: string, runStartMs: number, options: RunConfig, spec: LoadSpec, hooks: DriveHooks, outputContext: OutputContext | undefined) {
   const shape = loadShapeOf(options);
   const workers = workersProfileOf(spec);
   const sweep = spec.kind === 'sweep';

@@ -12,10 +12,11 @@ import { isoNow } from '../runner/clock.js';
 import { readResults } from '../store/results-reader.js';
 import { defaultRunDir, hasResults, RUN_FILES, writeJsonAtomic } from '../store/run-dir.js';
 import { fromUnits, sampleCreditUnits } from '../credits/units.js';
-import type { RunSessionOptions } from './options.js';
+import type { RunConfig } from '../config/run-config.js';
 import { prepareRun } from './prepare.js';
 import { arrivalProfileOf } from '../load/index.js';
-import { plannedLoad, specOf } from './load-profile.js';
+import { plannedLoad } from './load-profile.js';
+import { askedConcurrency, closedLoad, specOf } from '../config/load-section.js';
 import { runSession, type SessionHooks } from './run-session.js';
 
 export const ESTIMATE_FILE = 'estimate.json';
@@ -28,7 +29,7 @@ export const ESTIMATE_METHOD =
 
 export interface EstimateRequest {
   /** The run's options as `run` would take them: models, repeat, shard, target, budget (for the sample). */
-  options: RunSessionOptions;
+  options: RunConfig;
   sample: SampleSize;
   level: number;
   /** Forecast this many requests of traffic like the suite (each model taking all of it), instead of one run of its plan. */
@@ -72,9 +73,6 @@ const sizeLabel = (size: SampleSize): string => ('percent' in size ? `${size.per
 
 function checkRequest(request: EstimateRequest): void {
   if (request.options.resumeDir) throw new InputError('estimate sends a fresh sample; --resume belongs to run', { field: '--resume' });
-  if (request.options.sweep !== undefined) {
-    throw new InputError('a sweep\'s volume depends on the rates its probes find: estimate a run at the rate you expect instead (--rate R --duration D)', { field: '--sweep' });
-  }
   const { sample } = request;
   if ('perModel' in sample && (!Number.isInteger(sample.perModel) || sample.perModel < 1)) {
     throw new InputError(`--sample ${sample.perModel}: expected a whole number ≥ 1 of requests per model, or a share such as 10%`, { field: '--sample' });
@@ -142,7 +140,8 @@ export async function estimateSuite(request: EstimateRequest): Promise<Estimate>
     }
     // The sample is an ordinary run (same target, preflight, results and reports) of part of one repeat.
     let items: ReturnType<typeof selectSample> = [];
-    const sampleOptions = { ...options, repeat: 1, shard: undefined, rate: undefined, durationMs: undefined, stages: undefined, startRate: undefined, arrival: undefined, concurrencyStages: undefined, mix: undefined, warmupMs: undefined, outDir: runDir, thresholdFlags: [], ignoreSuiteLoad: true };
+    // Its load section is replaced whole: a closed loop at the run's concurrency, whatever the flags or the suite asked.
+    const sampleOptions: RunConfig = { ...options, repeat: 1, shard: undefined, outDir: runDir, thresholdFlags: [], load: closedLoad(askedConcurrency(options.load)) };
     const result = await runSession(sampleOptions, request.hooks, {
       purpose: 'estimate-sample',
       select: (prepared) => (items = selectSample(prepared.plan, request.sample)),

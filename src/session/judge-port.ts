@@ -10,7 +10,7 @@ import { DEFAULT_BACKOFF, type BackoffPolicy } from '../client/retry.js';
 import { retryingGrader } from '../graders/retrying.js';
 import type { CheckFn } from '../runner/index.js';
 import { retryPolicyOf } from './preflight.js';
-import type { RunSessionOptions } from './options.js';
+import type { RunConfig } from '../config/run-config.js';
 import type { ResolvedTarget } from './target.js';
 
 export interface GradingDeps {
@@ -19,7 +19,7 @@ export interface GradingDeps {
   knowledge?: Knowledge;
 }
 
-type PortOptions = Pick<RunSessionOptions, 'timeoutMs' | 'retries' | 'maxRetryWaitMs' | 'embeddings'>;
+type PortOptions = Pick<RunConfig, 'timeoutMs' | 'retries' | 'maxRetryWaitMs' | 'embeddings'>;
 
 /**
  * The grader of one request: a chat named on the check (with its own model), else the run's. Each

@@ -6,8 +6,9 @@ import { sweepProfile } from '../runner/loop/sweep.js';
 import type { SweepPlan } from '../domain/load.js';
 import type { LoadSpec } from '../domain/load.js';
 import { defaultMaxInFlight, scheduleOf } from '../load/index.js';
-import { loadProfileOf, specOf } from './load-profile.js';
-import type { RunSessionOptions } from './options.js';
+import { loadProfileOf } from './load-profile.js';
+import { askedConcurrency, specOf } from '../config/load-section.js';
+import type { RunConfig } from '../config/run-config.js';
 
 export interface LoadShape {
   stages: StageWindow[];
@@ -19,7 +20,7 @@ export interface LoadShape {
  * The load shape of a session's options; null for a closed loop. A shard of N runs 1/N of every
  * stage's rate (its execution segment), and `kbbench merge` adds the shards' rates back up.
  */
-export function loadShapeOf(options: RunSessionOptions): LoadShape | null {
+export function loadShapeOf(options: RunConfig): LoadShape | null {
   const profile = loadProfileOf(options);
   const schedule = scheduleOf(specOf(options), options.shard?.count ?? 1);
   if (profile === null || schedule === null) return null;
@@ -28,9 +29,9 @@ export function loadShapeOf(options: RunSessionOptions): LoadShape | null {
 }
 
 /** The open loop's bound on outstanding starts: the spec's (--max-in-flight, else the larger of --concurrency and 64). */
-export function maxInFlightOf(options: RunSessionOptions): number {
+export function maxInFlightOf(options: RunConfig): number {
   const spec: LoadSpec = specOf(options);
-  return spec.kind === 'arrivals' || spec.kind === 'sweep' ? spec.maxInFlight : defaultMaxInFlight(options);
+  return spec.kind === 'arrivals' || spec.kind === 'sweep' ? spec.maxInFlight : defaultMaxInFlight({ concurrency: askedConcurrency(options.load) });
 }
 
 /**

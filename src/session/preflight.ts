@@ -3,7 +3,7 @@ import type { KbClient } from '../client/index.js';
 import { fetchEmbeddings } from '../client/embeddings.js';
 import { InputError, KbError } from '../domain/errors.js';
 import { DEFAULT_BACKOFF, retryingClient, type BackoffPolicy } from '../client/retry.js';
-import type { RunSessionOptions } from './options.js';
+import type { RunConfig } from '../config/run-config.js';
 import type { ResolvedTarget } from './target.js';
 import type { Grader } from '../graders/index.js';
 
@@ -20,7 +20,7 @@ const PREFLIGHT_TIMEOUT_MS = 15_000;
 const PREFLIGHT_RETRY = { ...DEFAULT_BACKOFF, retries: 4, baseMs: 400 };
 
 /** A policy with the run's --max-retry-wait, for the waits outside the runner (preflight, judges). */
-export function retryPolicyOf(policy: BackoffPolicy, options: Pick<RunSessionOptions, 'maxRetryWaitMs'>): BackoffPolicy {
+export function retryPolicyOf(policy: BackoffPolicy, options: Pick<RunConfig, 'maxRetryWaitMs'>): BackoffPolicy {
   return options.maxRetryWaitMs === undefined ? policy : { ...policy, maxWaitMs: options.maxRetryWaitMs };
 }
 
@@ -28,7 +28,7 @@ function listBoardsPatiently(client: KbClient, signal: AbortSignal, policy: Back
   return retryingClient(client, policy).listBoards(signal, PREFLIGHT_TIMEOUT_MS);
 }
 
-export async function preflight(client: KbClient, target: ResolvedTarget, signal: AbortSignal, options: Pick<RunSessionOptions, 'maxRetryWaitMs'> = {}): Promise<void> {
+export async function preflight(client: KbClient, target: ResolvedTarget, signal: AbortSignal, options: Pick<RunConfig, 'maxRetryWaitMs'> = {}): Promise<void> {
   let boards: { id: string }[];
   try {
     boards = await listBoardsPatiently(client, signal, retryPolicyOf(PREFLIGHT_RETRY, options));
@@ -64,7 +64,7 @@ export async function preflightGrader(grader: Grader, signal: AbortSignal): Prom
  * `--embeddings-url`: one embedding asked before the first question, so a wrong URL, model or key is
  * exit 2 with nothing paid, rather than every `similar` check of the run "not judged" afterwards.
  */
-export async function preflightEmbeddings(options: Pick<RunSessionOptions, 'embeddings'>, signal: AbortSignal): Promise<void> {
+export async function preflightEmbeddings(options: Pick<RunConfig, 'embeddings'>, signal: AbortSignal): Promise<void> {
   if (!options.embeddings) return;
   try {
     await fetchEmbeddings({ ...options.embeddings, timeoutMs: PREFLIGHT_TIMEOUT_MS }, ['kbbench preflight'], signal);

@@ -9,12 +9,11 @@ import { buildPlan, mergeOptions, narrowPlan } from '../plan/index.js';
 import type { Plan, PlanUnit } from '../plan/types.js';
 import { loadSuites } from '../suite/index.js';
 import type { LoadSpec } from '../domain/load.js';
-import { buildLoadSpec } from '../load/index.js';
-import { loadInputOf } from './load-profile.js';
+import { specOf } from '../config/load-section.js';
 import { filterSuite, parseFilters } from '../suite/filter.js';
 import { onlyFailedFilter } from '../store/run-selection.js';
-import { withSuiteLoad } from './suite-load.js';
-import type { RunSessionOptions } from './options.js';
+import { withSuiteLoad } from '../config/from-suite.js';
+import type { RunConfig } from '../config/run-config.js';
 import { assertModelNames } from './model-names.js';
 import { assertThresholdScopes } from './threshold-scopes.js';
 import type { GraderSpec } from '../domain/suite.js';
@@ -25,8 +24,8 @@ import { agreementOfLabels } from '../review/labels-of-run.js';
 import { assertSameSuite } from '../compare/same-suite.js';
 
 export interface PreparedRun {
-  /** The run's options with the suite's `load:` block applied under the flags (session/suite-load.ts), and `load` set. */
-  options: RunSessionOptions;
+  /** The run's config with the suite's `load:` block applied under the flags (config/from-suite.ts), its load section the spec. */
+  options: RunConfig;
   /** The run's load spec, built once here (src/load/): every later step reads it, never the load flags. */
   load: LoadSpec;
   suite: Suite;
@@ -67,7 +66,7 @@ function checkThresholdTags(thresholds: Record<string, string[]>, suite: Suite):
 }
 
 /** The suite, narrowed by --filter and --only-failed (both: an item must pass both). */
-async function selectedSuite(options: RunSessionOptions): Promise<Suite> {
+async function selectedSuite(options: RunConfig): Promise<Suite> {
   const byPattern = parseFilters(options.filter ?? []);
   const byFailure = options.onlyFailedDir === undefined ? undefined : await onlyFailedFilter(options.onlyFailedDir);
   const suite = await loadSuites(options.suitePaths ?? [options.suitePath]);
@@ -98,7 +97,7 @@ function repeatOf(suite: Suite, repeat: number): number {
 }
 
 /** The flags' checks that are not the load's (the load's rules are src/load/'s, written once). */
-function checkRunFlags(options: RunSessionOptions): void {
+function checkRunFlags(options: RunConfig): void {
   if (options.maxErrorRate !== undefined && !(options.maxErrorRate > 0 && options.maxErrorRate <= 1)) {
     throw new InputError(`--max-error-rate ${options.maxErrorRate}: expected a rate in (0, 1], e.g. 0.1 or 10%`, { field: '--max-error-rate' });
   }
@@ -112,7 +111,7 @@ function checkRunFlags(options: RunSessionOptions): void {
  * Asked of the suite's cases and turns, not of the plan's units: the answer is the same, and the
  * plan may be a million units long.
  */
-function allStreaming(suite: Suite, flags: RunSessionOptions['requestDefaults']): boolean {
+function allStreaming(suite: Suite, flags: RunConfig['requestDefaults']): boolean {
   const streams = (options: Suite['defaults']) => mergeOptions(suite.defaults, options, flags).streaming !== false;
   for (const c of suite.cases) if (!streams(c.options)) return false;
   return suite.threads.every((t) => t.turns.every((turn) => streams(turn.options)));
@@ -127,14 +126,14 @@ async function calibrationOf(suite: Suite): Promise<GraderCalibration | undefine
   return calibrate({ min_kappa: rule.min_kappa, min_labels: rule.min_labels ?? DEFAULT_MIN_LABELS, labels: rule.labels }, groups, [...types]);
 }
 
-export async function prepareRun(requested: RunSessionOptions): Promise<PreparedRun> {
+export async function prepareRun(requested: RunConfig): Promise<PreparedRun> {
   const suite = await selectedSuite(requested);
   const base = requested.baselineSuite;
   if (base) assertSameSuite({ name: base.name, where: base.dir }, { name: suite.name, where: suite.path }, { base: '--baseline', head: 'this run' });
   const merged = withSuiteLoad(requested, suite.load);
   checkRunFlags(merged);
-  const load = buildLoadSpec(loadInputOf(merged));
-  const options: RunSessionOptions = { ...merged, load };
+  const load = specOf(merged);
+  const options: RunConfig = { ...merged, load: { spec: load } };
   const plan = buildPlan(suite, {
     ...(options.models?.length ? { models: options.models } : {}),
     repeat: repeatOf(suite, options.repeat),

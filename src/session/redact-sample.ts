@@ -4,14 +4,14 @@
 import type { Redactor } from '../client/redact.js';
 import type { Sample } from '../domain/sample.js';
 import { outputSecrets } from '../outputs/spec.js';
-import type { RunSessionOptions } from './options.js';
+import type { RunConfig } from '../config/run-config.js';
 
 /**
  * Every credential a run knows, for its one redactor (client/redact.ts): the service key, the
  * grader's and the embeddings endpoint's, and what the live-metrics outputs send (their URLs'
  * basic auth, OTLP's headers from `env`). A value from outside that echoes one is redacted.
  */
-export function runCredentials(options: Pick<RunSessionOptions, 'apiKey' | 'graderApiKey' | 'embeddings' | 'outputs'>, env: Readonly<Record<string, string | undefined>>): string[] {
+export function runCredentials(options: Pick<RunConfig, 'apiKey' | 'graderApiKey' | 'embeddings' | 'outputs'>, env: Readonly<Record<string, string | undefined>>): string[] {
   const keys = [options.apiKey, options.graderApiKey, options.embeddings?.apiKey].filter((k): k is string => k !== undefined);
   return [...keys, ...outputSecrets(options.outputs ?? [], env)];
 }

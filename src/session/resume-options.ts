@@ -1,15 +1,17 @@
 // --resume keeps the interrupted run's plan and target: only how it is sent may change.
 import { InputError } from '../domain/errors.js';
-import type { RunInfo } from '../domain/run.js';
+import type { RecordedOptions, RunInfo } from '../domain/run.js';
 import { LOAD_KINDS } from '../load/index.js';
-import type { RunSessionOptions } from './options.js';
+import type { RunConfig } from '../config/run-config.js';
+import { RUN_DEFAULTS } from '../config/defaults.js';
+import { askedConcurrency, specOf } from '../config/load-section.js';
 
 /** What decides which items exist and where they go: restored from run.json, never taken from new flags. */
 const PLAN_KEYS = [
   'models', 'repeat', 'shard', 'requestDefaults', 'board', 'chat', 'baseUrl', 'auth', 'thresholdFlags', 'dialect', 'filter', 'onlyFailedDir',
   // One run, one grader: a resume grades the rest as the start did (the grader's key comes from the environment again).
   'graderChat', 'graderModel', 'graderUrl',
-] as const satisfies readonly (keyof RunSessionOptions)[];
+] as const satisfies readonly (keyof RunConfig & keyof RecordedOptions)[];
 
 /** A flag left at its default says nothing; only a value the user chose can contradict the run. */
 function isDefault(value: unknown): boolean {
@@ -19,28 +21,24 @@ function isDefault(value: unknown): boolean {
 }
 
 export interface ResumedOptions {
-  options: RunSessionOptions;
+  options: RunConfig;
   warnings: string[];
 }
 
-/** The closed loop's --concurrency when none is given (cli/commands/run-flags.ts): it says nothing on a resume. */
-const DEFAULT_CONCURRENCY = 4;
-
-export function resumeOptions(previous: RunInfo, current: RunSessionOptions): ResumedOptions {
-  const before = previous.options as Partial<RunSessionOptions>;
+export function resumeOptions(previous: RunInfo, current: RunConfig): ResumedOptions {
+  const before = previous.options;
   const spec = previous.load.spec;
   // The recorded spec decides (the new flags' own spec is checked by src/load/ in prepareRun: --resume is one of its fields).
   const noResume = LOAD_KINDS[spec.kind].noResume;
   if (noResume !== undefined) throw new InputError(noResume, { field: '--resume' });
-  const restored: Record<string, unknown> = { ...current };
+  // The new flags' load is checked as asked (a kind that cannot be continued names its flag), then
+  // the recorded spec replaces the whole load section: how the run was loaded is part of what it measured.
+  specOf(current);
+  const restored: Record<string, unknown> = { ...current, load: { spec } };
   const warnings: string[] = [];
-  if (spec.kind === 'closed') {
-    // How many units are in flight is part of what was measured: a resume keeps the run's concurrency.
-    if (current.concurrency !== DEFAULT_CONCURRENCY && current.concurrency !== spec.concurrency) {
-      warnings.push(`--resume keeps the run's concurrency (${spec.concurrency}); ignoring ${current.concurrency}`);
-    }
-    restored.concurrency = spec.concurrency;
-  }
+  const asked = askedConcurrency(current.load);
+  const recorded = askedConcurrency({ spec });
+  if (asked !== RUN_DEFAULTS.concurrency && asked !== recorded) warnings.push(`--resume keeps the run's concurrency (${recorded}); ignoring ${asked}`);
   for (const key of PLAN_KEYS) {
     // An option the run.json does not hold (an older run) keeps this run's value.
     if (!(key in before)) continue;
@@ -58,5 +56,5 @@ export function resumeOptions(previous: RunInfo, current: RunSessionOptions): Re
     ...(embedded.workspacePath !== undefined ? { workspacePath: embedded.workspacePath } : {}),
     ...(embedded.seed !== undefined ? { seed: embedded.seed } : {}),
   };
-  return { options: restored as unknown as RunSessionOptions, warnings };
+  return { options: restored as unknown as RunConfig, warnings };
 }

@@ -6,7 +6,7 @@ import { RUN_INFO_SCHEMA_VERSION, type RunInfo } from '../domain/run.js';
 import { arrivalProfileOf, scheduleOf } from '../load/index.js';
 import { plannedLoad } from './load-profile.js';
 import { isoNow } from '../runner/index.js';
-import { recordableOptions, type RunSessionOptions } from './options.js';
+import { recordableOptions, type RunConfig } from '../config/run-config.js';
 import type { PreparedRun } from './prepare.js';
 import type { ResolvedTarget } from './target.js';
 
@@ -14,7 +14,7 @@ import type { ResolvedTarget } from './target.js';
  * An open loop sends what its schedule starts, not the plan once: `starts` (a start is a case, or a
  * whole thread) and the `requests` they imply; `plan_requests` keeps the plan's own count.
  */
-function openLoopPlan(spec: LoadSpec, options: RunSessionOptions, prepared: PreparedRun): Partial<RunInfo['plan']> {
+function openLoopPlan(spec: LoadSpec, options: RunConfig, prepared: PreparedRun): Partial<RunInfo['plan']> {
   const profile = arrivalProfileOf(spec);
   if (profile === null) return {};
   const load = plannedLoad(profile, prepared.plan, options.shard);
@@ -22,11 +22,11 @@ function openLoopPlan(spec: LoadSpec, options: RunSessionOptions, prepared: Prep
 }
 
 /** run.json's `load`: the spec, with an open loop's stages (a shard's share of them). */
-export function recordedLoad(spec: LoadSpec, options: Pick<RunSessionOptions, 'shard'>): RecordedLoad {
+export function recordedLoad(spec: LoadSpec, options: Pick<RunConfig, 'shard'>): RecordedLoad {
   return { spec, ...scheduleOf(spec, options.shard?.count ?? 1) };
 }
 
-export function initialRunInfo(prepared: PreparedRun, options: RunSessionOptions, target: ResolvedTarget, previous: RunInfo | null, purpose?: string): RunInfo {
+export function initialRunInfo(prepared: PreparedRun, options: RunConfig, target: ResolvedTarget, previous: RunInfo | null, purpose?: string): RunInfo {
   const { plan, suite, load } = prepared;
   return {
     schema_version: RUN_INFO_SCHEMA_VERSION,
@@ -50,7 +50,7 @@ export function initialRunInfo(prepared: PreparedRun, options: RunSessionOptions
 }
 
 /** Requests the run means to send: the plan's, or (open loop) those its planned starts imply. */
-export function plannedTotal(options: RunSessionOptions, prepared: PreparedRun): number {
+export function plannedTotal(options: RunConfig, prepared: PreparedRun): number {
   const profile = arrivalProfileOf(prepared.load);
   return profile === null ? prepared.plan.counts.requests : plannedLoad(profile, prepared.plan, options.shard).requests;
 }

@@ -18,9 +18,10 @@ import type { OutputContext } from '../outputs/index.js';
 import { describeLoad } from './describe-load.js';
 import { drive, type ProgressInfo, type SweepEvent } from './drive.js';
 import { maxInFlightOf, sweepLoad } from './load-shape.js';
-import { specOf, sweepSlos } from './load-profile.js';
+import { sweepSlos } from './load-profile.js';
+import { askedConcurrency } from '../config/load-section.js';
 import { finishReports } from './finish.js';
-import type { RunSessionOptions } from './options.js';
+import type { RunConfig } from '../config/run-config.js';
 import { preflight, preflightEmbeddings, preflightGrader } from './preflight.js';
 import { makeGrader } from '../graders/index.js';
 import { narrowPrepared, prepareRun, type PreparedRun } from './prepare.js';
@@ -68,7 +69,7 @@ export interface SessionResult {
   summary: Summary;
 }
 
-export async function runSession(requested: RunSessionOptions, hooks: SessionHooks, overrides: SessionOverrides = {}): Promise<SessionResult> {
+export async function runSession(requested: RunConfig, hooks: SessionHooks, overrides: SessionOverrides = {}): Promise<SessionResult> {
   const previous = requested.resumeDir ? readRunInfo(requested.resumeDir) : null;
   const resumed = previous ? resumeOptions(previous, requested) : { options: requested, warnings: [] };
   const full = await prepareRun(resumed.options);
@@ -108,7 +109,7 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
     });
     const replayUnits = toUnits(previous?.replay_credits ?? 0);
     const previousUnits = (state?.creditUnits ?? 0) + replayUnits;
-    const maxWeight = options.mix === 'weighted' ? maxWeightOf(prepared.suite) : 1;
+    const maxWeight = prepared.load.mix === 'weighted' ? maxWeightOf(prepared.suite) : 1;
     if (workers.count > 1) pool = spawnWorkers({ ...prepared, options }, target, { previousUnits, maxWeight, stop: hooks.stop }, workers.count);
     await pool?.ready;
     if (options.startAt !== undefined) {
@@ -139,7 +140,7 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
     const tookOver = lock ? takeOverNotice(lock) : null;
     const warnings = [...(tookOver ? [tookOver] : []), ...(target.notice ? [target.notice] : []), ...prepared.warnings, ...resumed.warnings, ...resumeWarnings(previous, prepared, state)];
     if (workers.notice) warnings.push(workers.notice);
-    hooks.onStart?.({ runDir, total, done, baseUrl: target.baseUrl, embedded: target.embedded, demo: target.knowledgeBase?.demo === true, warnings, load: describeLoad(specOf(options), options), workers: workers.count });
+    hooks.onStart?.({ runDir, total, done, baseUrl: target.baseUrl, embedded: target.embedded, demo: target.knowledgeBase?.demo === true, warnings, load: describeLoad(prepared.load, { concurrency: askedConcurrency(options.load), ...(options.shard ? { shard: options.shard } : {}) }), workers: workers.count });
     // A sweep's rates are known once its probes are done: run.json records them as its load.
     const onSweep = (sweep: SweepEvent): void => {
       const { type: _type, ...plan } = sweep;
@@ -176,7 +177,7 @@ export async function runSession(requested: RunSessionOptions, hooks: SessionHoo
 }
 
 /** The labels of the live-metrics outputs: the run, its suite, its shard (a distributed run is one picture by them). */
-function outputContextOf(info: RunInfo, options: RunSessionOptions): OutputContext {
+function outputContextOf(info: RunInfo, options: RunConfig): OutputContext {
   const shard = options.shard ? `${options.shard.index}/${options.shard.count}` : '1/1';
   return { runId: info.run_id, suite: info.suite.name, shard, models: info.plan.models };
 }
@@ -235,7 +236,7 @@ function assertFreshRunDir(runDir: string): void {
  * suites' items under one run id. --allow-changed-suite lets an edited file of the same suite
  * name go on (finished items keep their results; see README), never another suite.
  */
-function assertSameSuite(previous: RunInfo, prepared: PreparedRun, options: RunSessionOptions): void {
+function assertSameSuite(previous: RunInfo, prepared: PreparedRun, options: RunConfig): void {
   if (previous.suite.sha256 === prepared.suite.sha256) return;
   const was = `${previous.suite.path} (suite "${previous.suite.name}", sha256 ${previous.suite.sha256.slice(0, 12)})`;
   const now = `${prepared.suite.path} (suite "${prepared.suite.name}", sha256 ${prepared.suite.sha256.slice(0, 12)})`;

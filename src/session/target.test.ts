@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Suite } from '../domain/suite.js';
-import type { RunSessionOptions } from './options.js';
+import type { RunConfig } from '../config/run-config.js';
 import { resolveIds } from './target.js';
 
 const suite = (target: Suite['target']): Suite => ({ path: 'faq.csv', target } as unknown as Suite);
-const options = (o: Partial<RunSessionOptions> = {}): RunSessionOptions => o as RunSessionOptions;
+const options = (o: Partial<RunConfig> = {}): RunConfig => o as RunConfig;
 const DEFAULT = { boardId: 'b1', chatId: 'c1' };
 
 describe('resolveIds', () => {

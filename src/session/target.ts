@@ -2,7 +2,7 @@
 import { InputError } from '../domain/errors.js';
 import type { Suite } from '../domain/suite.js';
 import { assertMeansDemo, servesDemo } from './demo-guard.js';
-import type { EmbeddedServiceOptions, RunSessionOptions } from './options.js';
+import type { EmbeddedServiceOptions, RunConfig } from '../config/run-config.js';
 
 export interface ServiceHandle {
   url: string;
@@ -31,7 +31,7 @@ export interface ResolvedTarget {
 }
 
 export function resolveIds(
-  options: RunSessionOptions,
+  options: RunConfig,
   suite: Suite,
   fallback?: { boardId: string; chatId: string },
 ): { boardId: string; chatId: string; notice?: string } {
@@ -50,7 +50,7 @@ export function resolveIds(
   return { boardId, chatId, notice };
 }
 
-export async function resolveTarget(options: RunSessionOptions, suite: Suite, launch: EmbeddedLauncher): Promise<ResolvedTarget> {
+export async function resolveTarget(options: RunConfig, suite: Suite, launch: EmbeddedLauncher): Promise<ResolvedTarget> {
   if (options.baseUrl) {
     const ids = resolveIds(options, suite);
     if (!options.apiKey) {

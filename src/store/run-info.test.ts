@@ -15,14 +15,27 @@ describe('run.json of kbbench 0.1.0, migrated on read', () => {
     ['v0.1.0-concurrency-stages', { kind: 'ramping-workers', stages: [{ durationMs: 1000, targetPerS: 2 }, { durationMs: 1000, targetPerS: 0 }] }],
   ])('%s: its load spec from the options it recorded, its stages kept', (name, spec) => {
     const info = parseRunInfo(raw(name), `${name}/run.json`);
-    expect(info.schema_version).toBe(2);
+    expect(info.schema_version).toBe(3);
+    // The load is `load.spec` alone: the options hold no load field to read instead.
+    expect(info.options).not.toHaveProperty('concurrency');
     expect(info.load.spec).toMatchObject(spec);
     expect(info.load.stages).toEqual((raw(name).load as { stages?: unknown } | undefined)?.stages);
   });
 
-  it('a schema-2 run.json reads as written', () => {
+  it('a schema-3 run.json reads as written', () => {
     const info = parseRunInfo(raw('v0.1.0-closed-c8'), 'a/run.json');
     expect(parseRunInfo(JSON.parse(JSON.stringify(info)), 'b/run.json')).toEqual(info);
+  });
+
+  it('a schema-2 run.json (written before the typed run config) reads as 3: its load fields left to load.spec', () => {
+    const info = parseRunInfo(raw('schema2-interrupted'), 'a/run.json');
+    expect(info).toMatchObject({ schema_version: 3, load: { spec: { kind: 'closed', concurrency: 4 } }, options: { repeat: 1, workers: 1, requestDefaults: { streaming: false } } });
+    expect(info.options).not.toHaveProperty('concurrency');
+  });
+
+  it('an option of the wrong type names its field', () => {
+    const wrong = { ...raw('schema2-interrupted'), options: { repeat: 'twice' } };
+    expect(() => parseRunInfo(wrong, 'a/run.json')).toThrow(/run\.json "options\.repeat": expected a number/);
   });
 });
 
@@ -47,7 +60,7 @@ describe('a run.json that is not one', () => {
 
   it('a field of the wrong type, a newer schema, or no object at all', () => {
     expect(errorOf({ ...raw('v0.1.0-interrupted'), target: { base_url: 'x', embedded: 'yes', board_id: 'b', chat_id: 'c' } }).location.field).toBe('target.embedded');
-    expect(errorOf({ ...raw('v0.1.0-interrupted'), schema_version: 3 }).location.field).toBe('schema_version');
+    expect(errorOf({ ...raw('v0.1.0-interrupted'), schema_version: 4 }).location.field).toBe('schema_version');
     expect(errorOf([]).message).toMatch(/not an object/);
   });
 

@@ -21,7 +21,19 @@ describe('a suite load: block', () => {
     expect(parseSuite(Buffer.from(CASES), 'dir/inline.yaml').load).toBeUndefined();
   });
 
+  it('says every load kind: a sweep with its SLOs, worker stages, a closed loop\'s concurrency', () => {
+    expect(yaml('  sweep: 3\n  duration: 10s\n  max_in_flight: 16\n  slo: ["ttfc_ms=p(95)<2000", "pass_rate=rate>=0.9"]\n').load).toMatchObject({
+      sweep: 3, duration_ms: 10_000, max_in_flight: 16, slo: ['ttfc_ms=p(95)<2000', 'pass_rate=rate>=0.9'],
+    });
+    expect(yaml('  concurrency_stages: 10s:4,20s:8\n').load?.concurrency_stages).toEqual([{ durationMs: 10_000, targetPerS: 4 }, { durationMs: 20_000, targetPerS: 8 }]);
+    expect(yaml('  concurrency: 8\n').load).toMatchObject({ concurrency: 8 });
+  });
+
   it.each<[string, string, RegExp]>([
+    ['a sweep without duration', '  sweep: 3\n', /load\.sweep: sweep needs duration/],
+    ['an SLO without a sweep', '  rate: 3\n  duration: 1s\n  slo: ["ttfc_ms=p(95)<100"]\n', /load\.slo: slo is judged per rate of a sweep/],
+    ['an SLO that stops the run', '  sweep: 2\n  duration: 1s\n  slo: ["ttfc_ms=p(95)<100;abortOnFail"]\n', /load\.slo: .*never stops/],
+    ['a sweep with rate', '  sweep: 2\n  duration: 1s\n  rate: 3\n', /load\.sweep: sweep chooses its own rates/],
     ['a stage without a target', '  stages: 20s:2,20s\n', /^dir\/inline\.yaml:5:11 load\.stages: "20s" is not duration:target/],
     ['a bad duration in the list form', '  stages: [{ duration: soon, target: 2 }]\n', /:5:24 load\.stages\[0\]\.duration: expected a duration/],
     ['a negative target', '  stages: [{ duration: 1s, target: -1 }]\n', /load\.stages\[0\]\.target: must be 0 or more/],
@@ -30,7 +42,7 @@ describe('a suite load: block', () => {
     ['rate without duration', '  rate: 3\n', /load\.rate: rate needs duration/],
     ['start_rate without stages', '  rate: 3\n  duration: 1s\n  start_rate: 1\n', /load\.start_rate: .*needs stages/],
     ['stages that start nothing', '  stages: 10s:0\n', /load\.stages: plans no start/],
-    ['no shape at all', '  max_in_flight: 4\n', /a load block needs stages, or rate and duration/],
+    ['no shape at all', '  max_in_flight: 4\n', /a load block needs stages, rate and duration, sweep and duration/],
     ['an unknown arrival', '  rate: 3\n  duration: 1s\n  arrival: poison\n', /load\.arrival: must be one of constant, poisson/],
     ['a misspelt key', '  stages: 10s:2\n  max_inflight: 4\n', /unknown key "max_inflight" in load \(did you mean "max_in_flight"\?\)/],
     ['a fractional max_in_flight', '  stages: 10s:2\n  max_in_flight: 1.5\n', /load\.max_in_flight: must be a whole number/],

@@ -5,6 +5,8 @@ import { InputError } from '../domain/errors.js';
 import { durationMsOf, parseStages, type LoadStage } from '../domain/stages.js';
 import type { SuiteLoad } from '../domain/suite.js';
 import { buildLoadSpec, LoadFieldError, SUITE_NAMES, type LoadInput } from '../load/index.js';
+import { RUN_DEFAULTS } from '../config/defaults.js';
+import type { LoadAsked } from '../config/run-config.js';
 import { optional, strictMap } from './primitives.js';
 import { parseOutputSpec } from '../outputs/spec.js';
 import type { OutputSpec } from '../domain/output.js';
@@ -45,10 +47,14 @@ const stagesSchema = z.preprocess(
 );
 
 export const loadSchema = strictMap('load', {
+  concurrency: optional(z.number().int('must be a whole number').positive('must be 1 or more')),
+  concurrency_stages: optional(stagesSchema),
   rate: optional(z.number().positive('must be above 0')),
   duration: optional(durationSchema),
   stages: optional(stagesSchema),
   start_rate: optional(z.number().nonnegative('must be 0 or more')),
+  sweep: optional(z.number().int('must be a whole number').positive('must be 1 or more')),
+  slo: optional(z.array(z.string({ error: 'expected metric=expression, e.g. ttfc_ms=p(95)<2000' }), { error: 'expected a list of metric=expression' })),
   arrival: optional(z.enum(['constant', 'poisson'])),
   mix: optional(z.enum(['sequential', 'shuffle', 'weighted'])),
   max_in_flight: optional(z.number().int('must be a whole number').positive('must be 1 or more')),
@@ -60,8 +66,8 @@ export const loadSchema = strictMap('load', {
   const { outputs: _outputs, ...shape } = load;
   if (Object.values(shape).every((v) => v === undefined) && load.outputs !== undefined) return;
   // The flags' rules (src/load/, written once), said at the suite's own key.
-  if (load.stages === undefined && load.rate === undefined) {
-    ctx.addIssue({ code: 'custom', path: ['stages'], message: 'a load block needs stages, or rate and duration' });
+  if (load.stages === undefined && load.rate === undefined && load.sweep === undefined && load.concurrency_stages === undefined && load.concurrency === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['stages'], message: 'a load block needs stages, rate and duration, sweep and duration, concurrency_stages, or concurrency' });
     return;
   }
   try {
@@ -72,27 +78,29 @@ export const loadSchema = strictMap('load', {
   }
 });
 
-/** The block's keys as the load's input (a suite gives no concurrency: the closed loop's default stands in). */
-function loadInputOfEntry(load: { rate?: number | undefined; duration?: number | undefined; stages?: LoadStage[] | undefined; start_rate?: number | undefined; arrival?: 'constant' | 'poisson' | undefined; mix?: 'sequential' | 'shuffle' | 'weighted' | undefined; max_in_flight?: number | undefined; warmup?: number | undefined }): LoadInput {
-  const fields = { rate: load.rate, durationMs: load.duration, stages: load.stages, startRate: load.start_rate, arrival: load.arrival, mix: load.mix, maxInFlight: load.max_in_flight, warmupMs: load.warmup };
-  const input: LoadInput = { concurrency: 4 };
-  for (const [key, value] of Object.entries(fields)) if (value !== undefined) (input as unknown as Record<string, unknown>)[key] = value;
-  return input;
+/** The block's keys as the load's input (a suite that gives no concurrency leaves the closed loop's default). */
+function loadInputOfEntry(entry: LoadEntry): LoadInput {
+  return { concurrency: RUN_DEFAULTS.concurrency, ...suiteLoadAsked(buildLoad(entry, { file: '' })) };
 }
 
-export type LoadEntry = z.infer<typeof loadSchema>;
+type LoadEntry = z.infer<typeof loadSchema>;
 
 export function buildLoad(entry: LoadEntry, location: SuiteLoad['location']): SuiteLoad {
   const load: SuiteLoad = { location };
-  if (entry.rate !== undefined) load.rate = entry.rate;
-  if (entry.duration !== undefined) load.duration_ms = entry.duration;
-  if (entry.stages !== undefined) load.stages = entry.stages;
-  if (entry.start_rate !== undefined) load.start_rate = entry.start_rate;
-  if (entry.arrival !== undefined) load.arrival = entry.arrival;
-  if (entry.mix !== undefined) load.mix = entry.mix;
-  if (entry.max_in_flight !== undefined) load.max_in_flight = entry.max_in_flight;
-  if (entry.warmup !== undefined) load.warmup_ms = entry.warmup;
-  if (entry.degrade_quality !== undefined) load.degrade_quality = entry.degrade_quality;
-  if (entry.outputs !== undefined) load.outputs = entry.outputs;
+  const keys = {
+    concurrency: entry.concurrency, concurrency_stages: entry.concurrency_stages, rate: entry.rate, duration_ms: entry.duration, stages: entry.stages,
+    start_rate: entry.start_rate, sweep: entry.sweep, slo: entry.slo, arrival: entry.arrival, mix: entry.mix, max_in_flight: entry.max_in_flight,
+    warmup_ms: entry.warmup, degrade_quality: entry.degrade_quality, outputs: entry.outputs,
+  };
+  for (const [key, value] of Object.entries(keys)) if (value !== undefined) (load as unknown as Record<string, unknown>)[key] = value;
   return load;
+}
+
+/** The block's load keys in the load's own terms (the flags'): src/load/ reads both alike. */
+export function suiteLoadAsked(load: SuiteLoad): Partial<LoadAsked> {
+  const fields: Partial<LoadAsked> = {
+    concurrency: load.concurrency, concurrencyStages: load.concurrency_stages, rate: load.rate, durationMs: load.duration_ms, stages: load.stages,
+    startRate: load.start_rate, sweep: load.sweep, slo: load.slo, arrival: load.arrival, mix: load.mix, maxInFlight: load.max_in_flight, warmupMs: load.warmup_ms,
+  };
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<LoadAsked>;
 }

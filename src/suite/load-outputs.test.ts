@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseSuite } from './load.js';
 import { suiteIssuesOf } from './test-helpers.js';
-import { withSuiteLoad } from '../session/suite-load.js';
-import type { RunSessionOptions } from '../session/options.js';
+import { withSuiteLoad } from '../config/from-suite.js';
+import { testRunConfig } from '../config/test-support/run-config.js';
 
 const CASES = 'cases:\n  - id: a\n    prompt: Hi\n';
 const yaml = (load: string) => parseSuite(Buffer.from(`${CASES}load:\n${load}`), 'dir/inline.yaml');
@@ -30,7 +30,7 @@ describe('a suite load.outputs list', () => {
 
   it('gives way to --output', () => {
     const load = yaml(`  outputs: [${W}]\n`).load;
-    const base = { requestDefaults: {}, embedded: {} } as unknown as RunSessionOptions;
+    const base = testRunConfig();
     expect(withSuiteLoad(base, load).outputs).toEqual(load?.outputs);
     const flag = [{ kind: 'prometheus-rw' as const, url: 'http://10.0.0.1:9090/api/v1/write' }];
     expect(withSuiteLoad({ ...base, outputs: flag }, load).outputs).toEqual(flag);

@@ -51,7 +51,7 @@ export function sampleWith(over: Partial<Sample> = {}): Sample {
 
 export function runInfo(overrides: Partial<RunInfo> = {}): RunInfo {
   return {
-    schema_version: 2, load: { spec: { kind: 'closed', concurrency: 4 } },
+    schema_version: 3, load: { spec: { kind: 'closed', concurrency: 4 } },
     run_id: 'run-0000-aaaa', tool: { name: 'kbbench', version: '0.0.0' }, suite: { name: 'unit', path: 'unit.yaml', sha256: 'abc' },
     plan: { items: 1, requests: 1, threads: 0, models: ['gpt-4o'] }, options: {},
     target: { base_url: 'embedded', embedded: true, board_id: 'b', chat_id: 'c' }, thresholds: {},

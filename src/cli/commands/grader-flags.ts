@@ -1,6 +1,6 @@
 // The --grader-* flags, alone in their module: validate and grader-check take them without loading
 // run-flags.ts's imports (the runner, outputs, compare: ~25 MB of modules a validate never runs).
-import type { RunSessionOptions } from '../../session/options.js';
+import type { RunConfig } from '../../config/run-config.js';
 import { readGraderKey } from '../secrets.js';
 
 export function graderFlags(group: string) {
@@ -16,7 +16,7 @@ const opt = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V 
   (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 
 /** The --grader-* flags as session options (the key read from its file or the environment). */
-export function graderOptions(a: Record<string, unknown>, env: NodeJS.ProcessEnv): Pick<RunSessionOptions, 'graderChat' | 'graderModel' | 'graderUrl' | 'graderApiKey'> {
+export function graderOptions(a: Record<string, unknown>, env: NodeJS.ProcessEnv): Pick<RunConfig, 'graderChat' | 'graderModel' | 'graderUrl' | 'graderApiKey'> {
   const key = readGraderKey(env, a.graderKeyFile as string | undefined);
   return {
     ...opt('graderChat', a.graderChat as string | undefined),

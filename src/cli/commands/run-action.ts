@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { renderConsoleSummary, verdictLine } from '../../report/console-summary.js';
 import type { RunInfo } from '../../domain/run.js';
 import type { Sample } from '../../domain/sample.js';
-import type { RunSessionOptions } from '../../session/options.js';
+import type { RunConfig } from '../../config/run-config.js';
 import { LOAD_KINDS } from '../../load/index.js';
 import { runSession, type SessionResult } from '../../session/run-session.js';
 import { EXIT, exitForVerdict, type ExitCode } from '../exit.js';
@@ -60,7 +60,7 @@ function stoppedEarlyLine(run: RunInfo, suitePath: string, runDir: string): stri
 }
 
 /** `--profile doctor.json`: its key form and dialect become the run's (a contradicting flag is exit 2); a watcher warns once. */
-async function applyProfile(io: CliIo, options: RunSessionOptions, argv: Record<string, unknown>): Promise<(sample: Sample) => void> {
+async function applyProfile(io: CliIo, options: RunConfig, argv: Record<string, unknown>): Promise<(sample: Sample) => void> {
   const { readProfile, profileOptions, profileWatcher, targetWarning } = await import('../../doctor/profile.js');
   const profile = readProfile(resolve(io.cwd, String(argv.profile)));
   Object.assign(options, profileOptions(profile, { auth: argv.auth, dialect: argv.dialect }));

@@ -1,4 +1,4 @@
-// The `run` command's flags (CONTRACT.md) and their translation into RunSessionOptions.
+// The `run` command's flags (CONTRACT.md) and their translation into RunConfig.
 import type { Argv } from 'yargs';
 import { suitePathsOf } from './suite-paths.js';
 import { STREAM_DIALECTS, type StreamDialect } from '../../protocol/dialects.js';
@@ -7,7 +7,8 @@ import { endpointUrlProblem } from '../../client/redact.js';
 import { InputError } from '../../domain/errors.js';
 import { parseStartAt, wallClockMs } from '../../session/start-at.js';
 import type { RequestOptions } from '../../domain/suite.js';
-import type { RunSessionOptions } from '../../session/options.js';
+import type { LoadAsked, RunConfig } from '../../config/run-config.js';
+import { RUN_DEFAULTS } from '../../config/defaults.js';
 import { parseDurationMs, parseFraction, parseList, positive } from '../parse.js';
 import { readApiKey } from '../secrets.js';
 import { graderFlags, graderOptions } from './grader-flags.js';
@@ -35,10 +36,10 @@ export function sendFlags<T>(y: Argv<T>) {
     .option('chat', { type: 'string', describe: 'chat assistant id (overrides the suite target)', group: 'Target:' })
     .option('workspace', { type: 'string', describe: 'embedded service workspace file (default: the suite\'s, else the demo)', group: 'Target:' })
     .option('models', { type: 'string', describe: 'comma-separated models (replaces the suite\'s)', group: 'Plan:' })
-    .option('repeat', { type: 'number', default: 1, describe: 'run every case and thread K times', group: 'Plan:' })
+    .option('repeat', { type: 'number', default: RUN_DEFAULTS.repeat, describe: 'run every case and thread K times', group: 'Plan:' })
     .option('shard', { type: 'string', describe: 'run shard i of N (e.g. 2/4; auto/N: i from JOB_COMPLETION_INDEX + 1); with --rate, its segment of the total rate; merge the shards later', group: 'Plan:' })
     .option('start-at', { type: 'string', describe: 'start at this ISO instant (e.g. 2026-11-23T02:00:00Z), so shards start together; past by over 1s: exit 2', group: 'Load:' })
-    .option('concurrency', { type: 'number', default: 4, describe: 'closed loop: cases/threads in flight at once', group: 'Load:' })
+    .option('concurrency', { type: 'number', default: RUN_DEFAULTS.concurrency, describe: 'closed loop: cases/threads in flight at once', group: 'Load:' })
     .option('rate', { type: 'number', describe: 'open loop: starts per second (a start is a case, or a whole thread), with --duration', group: 'Load:' })
     .option('duration', { type: 'string', describe: 'open loop: how long to keep the rate (e.g. 60s)', group: 'Load:' })
     .option('stages', { type: 'string', describe: "open loop, ramping: duration:target starts/s, each stage ramping linearly from the last (e.g. 30s:5,1m:20,30s:0)", group: 'Load:' })
@@ -51,10 +52,10 @@ export function sendFlags<T>(y: Argv<T>) {
     .option('mix', { choices: MIX_KINDS, describe: 'time-bound runs: which case or thread each start draws: the plan in order (sequential, the default), shuffled each pass, or weighted by a case\'s or thread\'s `weight` (seeded by --seed)', group: 'Load:' })
     .option('max-in-flight', { type: 'number', describe: 'open loop: outstanding requests at most (default: the larger of --concurrency and 64); later starts are held, sent late, and past 1 s late or never sent they count as dropped (a failing gate)', group: 'Load:' })
     .option('workers', { type: 'number', describe: 'client event loops in worker threads, each running its share of the load, joined into one run directory (autocannon); default 1 for a closed loop under 256 --concurrency, else the cores free beside the service when it runs on this machine (embedded, or a loopback --base-url)', group: 'Load:' })
-    .option('graceful-stop', { type: 'string', default: '30s', describe: 'time-bound runs and stops: how long requests in flight get once the schedule ends (or a stop comes) before they are cut, recorded as interrupted (k6)', group: 'Load:' })
-    .option('timeout', { type: 'string', default: '120s', describe: 'per-request time limit (0: none)', group: 'Load:' })
-    .option('retries', { type: 'number', default: 2, describe: 'retries on 429 (honouring Retry-After), 5xx and connection errors', group: 'Load:' })
-    .option('max-retry-wait', { type: 'string', default: '60s', describe: 'longest wait before a retry; a longer Retry-After ends that request\'s retries (recorded as rate limited)', group: 'Load:' })
+    .option('graceful-stop', { type: 'string', default: RUN_DEFAULTS.gracefulStop, describe: 'time-bound runs and stops: how long requests in flight get once the schedule ends (or a stop comes) before they are cut, recorded as interrupted (k6)', group: 'Load:' })
+    .option('timeout', { type: 'string', default: RUN_DEFAULTS.timeout, describe: 'per-request time limit (0: none)', group: 'Load:' })
+    .option('retries', { type: 'number', default: RUN_DEFAULTS.retries, describe: 'retries on 429 (honouring Retry-After), 5xx and connection errors', group: 'Load:' })
+    .option('max-retry-wait', { type: 'string', default: RUN_DEFAULTS.maxRetryWait, describe: 'longest wait before a retry; a longer Retry-After ends that request\'s retries (recorded as rate limited)', group: 'Load:' })
     .option('stream', { type: 'boolean', describe: 'stream answers (default on; --no-stream for JSON answers)', group: 'Request:' })
     .option('method', { choices: ['post', 'get'] as const, describe: 'POST body or GET query form', group: 'Request:' })
     .option('plaintext', { type: 'boolean', describe: 'ask for plain text instead of markdown', group: 'Request:' })
@@ -137,7 +138,7 @@ function requestDefaults(a: Record<string, unknown>): RequestOptions {
 const MAX_RETRY_WAIT_LIMIT_MS = 24 * 3600_000;
 
 function maxRetryWaitMs(value: string | undefined): number {
-  const ms = parseDurationMs(value ?? '60s', 'max-retry-wait');
+  const ms = parseDurationMs(value ?? RUN_DEFAULTS.maxRetryWait, 'max-retry-wait');
   if (ms > MAX_RETRY_WAIT_LIMIT_MS) throw new InputError(`expected at most 24h, got "${value}"`, { field: '--max-retry-wait' });
   return ms;
 }
@@ -162,7 +163,7 @@ function startAtFlag(value: unknown): string {
 }
 
 /** `--embeddings-url` (and model): a URL it can parse, or exit 2 naming the flag. */
-function embeddingsOf(a: Record<string, unknown>, env: NodeJS.ProcessEnv): RunSessionOptions['embeddings'] {
+function embeddingsOf(a: Record<string, unknown>, env: NodeJS.ProcessEnv): RunConfig['embeddings'] {
   if (a.embeddingsUrl === undefined) {
     if (a.embeddingsModel !== undefined) throw new InputError('--embeddings-model needs --embeddings-url', { field: '--embeddings-model' });
     return undefined;
@@ -187,7 +188,25 @@ function outputsOf(value: unknown): OutputSpec[] | undefined {
   });
 }
 
-export function toSessionOptions(a: Record<string, unknown>, env: NodeJS.ProcessEnv, cwd: string): RunSessionOptions {
+/** The load flags, in the load's own terms (src/load/ turns them into a spec once the suite is read). */
+function loadAskedOf(a: Record<string, unknown>): LoadAsked {
+  return {
+    concurrency: positive(a.concurrency as number, 'concurrency', { integer: true }) ?? RUN_DEFAULTS.concurrency,
+    ...opt('rate', positive(a.rate as number | undefined, 'rate')),
+    ...opt('durationMs', a.duration === undefined ? undefined : parseDurationMs(a.duration as string, 'duration')),
+    ...opt('stages', a.stages === undefined ? undefined : parseStages(String(a.stages), (v) => parseDurationMs(v, 'stages'))),
+    ...opt('sweep', positive(a.sweep as number | undefined, 'sweep', { integer: true })),
+    ...opt('slo', (a.slo as string[] | undefined)?.length ? (a.slo as string[]) : undefined),
+    ...opt('concurrencyStages', a.concurrencyStages === undefined ? undefined : wholeStages(parseStages(String(a.concurrencyStages), (v) => parseDurationMs(v, 'concurrency-stages'), '--concurrency-stages'))),
+    ...opt('startRate', positive(a.startRate as number | undefined, 'start-rate', { allowZero: true })),
+    ...opt('arrival', a.arrival as ArrivalKind | undefined),
+    ...opt('mix', a.mix as MixKind | undefined),
+    ...opt('warmupMs', a.warmup === undefined ? undefined : parseDurationMs(a.warmup as string, 'warmup')),
+    ...opt('maxInFlight', positive(a.maxInFlight as number | undefined, 'max-in-flight', { integer: true })),
+  };
+}
+
+export function toSessionOptions(a: Record<string, unknown>, env: NodeJS.ProcessEnv, cwd: string): RunConfig {
   const baseUrl = (a.baseUrl as string | undefined) ?? env.KBBENCH_BASE_URL;
   const apiKey = readApiKey(env, a.apiKeyFile as string | undefined);
   return {
@@ -198,28 +217,17 @@ export function toSessionOptions(a: Record<string, unknown>, env: NodeJS.Process
     ...opt('board', a.board as string | undefined),
     ...opt('chat', a.chat as string | undefined),
     models: parseList(a.models as string | undefined),
-    repeat: positive(a.repeat as number, 'repeat', { integer: true }) ?? 1,
-    concurrency: positive(a.concurrency as number, 'concurrency', { integer: true }) ?? 4,
-    ...opt('rate', positive(a.rate as number | undefined, 'rate')),
-    ...opt('durationMs', a.duration === undefined ? undefined : parseDurationMs(a.duration as string, 'duration')),
-    ...opt('stages', a.stages === undefined ? undefined : parseStages(String(a.stages), (v) => parseDurationMs(v, 'stages'))),
-    ...opt('sweep', positive(a.sweep as number | undefined, 'sweep', { integer: true })),
-    ...opt('slo', (a.slo as string[] | undefined)?.length ? (a.slo as string[]) : undefined),
-    ...opt('concurrencyStages', a.concurrencyStages === undefined ? undefined : wholeStages(parseStages(String(a.concurrencyStages), (v) => parseDurationMs(v, 'concurrency-stages'), '--concurrency-stages'))),
-    ...opt('startRate', positive(a.startRate as number | undefined, 'start-rate', { allowZero: true })),
-    ...opt('arrival', a.arrival as ArrivalKind | undefined),
+    repeat: positive(a.repeat as number, 'repeat', { integer: true }) ?? RUN_DEFAULTS.repeat,
     ...opt('seed', seedOf(a.seed)),
-    ...opt('mix', a.mix as MixKind | undefined),
-    ...opt('warmupMs', a.warmup === undefined ? undefined : parseDurationMs(a.warmup as string, 'warmup')),
     ...opt('maxErrors', positive(a.maxErrors as number | undefined, 'max-errors', { integer: true })),
     ...opt('maxErrorRate', parseFraction(a.maxErrorRate as string | undefined, 'max-error-rate')),
     ...opt('errorWindowMs', a.errorWindow === undefined ? undefined : parseDurationMs(a.errorWindow as string, 'error-window')),
-    ...opt('maxInFlight', positive(a.maxInFlight as number | undefined, 'max-in-flight', { integer: true })),
     ...opt('workers', positive(a.workers as number | undefined, 'workers', { integer: true })),
     ...opt('gracefulStopMs', a.gracefulStop === undefined ? undefined : parseDurationMs(a.gracefulStop as string, 'graceful-stop')),
+    load: { asked: loadAskedOf(a) },
     requestDefaults: requestDefaults(a),
     timeoutMs: parseDurationMs(a.timeout as string, 'timeout'),
-    retries: positive(a.retries as number, 'retries', { integer: true, allowZero: true }) ?? 2,
+    retries: positive(a.retries as number, 'retries', { integer: true, allowZero: true }) ?? RUN_DEFAULTS.retries,
     maxRetryWaitMs: maxRetryWaitMs(a.maxRetryWait as string | undefined),
     ...opt('maxCredits', positive(a.maxCredits as number | undefined, 'max-credits', { allowZero: true })),
     ...opt('minRemaining', positive(a.minRemaining as number | undefined, 'min-remaining', { allowZero: true })),
@@ -238,11 +246,11 @@ export function toSessionOptions(a: Record<string, unknown>, env: NodeJS.Process
     ...opt('filter', (a.filter as string[] | undefined)?.length ? (a.filter as string[]) : undefined),
     ...opt('onlyFailedDir', a.onlyFailed as string | undefined),
     embedded: {
-      ...opt('workspacePath', a.workspace as string | undefined),
-      ...opt('seed', seedOf(a.seed)),
-      ...opt('latencyScale', positive(a.latencyScale as number | undefined, 'latency-scale', { allowZero: true })),
-      ...opt('degradeQuality', a.degradeQuality as boolean | undefined),
-      ...opt('judgeFaultRate', parseFraction(a.judgeFaultRate === undefined ? undefined : String(a.judgeFaultRate), 'judge-fault-rate')),
+    ...opt('workspacePath', a.workspace as string | undefined),
+    ...opt('seed', seedOf(a.seed)),
+    ...opt('latencyScale', positive(a.latencyScale as number | undefined, 'latency-scale', { allowZero: true })),
+    ...opt('degradeQuality', a.degradeQuality as boolean | undefined),
+    ...opt('judgeFaultRate', parseFraction(a.judgeFaultRate === undefined ? undefined : String(a.judgeFaultRate), 'judge-fault-rate')),
       ...pauseFlags(a),
     },
     ...opt('dialect', a.dialect as StreamDialect | undefined),

@@ -1,14 +1,14 @@
 // The suite files a command names (`run a.csv b.yaml`, `run demo`), shared by run, validate and estimate.
 import { existsSync } from 'node:fs';
 import { InputError } from '../../domain/errors.js';
-import type { RunSessionOptions } from '../../session/options.js';
+import type { RunConfig } from '../../config/run-config.js';
 import { SHIPPED_SUITE_NAMES } from '../../suite/shipped.js';
 
 /**
  * The suite files named: one, or several run as one suite (`run questions.csv threads.yaml`). A bare
  * `demo` or `load-demo` that is no file here is the shipped suite of that name, from any folder.
  */
-export function suitePathsOf(value: unknown): Pick<RunSessionOptions, 'suitePath' | 'suitePaths'> {
+export function suitePathsOf(value: unknown): Pick<RunConfig, 'suitePath' | 'suitePaths'> {
   const named = (Array.isArray(value) ? value : value === undefined ? [] : [value]).map(String);
   if (named.length === 0) {
     throw new InputError(

@@ -17,6 +17,7 @@ import type { PreparedRun } from '../../session/prepare.js';
 import { suitePathsOf } from './suite-paths.js';
 import { graderFlags, graderOptions } from './grader-flags.js';
 import type { CliIo } from '../io.js';
+import { askedLoad } from '../../config/load-section.js';
 
 /** At most this many model-graded checks are listed one by one (a CSV suite may have thousands). */
 const MAX_LISTED_GRADED = 50;
@@ -92,7 +93,7 @@ async function checkWorkspace(path: string | undefined): Promise<void> {
 async function validate(argv: Record<string, unknown>, io: CliIo): Promise<void> {
   const prepared = await prepareRun({
     ...suitePathsOf(argv.suite), auth: 'header', models: parseList(argv.models as string | undefined), repeat: argv.repeat as number,
-    concurrency: 1, requestDefaults: {}, timeoutMs: 1, retries: 0, reportsRoot: '', thresholdFlags: (argv.threshold as string[] | undefined) ?? [],
+    load: askedLoad({ concurrency: 1 }), requestDefaults: {}, timeoutMs: 1, retries: 0, reportsRoot: '', thresholdFlags: (argv.threshold as string[] | undefined) ?? [],
     embedded: {}, toolVersion: TOOL_VERSION, ...graderOptions(argv, io.env), ...(argv.shard ? { shard: parseShard(argv.shard as string, io.env.JOB_COMPLETION_INDEX) } : {}),
   });
   for (const w of prepared.warnings) io.err(`warning: ${w}`);

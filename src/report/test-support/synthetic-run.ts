@@ -118,12 +118,12 @@ function applyFaults(sample: Sample, item: Item, model: string, repeat: number):
 
 export function syntheticRunInfo(runDir: string): RunInfo {
   return {
-    schema_version: 2,
+    schema_version: 3,
     run_id: 'support-faq-20251122T014300Z',
     tool: { name: 'kbbench', version: '0.1.0' },
     suite: { name: 'support-faq', path: join(runDir, 'suite.yaml'), sha256: 'abc123' },
     plan: { items: ITEMS.length, requests: ITEMS.length * SYNTHETIC_MODELS.length * 3, threads: 1, models: [...SYNTHETIC_MODELS] },
-    options: { concurrency: 4 },
+    options: { workers: 1 },
     target: { base_url: 'http://127.0.0.1:8787', embedded: true, board_id: 'winter-frost-CJk4G', chat_id: 'chatNode-patient-star-4uIJt' },
     thresholds: { ttfc_ms: ['p(95)<2000'] },
     started_at: '2025-11-22T01:43:00.000Z',

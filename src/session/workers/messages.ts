@@ -2,7 +2,7 @@
 import type { GraderSpec } from '../../domain/suite.js';
 import type { PlanUnit } from '../../plan/types.js';
 import type { RunEvent, StopReason } from '../../runner/index.js';
-import type { RunSessionOptions } from '../options.js';
+import type { RunConfig } from '../../config/run-config.js';
 
 export { WorkerError } from '../../domain/errors.js';
 
@@ -13,7 +13,7 @@ export { WorkerError } from '../../domain/errors.js';
  */
 export interface WorkerPlan {
   /** The run's prepared options (the suite's load block applied, `load` set). */
-  options: RunSessionOptions;
+  options: RunConfig;
   /** This worker's units, in order: a closed loop's every count-th unit, or an open loop's whole plan. */
   units: PlanUnit[];
   grader?: GraderSpec;

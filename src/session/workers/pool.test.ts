@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../runner/index.js';
-import type { RunSessionOptions } from '../options.js';
+import type { RunConfig } from '../../config/run-config.js';
 import type { WorkerSource } from './pool.js';
 import type { ResolvedTarget } from '../target.js';
 import { KbError } from '../../domain/errors.js';
@@ -10,12 +10,12 @@ import { startWorkers } from './pool.js';
 const target: ResolvedTarget = { baseUrl: 'http://127.0.0.1:1', apiKey: 'k', boardId: 'b', chatId: 'c', embedded: false, stop: () => Promise.resolve() };
 const entry = new URL('./fixtures/failing-worker.mjs', import.meta.url);
 
-const sourceOf = (options: RunSessionOptions): WorkerSource =>
+const sourceOf = (options: RunConfig): WorkerSource =>
   ({ options, load: { kind: 'arrivals' }, plan: { units: () => [][Symbol.iterator]() } }) as unknown as WorkerSource;
 
 async function drain(how: string): Promise<{ events: RunEvent[]; error: unknown }> {
   const never = new AbortController().signal;
-  const handle = await startWorkers(sourceOf({ how } as unknown as RunSessionOptions), target, { previousUnits: 0, maxWeight: 1 }, 2, { stop: never, abort: never }, entry);
+  const handle = await startWorkers(sourceOf({ how } as unknown as RunConfig), target, { previousUnits: 0, maxWeight: 1 }, 2, { stop: never, abort: never }, entry);
   const events: RunEvent[] = [];
   try {
     for await (const event of handle.events) events.push(event);

@@ -1,11 +1,11 @@
-// What a run session is asked to do: the `run` command's flags, parsed and typed.
+// A run's config: what a run is asked to do, typed once (the `run` command's flags, a suite's blocks and the library build it).
 import type { StreamDialect } from '../protocol/index.js';
 import type { RequestOptions } from '../domain/suite.js';
 import type { Shard } from '../plan/types.js';
 import type { Gate } from '../metrics/gates.js';
-import type { ArrivalKind } from '../runner/arrivals.js';
-import type { MixKind } from '../runner/mix.js';
 import type { LoadSpec } from '../domain/load.js';
+import type { RecordedOptions } from '../domain/run.js';
+import type { LoadInput } from '../load/index.js';
 import type { OutputSpec } from '../domain/output.js';
 import { recordableOutputs } from '../outputs/spec.js';
 
@@ -29,7 +29,7 @@ export interface EmbeddedServiceOptions {
   pauseForMs?: number;
 }
 
-export interface RunSessionOptions {
+export interface RunConfig {
   /** The suite file; with `suitePaths`, the first of several run as one suite. */
   suitePath: string;
   /** Several suite files run as one suite (`run a.csv b.yaml`); absent for one. */
@@ -44,30 +44,10 @@ export interface RunSessionOptions {
   chat?: string;
   models?: string[];
   repeat: number;
-  concurrency: number;
   /** --workers N: client event loops in worker threads (session/workers/); absent: the default (workers/count.ts). */
   workers?: number;
-  /** Open loop: starts per second, for durationMs, at most maxInFlight outstanding. */
-  rate?: number;
-  durationMs?: number;
-  maxInFlight?: number;
   /** --graceful-stop: in-flight requests get this long once the schedule ends or a stop comes, then are cut (recorded interrupted). */
   gracefulStopMs?: number;
-  /** Open loop, ramping (--stages): each stage ramps linearly from the previous target (or startRate). */
-  stages?: { durationMs: number; targetPerS: number }[];
-  startRate?: number;
-  /** `--sweep N`: probes one at a time and at saturation, then N constant rates between them, each for durationMs. */
-  sweep?: number;
-  /** `--slo metric=expression` (the threshold grammar): judged per rate of a sweep. */
-  slo?: string[];
-  /** Closed loop, ramping (--concurrency-stages): the number of workers follows these stages. */
-  concurrencyStages?: { durationMs: number; targetPerS: number }[];
-  /** Open loop: evenly spaced (default) or Poisson arrivals. */
-  arrival?: ArrivalKind;
-  /** Requests started this long after the run's start are warmup: sent, recorded, left out of statistics. */
-  warmupMs?: number;
-  /** Which unit each start of a time-bound loop draws: in order (default), shuffled, or by weight. */
-  mix?: MixKind;
   /** One seed for arrivals, the traffic mix and the embedded service. */
   seed?: number;
   /** Stop conditions: a clean stop (status aborted) at the N-th failed request, or when the failed share over the window passes the rate. */
@@ -108,8 +88,6 @@ export interface RunSessionOptions {
   dialect?: StreamDialect;
   /** `--fail-on`: the gates of the verdict (metrics/gates.ts); the default gates when absent. */
   failOn?: Gate[];
-  /** Leave the suite's `load:` block out (an estimate's sample sends part of the plan once, not a load test). */
-  ignoreSuiteLoad?: boolean;
   /** `--allow-changed-suite`: a --resume may continue with a changed suite file of the same suite name. */
   allowChangedSuite?: boolean;
   /** `--label TEXT`: a name for this run (a release, a document change), recorded in run.json for history. */
@@ -126,20 +104,29 @@ export interface RunSessionOptions {
   /** `--output NAME=URL` (repeatable) and the suite's `load.outputs`: live metrics to these endpoints. */
   outputs?: OutputSpec[];
   /**
-   * The run's load spec, built once by prepareRun (src/load/) from the load flags above and the
-   * suite's `load:` block. Everything after preparation reads the load from here.
+   * The run's load (one section): as the flags ask it, the suite's `load:` block under them, until
+   * prepareRun builds its spec (src/load/); a derived run (confirm's re-asks, estimate's sample)
+   * replaces the whole section with a spec of its own, never a list of fields to clear.
    */
-  load?: LoadSpec;
+  load: LoadSection;
 }
 
-/** run.json's `options`: what was asked, secrets removed (the key is never kept). */
-export function recordableOptions(o: RunSessionOptions): Record<string, unknown> {
+/** The load fields as asked (src/load/'s input: the same for flags and a suite's `load:` block). */
+export type LoadAsked = Omit<LoadInput, 'shard' | 'resume'>;
+
+/** As asked (merged over the suite's `load:` block when prepared), or a spec fixed whole. */
+export type LoadSection = { asked: LoadAsked } | { spec: LoadSpec };
+
+/** run.json's `options`: the config as asked, secrets removed (the key is never kept). */
+export function recordableOptions(o: RunConfig): RecordedOptions {
   // The load is recorded as run.json's `load.spec`, typed, not as option fields to be cast.
   const { apiKey: _apiKey, graderApiKey: _graderKey, toolVersion: _v, embeddings, baselineSuite: _baseline, load: _load, label: _label, ...rest } = o;
-  const kept = {
+  const kept: Pick<RecordedOptions, 'embeddings' | 'outputs'> = {
     ...(embeddings ? { embeddings: { baseUrl: embeddings.baseUrl, model: embeddings.model } } : {}),
     // An endpoint's user and password are sent, never recorded.
     ...(rest.outputs ? { outputs: recordableOutputs(rest.outputs) } : {}),
   };
-  return JSON.parse(JSON.stringify({ ...rest, ...kept })) as Record<string, unknown>;
+  const recorded: RecordedOptions = { ...rest, ...kept };
+  // As JSON holds it: no undefined fields.
+  return JSON.parse(JSON.stringify(recorded)) as RecordedOptions;
 }
