@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readJson, readNdjson, ROOT, runCliInProcess as runCli, tempDir } from './helpers.js';
 
+/** These configs name no knowledge base: the demo's answers them, as the run is told (the demo guard). */
+const DEMO_WORKSPACE = join(ROOT, 'suites', 'demo', 'workspace.yaml');
+
 const DOC = join(ROOT, 'docs', 'promptfoo.md');
 const reports = join(tempDir(), 'reports');
 
@@ -58,7 +61,7 @@ describe('promptfoo configs run against the embedded service', () => {
     writeFileSync(join(dir, 'promptfooconfig.yaml'), text);
     writeFileSync(join(dir, 'prompts.txt'), readFileSync('test/fixtures/promptfoo/simple-test/prompts.txt'));
     const out = join(dir, 'run');
-    const r = await runCli(['run', join(dir, 'promptfooconfig.yaml'), '--grader-chat', 'chatNode-fair-judge-7Qx2L', '--latency-scale', '0', '--out', out, '--quiet']);
+    const r = await runCli(['run', join(dir, 'promptfooconfig.yaml'), '--workspace', DEMO_WORKSPACE, '--grader-chat', 'chatNode-fair-judge-7Qx2L', '--latency-scale', '0', '--out', out, '--quiet']);
     expect([0, 1], r.stderr).toContain(r.code);
     const results = readNdjson<{ case_id: string; model: string; checks: { type: string }[] }>(join(out, 'results.ndjson'));
     // 5 tests × 2 prompts (the prompts file split on ---) × 1 provider.
@@ -80,7 +83,7 @@ describe('promptfoo configs run against the embedded service', () => {
       '      - { type: cost, threshold: 1 }',
     ].join('\n'));
     const out = join(dir, 'run');
-    const r = await runCli(['run', join(dir, 'promptfooconfig.yaml'), '--latency-scale', '0', '--out', out, '--quiet']);
+    const r = await runCli(['run', join(dir, 'promptfooconfig.yaml'), '--workspace', DEMO_WORKSPACE, '--latency-scale', '0', '--out', out, '--quiet']);
     expect(r.code, r.stderr).toBe(0);
     const [line] = readNdjson<{ pass: boolean; score: number; checks: { type: string; pass: boolean; weight?: number; metric?: string }[] }>(join(out, 'results.ndjson'));
     expect(line?.checks.map((c) => [c.type, c.pass, c.weight, c.metric])).toEqual([['contains', true, 3, 'facts'], ['is-json', false, undefined, undefined], ['max-credits', true, undefined, undefined]]);

@@ -19,6 +19,8 @@ const DEMO_CHAT = 'chatNode-patient-star-4uIJt';
 
 /** Pages whose commands are a sequence (each builds on the last), run in order by their own test. */
 const OWN_TEST: Record<string, string> = {
+  // Each command in order, against the embedded service, with what promptfoo would make of it.
+  'docs/promptfoo.md': 'test/promptfoo-doc.e2e.test.ts',
   'docs/your-knowledge-base.md': 'test/knowledge-base-doc.e2e.test.ts',
   'docs/history.md': 'test/history-docs.e2e.test.ts',
   // Against a real Prometheus receiver, which that test starts.

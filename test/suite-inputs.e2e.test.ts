@@ -10,10 +10,10 @@ import { CLI, readNdjson, ROOT, tempDir, runCliInProcess } from './helpers.js';
 const TARGET = ['--board', 'winter-frost-CJk4G', '--chat', 'chatNode-patient-star-4uIJt'];
 
 describe('CSV check cells', () => {
-  it("runs promptfoo's negated and list checks, and keeps `Answer: yes` an expected answer", async () => {
+  it("runs promptfoo's negated and list checks, and `equals: Answer: yes` an expected answer (a bare `Answer: yes` is refused: no cell becomes equals unless it says so)", async () => {
     const out = join(tempDir(), 'run');
     const r = await runCliInProcess(['run', 'test/fixtures/e2e/promptfoo-checks.csv', ...TARGET, '--latency-scale', '0', '--out', out, '--quiet']);
-    expect(r.code, r.stderr).toBe(1); // `Answer: yes` is an equals check, and the answer is not "Answer: yes"
+    expect(r.code, r.stderr).toBe(1); // the equals check fails: the answer is not "Answer: yes"
     const byCase = new Map(readNdjson<Sample>(join(out, 'results.ndjson')).map((s) => [s.case_id, s]));
     expect(byCase.get('refund-window')!.checks.map((c) => [c.type, c.pass])).toEqual([['not-icontains', true], ['contains-any', true]]);
     expect(byCase.get('team-price')!.checks.map((c) => [c.type, c.pass])).toEqual([['equals', false], ['icontains-all', true]]);

@@ -88,13 +88,15 @@ describe('kbbench run --sweep', () => {
 
   it('an SLO no rate meets: every rate misses it and slo_max_rate is null; `kbbench report` judges it again', async () => {
     const { r, out } = await runSweep(['--sweep', '2', '--slo', 'ttfc_ms=p(95)<0.001', '--quiet']);
-    expect(r.code, r.stderr).toBe(0);
+    // A sweep's verdict is its answer: no rate met every SLO, so it fails (issue 33), with that reason.
+    expect(r.code, r.stderr).toBe(1);
+    expect(readJson<Summary>(join(out, 'summary.json')).gates.no_slo_rate).toBe(true);
     const sweep = readJson<Summary>(join(out, 'summary.json')).sweep!;
     expect(sweep.rates.map((x) => x.slo_pass)).toEqual([false, false]);
     expect(sweep.rates[0]!.slo_failed).toEqual(['ttfc_ms=p(95)<0.001']);
     expect(sweep.slo_max_rate).toBeNull();
     const again = await runCli(['report', out]);
-    expect(again.code, again.stderr).toBe(0);
+    expect(again.code, again.stderr).toBe(1);
     expect(readJson<Summary>(join(out, 'summary.json')).sweep).toEqual(sweep);
   }, 60_000);
 

@@ -44,7 +44,7 @@ export async function withSessionConsole<T>(io: CliIo, view: SessionConsole, bod
       if (!view.quiet) io.err(`${view.label} ready; waiting until ${startAt} (--start-at) to start`);
     },
     onStart: (info) => {
-      if (info.demo) io.err(`${view.label} ${DEMO_ANSWERS_NOTICE}`);
+      if (info.demo && !view.quiet) io.err(`${view.label} ${DEMO_ANSWERS_NOTICE}`);
       for (const w of info.warnings) io.err(`warning: ${w}`);
       const target = info.embedded ? `the embedded reference service (${info.baseUrl})` : info.baseUrl;
       if (view.quiet) return;

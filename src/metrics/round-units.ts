@@ -25,7 +25,6 @@ export function roundToUnits<T>(value: T, unit: Unit = null): T {
   if (typeof value === 'number') return round(value, unit) as T;
   if (Array.isArray(value)) return value.map((v: unknown) => roundToUnits(v, unit)) as T;
   if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value as Record<string, unknown>)) out[key] = roundToUnits(v, unitOf(key, unit));
-  return out as T;
+  // fromEntries defines own properties: a model or case named `__proto__` stays a key, never the prototype.
+  return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([key, v]) => [key, roundToUnits(v, unitOf(key, unit))])) as T;
 }
