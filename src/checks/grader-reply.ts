@@ -2,6 +2,7 @@
 // grading prompt between markers, and a verdict the grader's reply merely quotes from it is not read.
 import { createHash } from 'node:crypto';
 import { parseVerdict } from './verdict.js';
+import { closingOf } from './brackets.js';
 
 export type GraderVerdict =
   | { pass: boolean; score?: number; reason: string; category?: string }
@@ -43,27 +44,11 @@ function passOf(value: unknown): boolean | undefined {
   return undefined;
 }
 
-/** The end of the balanced object starting at `from` (strings skipped), or -1. */
-function objectEnd(text: string, from: number): number {
-  let depth = 0;
-  let inString = false;
-  for (let i = from; i < text.length; i += 1) {
-    const c = text[i];
-    if (inString) {
-      if (c === '\\') i += 1;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '{') depth += 1;
-    else if (c === '}' && --depth === 0) return i;
-  }
-  return -1;
-}
-
 /** Every top-level JSON object of a text that has a readable `pass`, in order, with its own text. */
 function jsonVerdicts(text: string): { raw: string; fields: Record<string, unknown>; pass: boolean }[] {
   const found: { raw: string; fields: Record<string, unknown>; pass: boolean }[] = [];
   for (let at = text.indexOf('{'); at >= 0; at = text.indexOf('{', at + 1)) {
-    const end = objectEnd(text, at);
+    const end = closingOf(text, at);
     if (end < 0) continue;
     try {
       const fields = JSON.parse(text.slice(at, end + 1)) as unknown;

@@ -3,6 +3,7 @@
 import type { CheckResult } from '../domain/sample.js';
 import { excerpt } from './text.js';
 import type { CheckHandler } from './types.js';
+import { closingOf } from './brackets.js';
 
 function parses(text: string): boolean {
   try {
@@ -11,25 +12,6 @@ function parses(text: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** Where the bracket opened at `from` closes (strings skipped), or -1. */
-function closingOf(text: string, from: number): number {
-  let depth = 0;
-  let inString = false;
-  for (let i = from; i < text.length; i += 1) {
-    const c = text[i];
-    if (inString) {
-      if (c === '\\') i += 1;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '{' || c === '[') depth += 1;
-    else if (c === '}' || c === ']') {
-      depth -= 1;
-      if (depth === 0) return i;
-    }
-  }
-  return -1;
 }
 
 /** The first JSON object or array inside the text, or undefined. At most 200 starts are tried (bounded work on long answers). */
