@@ -58,7 +58,7 @@ const cleanFile = fc
   .map(([cases, turns, end, extra]) => {
     const names = ['id', 'prompt', 'thread', 'turn', ...extra];
     const pick = (name: string, i: number): string => {
-    // Left out: cells that are input errors ('plain' is no check: no CSV cell becomes equals unless it says so).
+      // Left out: cells that are input errors ('plain' is no check: no CSV cell becomes equals unless it says so).
       const pool = (VALUES[name] ?? ['']).filter((v) => !['maybe', 'constructor', 'regex: (x', 'max-latency-ms: abc', 'similar(2): x', 'plain'].includes(v));
       return written(pool[i % pool.length] ?? '', false);
     };
