@@ -23,4 +23,20 @@ describe('grader: and knowledge:', () => {
       expect((error as SuiteError).issues.map((i) => i.describe()).join('\n')).toMatch(/dir\/inline\.yaml:1/);
     }
   });
+
+  it('names the field a mistake is in, inside either form (not only "neither form matched")', () => {
+    const problems = (text: string): string => {
+      try {
+        yaml(`${text}\n${CASES}`);
+      } catch (error) {
+        return (error as SuiteError).issues.map((i) => i.describe()).join('\n');
+      }
+      throw new Error('expected a rejection');
+    };
+    const calibration = problems('grader: { chat_id: g, min_kappa: high, min_labelz: 3 }');
+    expect(calibration).toMatch(/grader\.min_kappa: expected a number between -1 and 1/);
+    expect(calibration).toMatch(/unknown key "min_labelz" in grader \(did you mean "min_labels"\?\)/);
+    expect(problems('grader: { openai: { base_url: "http://127.0.0.1:8000/v1" } }')).toMatch(/grader\.openai\.model: is required/);
+    expect(problems('grader: judge')).toMatch(/a grader is \{ chat_id/);
+  });
 });

@@ -8,21 +8,31 @@ import { idSchema, modelsSchema, repeatPassSchema, tagsSchema, nonEmptyText, opt
 
 const assertList = optional(z.array(assertionSchema));
 
-const graderId = z.string().trim().min(1, 'must not be empty');
+const graderId = z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'expected text') }).trim().min(1, 'must not be empty');
 /** `min_kappa`, `min_labels`, `labels`: a grader earns its gate against people's labels (graders/calibration.ts). */
 const calibrationKeys = {
   min_kappa: optional(z.number({ error: 'expected a number between -1 and 1' }).min(-1).max(1)),
   min_labels: optional(z.number({ error: 'expected a whole number' }).int().min(1)),
   labels: optional(z.string().trim().min(1, 'must not be empty')),
 };
-/** `grader: { chat_id, board_id?, model? }` (a chat of the service) or `grader: { openai: { base_url, model } }`. */
-export const graderSchema = z.union(
-  [
-    strictMap('grader.openai', { openai: strictMap('grader.openai', { base_url: z.url({ error: 'must be a URL such as http://127.0.0.1:8000/v1' }).refine((url) => endpointUrlProblem(url, '') === null, 'must be an http(s) URL without a user or password (the key goes in KBBENCH_GRADER_API_KEY or --grader-key-file)'), model: graderId }), ...calibrationKeys }),
-    strictMap('grader', { chat_id: graderId, board_id: optional(graderId), model: optional(graderId), ...calibrationKeys }),
-  ],
-  { error: 'a grader is { chat_id, board_id?, model? } (a chat assistant of the service) or { openai: { base_url, model } }' },
-);
+const openaiGrader = strictMap('grader', { openai: strictMap('grader.openai', { base_url: z.url({ error: 'must be a URL such as http://127.0.0.1:8000/v1' }).refine((url) => endpointUrlProblem(url, '') === null, 'must be an http(s) URL without a user or password (the key goes in KBBENCH_GRADER_API_KEY or --grader-key-file)'), model: graderId }), ...calibrationKeys });
+const chatGrader = strictMap('grader', { chat_id: graderId, board_id: optional(graderId), model: optional(graderId), ...calibrationKeys });
+
+/**
+ * `grader: { chat_id, board_id?, model? }` (a chat of the service) or `grader: { openai: { base_url, model } }`.
+ * The form is told by its `openai` key, so a mistake inside one form (`min_kappa: high`, a mistyped
+ * key) is named with its field: a plain union would only say that neither form matched.
+ */
+export const graderSchema = z.unknown().transform((value, ctx) => {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    ctx.addIssue({ code: 'custom', message: 'a grader is { chat_id, board_id?, model? } (a chat assistant of the service) or { openai: { base_url, model } }' });
+    return z.NEVER;
+  }
+  const parsed = ('openai' in value ? openaiGrader : chatGrader).safeParse(value);
+  if (parsed.success) return parsed.data;
+  for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+  return z.NEVER;
+});
 
 const THINK_DURATION = '\\d+(?:\\.\\d+)?(?:ms|s|m)?';
 /** `2s`, `500ms`, `1s-3s` (a range), or a number of seconds. */
