@@ -41,7 +41,7 @@ describe('kbbench run --baseline --confirm 1 after a load test', () => {
 });
 
 describe('kbbench estimate --sample on a suite whose load: block is a sweep with SLOs', () => {
-  it('sends its sample as a closed loop and forecasts the plan', async () => {
+  it('sends its sample as a closed loop and forecasts one pass of the plan, saying the sweep is not counted', async () => {
     const suite = join(root, 'sweep-suite.yaml');
     writeFileSync(suite, [
       'name: sweep-in-suite',
@@ -57,8 +57,10 @@ describe('kbbench estimate --sample on a suite whose load: block is a sweep with
     const out = dir('estimate-sample');
     const r = await runCli(['estimate', suite, '--sample', '1', '--json', '--latency-scale', '0', '--out', out]);
     expect(r.code, r.stderr).toBe(0);
-    const estimate = JSON.parse(r.stdout) as { sample: { requests: number; status: string } };
+    const estimate = JSON.parse(r.stdout) as { sample: { requests: number; status: string }; forecast_for: { requests: number; load_not_counted: string | null } };
     expect(estimate.sample).toMatchObject({ requests: 1, status: 'completed' });
+    // One pass of the plan, and said so: the sweep's own volume is not silently taken for it.
+    expect(estimate.forecast_for).toMatchObject({ requests: 2, load_not_counted: "a sweep's volume depends on the rates its probes find" });
     expect(readJson<{ load: { spec: { kind: string } } }>(join(out, 'run.json')).load.spec.kind).toBe('closed');
   }, 60_000);
 });

@@ -69,3 +69,8 @@ export { defaultMaxInFlight, FLAG_NAMES, SUITE_NAMES, LoadFieldError, type Field
 export type { LoadKindDef } from './kind.js';
 export { MAX_SWEEP_RATES, SWEEP_PROBE_MAX_MS, SWEEP_SATURATION_WORKERS } from './sweep.js';
 export { arrivalProfileOf, scheduleOf, workersProfileOf } from './profile.js';
+
+/** Why a forecast cannot count what this load sends, or null when it can (load/kind.ts `volumeUnknown`). */
+export function volumeUnknownOf(spec: LoadSpec): string | null {
+  return kindDef(spec.kind).volumeUnknown ?? null;
+}

@@ -23,4 +23,9 @@ export interface LoadKindDef<S extends LoadSpec = LoadSpec> {
   build(input: LoadInput, n: FieldNames): S;
   /** Why `--resume` cannot continue it (a schedule is tied to its start, a probe to its moment); absent: it can. */
   noResume?: string;
+  /**
+   * Why a credit forecast cannot count what this kind sends (its volume depends on the service's
+   * answers or on probes); absent: the plan, or its schedule of starts, gives the count.
+   */
+  volumeUnknown?: string;
 }

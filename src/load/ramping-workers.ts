@@ -15,4 +15,5 @@ export const rampingWorkersKind: LoadKindDef<RampingWorkersLoad> = {
   paths: { stages: 'concurrencyStages' },
   build: (input) => ({ kind: 'ramping-workers', stages: input.concurrencyStages!, ...commonOf(input) }),
   noResume: 'a --concurrency-stages run cannot be resumed: its stages are a schedule from its start, which is gone; start a new run',
+  volumeUnknown: 'a ramp of workers cycles the plan until its stages end, as fast as answers come',
 };

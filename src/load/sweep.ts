@@ -56,4 +56,5 @@ export const sweepKind: LoadKindDef<SweepLoad> = {
     };
   },
   noResume: 'a sweep cannot be resumed (its rates come from probes of that moment): start a new run',
+  volumeUnknown: "a sweep's volume depends on the rates its probes find",
 };

@@ -14,7 +14,8 @@ import { defaultRunDir, hasResults, RUN_FILES, writeJsonAtomic } from '../store/
 import { fromUnits, sampleCreditUnits } from '../credits/units.js';
 import type { RunConfig } from '../config/run-config.js';
 import { prepareRun } from './prepare.js';
-import { arrivalProfileOf } from '../load/index.js';
+import { arrivalProfileOf, volumeUnknownOf } from '../load/index.js';
+import type { LoadSpec } from '../domain/load.js';
 import { plannedLoad } from './load-profile.js';
 import { askedConcurrency, closedLoad, specOf } from '../config/load-section.js';
 import { runSession, type SessionHooks } from './run-session.js';
@@ -48,7 +49,11 @@ export interface EstimateRequest {
 
 export interface Estimate extends ItemForecast {
   suite: { name: string; path: string; sha256: string };
-  forecast_for: { requests: number; repeat: number; shard: string | null; volume: { requests: number; per: string | null; each_model: true } | null };
+  forecast_for: {
+    requests: number; repeat: number; shard: string | null; volume: { requests: number; per: string | null; each_model: true } | null;
+    /** Why the run's load sends more than this counts (a sweep, a ramp of workers): the forecast is one pass of the plan. */
+    load_not_counted: string | null;
+  };
   /** Credits the forecast's own sample spent (0 when forecast from runs already made). */
   sample_credits_used: number;
   /** `requests` (and `per_model`): sent by the sample; `planned_requests`: what it meant to send. Null with --from. */
@@ -114,10 +119,11 @@ async function tallyRuns(dirs: readonly string[]): Promise<Tallied> {
   return { tally, requests, credits: fromUnits(units), remaining, perModel };
 }
 
-function forecastFor(plan: Plan, volume: number | undefined): Estimate['forecast_for'] {
+function forecastFor(plan: Plan, volume: number | undefined, load: LoadSpec): Estimate['forecast_for'] {
   return {
     requests: volume ?? plan.counts.requests, repeat: plan.repeat, shard: plan.shard ? formatShard(plan.shard) : null,
     volume: volume !== undefined ? { requests: volume, per: null, each_model: true } : null,
+    load_not_counted: volume === undefined ? volumeUnknownOf(load) : null,
   };
 }
 
@@ -155,7 +161,7 @@ export async function estimateSuite(request: EstimateRequest): Promise<Estimate>
   const observed = tallied.tally.entries();
   const forecast = forecastItems(population, observed, { level: request.level, ...(volume !== undefined ? { volume } : {}) });
   const planned = new Set(population.map((i) => `${i.model}\u0000${i.key}`));
-  const forecastForPlan = forecastFor(target.plan, volume);
+  const forecastForPlan = forecastFor(target.plan, volume, target.load);
   if (forecastForPlan.volume) forecastForPlan.volume.per = request.per ?? null;
   const balance = request.balance !== undefined ? { credits: request.balance, source: '--balance' as const } : tallied.remaining !== null ? { credits: tallied.remaining, source: 'observed' as const } : null;
   const estimate: Estimate = {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { adviceFor } from './estimate.js';
 
 const sample = (size: string) => ({ run_dir: 'r', status: 'completed', requests: 1, planned_requests: 2, size, per_model: {} });
-const forecastFor = { requests: 10, repeat: 1, shard: null, volume: null };
+const forecastFor = { requests: 10, repeat: 1, shard: null, volume: null, load_not_counted: null };
 
 describe('estimate advice never suggests a smaller sample (issue 33, item 5)', () => {
   it('after --sample 30% it asks for 60%, not 20%', () => {

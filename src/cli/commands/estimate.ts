@@ -84,6 +84,9 @@ function render(e: Estimate): string {
     volume
       ? `the ${level} interval is for traffic of new questions like the suite's (its questions a sample of them, a thread counting once)`
       : `the ${level} interval is for the same suite run again (its questions known; a volume of new questions, --requests N, is wider)`,
+    ...(e.forecast_for.load_not_counted
+      ? [`note: ${e.forecast_for.load_not_counted}, so this is one pass of the plan, not the load test's spend: estimate at the rate you expect (--rate R --duration D) or a volume (--requests N)`]
+      : []),
     '',
     renderTable(['model', 'requests', 'credits', `${level} low`, `${level} high`, 'per request', ...(e.money ? ['money', `money ${level} low`, `money ${level} high`] : [])], rows),
     '',
