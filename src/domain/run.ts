@@ -56,6 +56,8 @@ export interface RecordedOptions {
   graderModel?: string;
   graderUrl?: string;
   outputs?: OutputSpec[];
+  /** `--kb-version TEXT`: the live service's knowledge base, as the user labels it (part of an answer's key, store/answer-key.ts). */
+  kbVersion?: string;
   /** What the run was for, when not a run of its own (`estimate-sample`). */
   purpose?: string;
   /** A merged run: the shards' run directories. */

@@ -95,6 +95,12 @@ export interface Sample {
   warmup?: true;
   /** The prompt sent, so reports rebuilt from results.ndjson alone can show it beside the answers. */
   prompt?: string;
+  /**
+   * The content key of the question asked (store/answer-key.ts: model sent, prompt, additional
+   * context, plaintext, a thread's earlier turns): what tells a regrade or a reuse whether this
+   * answer still answers a suite's request. Absent on `create` lines and in older runs.
+   */
+  question_key?: string;
   /** The suite marks this case or thread as expected to fail (`expect_fail: reason`): its failure does not fail the run. */
   expected_failure?: string;
   /** Reports only (never in results.ndjson): a person's label (labels.csv), which is this answer's verdict. */

@@ -7,6 +7,7 @@ import { caseId, formatItemId, threadKey, turnId, type ItemId } from './item-id.
 import { formatShard, shardOf } from './shard.js';
 import { label, modelsFor, type RunModels } from './run-models.js';
 import { countSlots, Slots } from './slots.js';
+import { questionKey } from '../store/answer-key.js';
 import {
   type ExcludedElement,
   type ModelCounts,
@@ -196,6 +197,7 @@ function caseUnit(entry: SuiteCase, model: string | null, repeat: number, index:
     id, case_id: entry.id, thread_id: null, turn: null, model: label(model), request_model: model, repeat,
     prompt: entry.prompt, options: options(entry.options), checks: entry.assert,
   };
+  request.question_key = questionKey(request, null);
   if (entry.score_threshold !== undefined) request.score_threshold = entry.score_threshold;
   const unit: PlanUnit = { kind: 'case', index, request: withOptionalFields(request, entry, suite) };
   if (entry.weight !== undefined) unit.weight = entry.weight;
@@ -212,18 +214,27 @@ function threadUnit(entry: SuiteThread, model: string | null, repeat: number, in
     thread_id: entry.id,
     model: label(model),
     repeat,
-    turns: entry.turns.map((turn) =>
-      withOptionalFields({
-        id: turnId(entry.id, turn.turn, label(model), repeat), case_id: null, thread_id: entry.id, turn: turn.turn,
-        model: label(model), request_model: model, repeat,
-        prompt: turn.prompt, options: options(turn.options), checks: turn.assert,
-      }, entry, suite),
-    ),
+    turns: threadTurns(entry, model, repeat, suite, options),
   };
   if (entry.name !== undefined) unit.name = entry.name;
   if (entry.weight !== undefined) unit.weight = entry.weight;
   if (entry.think_time !== undefined) unit.think_time = entry.think_time;
   return unit;
+}
+
+/** A thread's turns as requests; each turn's question key chains the turns before it (a thread is matched whole). */
+function threadTurns(entry: SuiteThread, model: string | null, repeat: number, suite: Suite, options: OptionsOf): PlanRequest[] {
+  let earlier: string | null = null;
+  return entry.turns.map((turn) => {
+    const request: PlanRequest = {
+      id: turnId(entry.id, turn.turn, label(model), repeat), case_id: null, thread_id: entry.id, turn: turn.turn,
+      model: label(model), request_model: model, repeat,
+      prompt: turn.prompt, options: options(turn.options), checks: turn.assert,
+    };
+    earlier = questionKey(request, earlier);
+    request.question_key = earlier;
+    return withOptionalFields(request, entry, suite);
+  });
 }
 
 /** The model label of a unit. */

@@ -27,6 +27,8 @@ export interface PlanRequest {
   checks: CheckSpec[];
   /** promptfoo's test `threshold`: the item passes when its checks' weighted score reaches it. */
   score_threshold?: number;
+  /** The question's content key (store/answer-key.ts), carried to the result line: a thread's turn chains its earlier turns. */
+  question_key?: string;
   /** The suite marks its case or thread as expected to fail, with this reason; carried to the result line. */
   expected_failure?: string;
   /** `repeat_pass: k/n`: k, the passed repeats its case × model needs; absent when all must pass. */

@@ -83,6 +83,8 @@ function sampleOf(spec: PlanRequest, ctx: SampleContext, t: Timings, o: Result, 
     checks: [], pass: false,
   };
   if (dialect !== undefined) sample.stream_dialect = dialect;
+  // A create line asks nothing (its spec is the first turn's, emptied): it has no question.
+  if (spec.question_key !== undefined && ctx.endpoint !== 'create') sample.question_key = spec.question_key;
   if (spec.expected_failure !== undefined) sample.expected_failure = spec.expected_failure;
   if (spec.tags !== undefined) sample.tags = [...spec.tags];
   if (spec.repeat_pass !== undefined) sample.repeat_pass = spec.repeat_pass;
