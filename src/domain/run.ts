@@ -109,7 +109,32 @@ export interface RunInfo {
   knowledge_base?: { version?: string; sha256: string; /** The demo's documents answered (no workspace of the user's). */ demo?: true };
   /** A suite's `grader: { min_kappa, labels }`: which model-graded check types had earned their gate when the run started. */
   grader_calibration?: GraderCalibration;
+  /** `kbbench regrade`: the run whose stored answers this one judged again (nothing was sent to the service), and what became of each. */
+  regrade?: RegradeInfo;
 }
+
+/** run.json `regrade`: a derived run's lineage. Lists of item ids are cut at REGRADE_LISTED; the counts are whole. */
+export interface RegradeInfo {
+  source_run_id: string;
+  source_dir: string;
+  /** Stored answers judged again with the suite's current checks (their lines carry `reused_from`). */
+  judged_again: number;
+  /** Stored failed or skipped requests: kept as they were (nothing to judge). */
+  kept_failed: number;
+  /** Planned questions whose stored answer asked another question (prompt, additional context, model, plaintext, earlier turns): not judged. */
+  question_changed: number;
+  question_changed_items: string[];
+  /** Planned questions the source run never asked: no line (missing answers). */
+  never_asked: number;
+  never_asked_items: string[];
+  /** Stored lines of no request of the current plan (a case removed from the suite): left out. */
+  left_out: number;
+  /** How long the judging took (run.json `duration_ms` is the source's: the span the answers were given in). */
+  judging_ms?: number;
+}
+
+/** How many item ids run.json's `regrade` lists of each kind (the counts are whole). */
+export const REGRADE_LISTED = 100;
 
 /** How one model-graded check type stands against people's labels (a suite's `grader: { min_kappa, labels }`). */
 export interface CheckTypeCalibration {

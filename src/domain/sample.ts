@@ -101,6 +101,8 @@ export interface Sample {
    * answer still answers a suite's request. Absent on `create` lines and in older runs.
    */
   question_key?: string;
+  /** The run (its run_id) this answer was recorded in, when this run did not ask for it (a regrade judges a source run's answers again). */
+  reused_from?: string;
   /** The suite marks this case or thread as expected to fail (`expect_fail: reason`): its failure does not fail the run. */
   expected_failure?: string;
   /** Reports only (never in results.ndjson): a person's label (labels.csv), which is this answer's verdict. */

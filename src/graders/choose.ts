@@ -30,7 +30,7 @@ export function describeGrader(spec: GraderSpec): string {
   return spec.kind === 'chat' ? chatGraderLabel(spec.chat_id, spec.model) : openAiGraderLabel(spec.base_url, spec.model);
 }
 
-const isModelGraded = (spec: CheckSpec): spec is Extract<CheckSpec, { type: ModelGradedType }> =>
+export const isModelGraded = (spec: CheckSpec): spec is Extract<CheckSpec, { type: ModelGradedType }> =>
   (MODEL_GRADED_TYPES as readonly string[]).includes(spec.type);
 
 /** The grader a check will use, in words; undefined for a check that needs none. */

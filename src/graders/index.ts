@@ -21,4 +21,4 @@ export * from './types.js';
 export { chatGraderLabel } from './chat-grader.js';
 export { openAiGraderLabel } from './openai-grader.js';
 export { knowledgeOf, loadKnowledge, type Knowledge } from './knowledge.js';
-export { graderOf, describeGrader, checkGraderLabel, assertGraders, suiteChecks, type GraderFlags } from './choose.js';
+export { graderOf, describeGrader, checkGraderLabel, assertGraders, suiteChecks, isModelGraded, type GraderFlags } from './choose.js';

@@ -1,6 +1,6 @@
 // Builds every report of a run from results.ndjson alone: one streaming pass (thresholds judged in it), then each writer in turn.
 import { budgetReadout } from '../credits/budget-readout.js';
-import { parseFailOn, type Gate } from '../metrics/gates.js';
+import { DEFAULT_GATES, parseFailOn, type Gate } from '../metrics/gates.js';
 import type { RecordedOptions, RunInfo } from '../domain/run.js';
 import type { Sample } from '../domain/sample.js';
 import type { Summary } from '../domain/summary.js';
@@ -94,7 +94,7 @@ export async function buildReports(options: BuildReportsOptions): Promise<BuildR
     ...(sweepSummary ? { dropped_gated: sweepSummary.dropped_gated ?? 0 } : {}),
     ...(gating ? { checks_gated: gating.gated, no_slo_rate: gating.noSloRate } : {}),
     unreadable_lines: results.stats.torn_lines + results.stats.invalid_lines,
-    missing: missingAnswers(run, answers),
+    missing: missingAnswers(run, answers, failOnOf(options).fail_on),
     duration_ms: run.duration_ms,
     model_order: run.plan.models,
     ...creditPriceOf(run.options),
@@ -121,9 +121,11 @@ export async function buildReports(options: BuildReportsOptions): Promise<BuildR
  * (sequential or shuffled: a weighted mix draws, and a time-bound loop stops by its clock) sends
  * every one of run.json's `plan.requests`, each with its line. Fewer lines is a cut results.ndjson.
  */
-export function missingAnswers(run: Pick<RunInfo, 'status' | 'load' | 'plan'>, answers: number): number {
+export function missingAnswers(run: Pick<RunInfo, 'status' | 'load' | 'plan' | 'regrade'>, answers: number, gates: readonly Gate[] = DEFAULT_GATES): number {
   const spec = run.load.spec;
   if (run.status !== 'completed' || spec.kind !== 'closed' || spec.mix === 'weighted') return 0;
+  // A regrade's questions its source never asked are known, not a cut file: `--fail-on` without `missing` allows them (run.json `regrade.never_asked` counts them).
+  if (run.regrade !== undefined && !gates.includes('missing')) return 0;
   return Math.max(0, run.plan.requests - answers);
 }
 

@@ -41,6 +41,10 @@ export const COMMANDS: readonly CommandEntry[] = [
     command: 'doctor', describe: 'check a service against interface.md before trusting a run: key forms, stream dialect, errors, credits',
     load: async () => (await import('./doctor.js')).doctorCommand,
   },
+  {
+    command: 'regrade <run-dir>', describe: "judge a run's stored answers again with the suite's current checks and grader (sends nothing to the service)",
+    load: async () => (await import('./regrade.js')).regradeCommand,
+  },
   { command: 'review <run-dir>', describe: "mark a run's answers right or wrong on a local page; labels go to labels.csv in the run directory", load: async () => (await import('./review.js')).reviewCommand },
   { command: 'boards', describe: 'list the boards the API key can see', load: async () => (await import('./listing.js')).boardsCommand },
   { command: 'chats', describe: 'list the chat assistants of a board, with their conversations', load: async () => (await import('./listing.js')).chatsCommand },
