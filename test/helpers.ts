@@ -215,6 +215,8 @@ export interface CountingProxy {
   url: string;
   /** Answer requests (ask and continue) that reached the service through the proxy. */
   answers(): number;
+  /** Every request that reached the service through the proxy (listings and conversation creation too). */
+  requests(): number;
   stop(): Promise<void>;
 }
 
@@ -223,7 +225,9 @@ export async function startCountingProxy(upstream: string): Promise<CountingProx
   const { createServer, request } = await import('node:http');
   const target = new URL(upstream);
   let answers = 0;
+  let requests = 0;
   const server = createServer((req, res) => {
+    requests += 1;
     if (/\/conversation(?:\/[^/]+)?(?:\?|$)/.test(req.url ?? '') && !(req.url ?? '').includes('/conversation/new')) answers += 1;
     const forward = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (up) => {
       res.writeHead(up.statusCode ?? 502, up.headers);
@@ -237,6 +241,7 @@ export async function startCountingProxy(upstream: string): Promise<CountingProx
   return {
     url: `http://127.0.0.1:${port}`,
     answers: () => answers,
+    requests: () => requests,
     stop: () => new Promise<void>((r) => {
       server.closeAllConnections();
       server.close(() => r());
