@@ -124,6 +124,11 @@ function adapt(line: string): { args: string[]; env: Record<string, string> } | 
     return { args: [...local, '--latency-scale', '0', ...out], env: {} };
   }
   if (command === 'validate') return { args, env: {} };
+  if (command === 'regrade') {
+    // `regrade BASELINE … --baseline BASELINE`: the run made before all, judged again (nothing is sent).
+    const local = args.map((word, i) => (i === 1 || args[i - 1] === '--baseline' ? baselineDir : args[i - 1] === '--markdown' ? markdownFile : word));
+    return { args: [...local, ...out], env: {} };
+  }
   if (command === 'compare') {
     // `compare BASE HEAD`: the run made before all, against itself (nothing changed: a pass).
     const flags = args.slice(3);

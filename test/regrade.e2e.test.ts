@@ -125,7 +125,8 @@ describe('kbbench regrade', () => {
 
   it('refuses a grader chat of the service (it would be asked) before anything is written (exit 2)', async () => {
     const out = join(dir, 'chat-grader');
-    const r = await runCli(['regrade', source, '--out', out, '--grader-chat', 'chatNode-patient-star-4uIJt'], { env: env() });
+    const chatGraded = write('chat-grader.yaml', suiteText(grader.url).replace(/grader: \{ openai: .*\}\n/, 'grader: { chat_id: chatNode-patient-star-4uIJt }\n'));
+    const r = await runCli(['regrade', source, '--suite', chatGraded, '--out', out], { env: env() });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('kbbench regrade sends nothing to the service');
     expect(existsSync(out)).toBe(false);

@@ -42,7 +42,7 @@ function assertOutsideGrader(suite: Suite, grader: GraderSpec | undefined): void
   if (grader?.kind === 'chat') {
     throw new InputError(
       `kbbench regrade sends nothing to the service, and the grader is its chat ${grader.chat_id}: grade with an outside grader (--grader-url URL --grader-model M), or run the suite again`,
-      { file: suite.path, field: '--grader-chat' },
+      { file: suite.path, field: 'grader.chat_id' },
     );
   }
   for (const spec of suiteChecks(suite)) {

@@ -11,6 +11,12 @@ import { FAIL_ON_EPILOG } from './run.js';
 import { compareTuningOptions } from './compare-flags.js';
 import { graderFlags, graderOptions } from './grader-flags.js';
 
+/** The grader flags but --grader-chat: a chat of the service would be asked, and a regrade asks the service nothing. */
+function outsideGraderFlags() {
+  const { 'grader-chat': _chat, ...outside } = graderFlags('Grader:');
+  return outside;
+}
+
 export function regradeCommand(io: CliIo, setExit: (code: ExitCode) => void): CommandModule {
   return {
     command: 'regrade <run-dir>',
@@ -27,12 +33,16 @@ export function regradeCommand(io: CliIo, setExit: (code: ExitCode) => void): Co
         .options(compareTuningOptions('Checks:'))
         .option('timeout', { type: 'string', default: RUN_DEFAULTS.timeout, describe: "the grader's time limit per request (0: none)", group: 'Grader:' })
         .option('retries', { type: 'number', default: RUN_DEFAULTS.retries, describe: "retries of the grader's requests on 429, 5xx and connection errors", group: 'Grader:' })
-        .options(graderFlags('Grader:'))
+        .options(outsideGraderFlags())
         .example('$0 regrade reports/nightly --out reports/pr-checks', "judge last night's answers with the checks of this checkout: no question is asked again")
         .example('$0 regrade reports/nightly --suite suites/demo.yaml --baseline reports/nightly', 'the new checks against the old verdicts: exit 1 on a regression')
         .example('$0 regrade reports/nightly --grader-url http://127.0.0.1:8000/v1 --grader-model judge-2', 'the same answers judged by another grader')
         .example('$0 regrade reports/nightly --fail-on checks,thresholds', 'allow questions that changed or were never asked (else verdict incomplete, exit 3)')
-        .epilog(`${FAIL_ON_EPILOG}\nA regrade's questions whose stored answer asked another question are not judged (gate judged), and those its source never asked have no answer (gate missing).`),
+        .epilog([
+          FAIL_ON_EPILOG,
+          "A regrade's questions whose stored answer asked another question are not judged (gate judged),",
+          'and those its source never asked have no answer (gate missing).',
+        ].join('\n')),
     handler: async (argv) => {
       const a = argv as Record<string, unknown>;
       const { regradeRun } = await import('../../regrade/regrade-run.js');
@@ -68,6 +78,8 @@ export function regradeCommand(io: CliIo, setExit: (code: ExitCode) => void): Co
       else {
         io.out(renderConsoleSummary(result.summary, { suiteName: result.run.suite.name, runDir: result.runDir }));
         io.out(`regrade of ${r.source_run_id}: ${r.judged_again} answers judged again, ${r.kept_failed} failed requests kept, ${r.question_changed} not judged (the question changed since it was answered), ${r.never_asked} never asked`);
+        // summary.json's credits are the stored answers' (what they cost when asked): this regrade asked the service nothing.
+        io.out(`credits spent now: 0 on the service (nothing was asked); the stored answers cost ${result.summary.totals.answer_credits_used} when that run asked them`);
       }
       if (a.json !== true) io.out(`reports: ${result.runDir}/report.html`);
       const code = exitForVerdict(result.summary.verdict);
