@@ -6,11 +6,11 @@
 // The baseline (the guide's step 2 command, run as written) is made once and copied into each
 // repository, as a checkout of the commit that added it would bring it; the two jobs then run at
 // once (each in its own folder): their time is spent waiting on the embedded service's latencies.
-import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { CLI, ROOT, runWorkflowStep, tempDir, type CliResult } from './helpers.js';
+import { kbbenchBinDir, ROOT, runWorkflowStep, tempDir, type CliResult } from './helpers.js';
 
 const WORKFLOW = join(ROOT, 'docs', 'ci', 'github-actions.yml');
 const WORKSPACE = join(ROOT, 'suites', 'demo', 'workspace.yaml');
@@ -67,9 +67,7 @@ async function runJob(cwd: string, bin: string): Promise<Map<string, CliResult>>
 }
 
 describe('docs/ci/github-actions.yml', () => {
-  const bin = tempDir('kbbench-bin-');
-  writeFileSync(join(bin, 'kbbench'), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
-  chmodSync(join(bin, 'kbbench'), 0o755);
+  const bin = kbbenchBinDir();
 
   /** The repository on main: the suite, and the baseline the guide's step 2 command made of it. */
   let main = '';

@@ -2,12 +2,12 @@
 // pull request changes a check (the baseline's answers judged again: no run), a question (the
 // regrade finds it unanswered, exit 3: asked again) or a document (asked again, no regrade).
 import { execFileSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { RegradeInfo } from '../src/domain/run.js';
-import { CLI, readJson, ROOT, runWorkflowStep, tempDir } from './helpers.js';
+import { kbbenchBinDir, readJson, ROOT, runWorkflowStep, tempDir } from './helpers.js';
 
 const PAGE = readFileSync(join(ROOT, 'docs', 'ci.md'), 'utf8');
 
@@ -28,9 +28,7 @@ const suite = (cases: string): string =>
 const git = (cwd: string, ...args: string[]): string => execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
 
 describe('docs/ci.md: regrade when only checks changed, ask again when documents did', () => {
-  const bin = tempDir('kbbench-bin-');
-  writeFileSync(join(bin, 'kbbench'), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
-  chmodSync(join(bin, 'kbbench'), 0o755);
+  const bin = kbbenchBinDir();
   let main = '';
 
   beforeAll(async () => {

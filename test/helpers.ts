@@ -1,6 +1,6 @@
 // End-to-end helpers: run the built CLI as a user would (a child process), start `kbbench serve`.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -247,6 +247,14 @@ export async function startCountingProxy(upstream: string): Promise<CountingProx
       server.close(() => r());
     }),
   };
+}
+
+/** A folder holding a `kbbench` that runs the built CLI: what `npm link` puts on PATH, for workflow steps. */
+export function kbbenchBinDir(): string {
+  const bin = tempDir('kbbench-bin-');
+  writeFileSync(join(bin, 'kbbench'), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
+  chmodSync(join(bin, 'kbbench'), 0o755);
+  return bin;
 }
 
 /**
