@@ -11,10 +11,10 @@ import type { Sample } from '../domain/sample.js';
 import { IntervalRecorder, type LiveInterval } from '../metrics/interval-recorder.js';
 import type { OutputReport } from '../domain/output.js';
 import { createOutputs, loadOutputs, ModelTally, OutputStream, type ClosedSecond, type Output, type OutputContext } from '../outputs/index.js';
-import { monotonicMs, startRun, type LoopSpec, type RunnerOptions, type RunEvent, type StopReason, type UnitSource } from '../runner/index.js';
+import { monotonicMs, startRun, type RunnerOptions, type RunEvent, type StopReason, type UnitSource } from '../runner/index.js';
 import { ResultsFile } from '../store/results-file.js';
 import { RUN_FILES } from '../store/run-dir.js';
-import { arrivalSchedule, profileDurationMs, targetRateAt, type LoadProfile } from '../runner/arrivals.js';
+import { targetRateAt, type LoadProfile } from '../runner/arrivals.js';
 import { TimelineFile, timelinePath } from '../store/timeline-file.js';
 import { loadShapeOf, sweepRunProfile } from './load-shape.js';
 import { startLoopDelayProbe } from './loop-delay.js';
@@ -22,7 +22,7 @@ import { judgePort, type GradingDeps } from './judge-port.js';
 import { createSetupCheck } from './setup-check.js';
 import { createStopConditions, type StopDecision } from './stop-conditions.js';
 import type { ThresholdAbort } from '../domain/suite.js';
-import { arrivalProfileOf, workersProfileOf } from '../load/index.js';
+import { isTimeBound, loopOf, probesFirst, specMaxInFlight, workersProfileOf } from '../load/index.js';
 import { askedConcurrency, specOf } from '../config/load-section.js';
 import { redactSample, runCredentials } from './redact-sample.js';
 import type { RunConfig } from '../config/run-config.js';
@@ -103,28 +103,6 @@ function mixOf(spec: LoadSpec, seed: number | undefined, maxWeight: number) {
   return spec.mix === undefined || spec.mix === 'sequential' ? {} : { mix: { kind: spec.mix, seed: seed ?? 1, maxWeight } };
 }
 
-/**
- * The runner's loop for the run's LoadSpec (src/load/), kind by kind: the spec's kinds are the
- * runner's executor kinds (runner/loop/executors.ts); this adds what only a run has (the schedule
- * drawn with its seed, the shard's segment).
- */
-function loopOf(spec: LoadSpec, options: RunConfig): { load: LoopSpec } {
-  const seed = options.seed !== undefined ? { seed: options.seed } : {};
-  switch (spec.kind) {
-    case 'closed':
-      return { load: { kind: 'closed', concurrency: spec.concurrency } };
-    case 'ramping-workers':
-      return { load: { kind: 'ramping-workers', profile: workersProfileOf(spec)! } };
-    case 'sweep':
-      return { load: { kind: 'sweep', rates: spec.rates, rateMs: spec.rateMs, probeMs: spec.probeMs, saturationConcurrency: spec.saturationWorkers, maxInFlight: spec.maxInFlight, arrival: spec.arrival, ...seed } };
-    case 'arrivals': {
-      const profile = arrivalProfileOf(spec)!;
-      const schedule = arrivalSchedule(profile, { arrival: spec.arrival, ...seed });
-      return { load: { kind: 'arrivals', schedule, durationMs: profileDurationMs(profile), maxInFlight: spec.maxInFlight, segment: options.shard ?? null } };
-    }
-  }
-}
-
 /** The runner's options of a run: the one loop's, or each worker thread's (session/workers/). */
 export function runnerOptionsOf(
   options: RunConfig, client: KbClient, target: ResolvedTarget, counts: Pick<DriveCounts, 'previousUnits' | 'maxWeight'>, grading: GradingDeps,
@@ -132,7 +110,8 @@ export function runnerOptionsOf(
 ): RunnerOptions {
   const spec = specOf(options);
   return {
-    client, target: { boardId: target.boardId, chatId: target.chatId }, concurrency: askedConcurrency(options.load), ...loopOf(spec, options), ...mixOf(spec, options.seed, counts.maxWeight),
+    client, target: { boardId: target.boardId, chatId: target.chatId }, concurrency: askedConcurrency(options.load),
+    load: loopOf(spec, { shard: options.shard ?? null, ...(options.seed !== undefined ? { seed: options.seed } : {}) }), ...mixOf(spec, options.seed, counts.maxWeight),
     timeoutMs: options.timeoutMs, retries: options.retries,
     ...(options.gracefulStopMs !== undefined ? { gracefulStopMs: options.gracefulStopMs } : {}),
     ...(options.maxRetryWaitMs !== undefined ? { backoff: { maxWaitMs: options.maxRetryWaitMs } } : {}),
@@ -188,7 +167,7 @@ export async function drive(
     handle.halt(decision.by, decision.detail);
   };
   // A sweep's probe results come before its 'sweep' event: recorded as warmup, out of its figures.
-  let probing = spec.kind === 'sweep';
+  let probing = probesFirst(spec);
   try {
     // A turn's events at once: the results that arrived in it are booked together, after it.
     batches: for await (const batch of handle.events.batches()) {
@@ -256,10 +235,13 @@ function sweepPhase(profile: LoadProfile | null, tMs: number): string {
 function startTimeline(runDir: string, runStartMs: number, options: RunConfig, spec: LoadSpec, hooks: DriveHooks, outputContext: OutputContext | undefined) {
   const shape = loadShapeOf(options);
   const workers = workersProfileOf(spec);
-  const sweep = spec.kind === 'sweep';
+  const sweep = probesFirst(spec);
+  const timeBound = isTimeBound(spec);
+  const maxInFlight = specMaxInFlight(spec);
   const context = (tMs: number): Pick<LiveInterval, 'time_bound' | 'max_in_flight' | 'workers_target' | 'phase'> => ({
-    time_bound: spec.kind !== 'closed',
-    max_in_flight: spec.kind === 'arrivals' || (spec.kind === 'sweep' && sweepShape !== null) ? spec.maxInFlight : null,
+    time_bound: timeBound,
+    // A sweep's probes are closed loops: its cap holds only once its rates begin.
+    max_in_flight: sweep && sweepShape === null ? null : maxInFlight,
     workers_target: workers !== null ? Math.round(targetRateAt(workers, tMs)) : null,
     phase: sweep ? sweepPhase(sweepShape, tMs) : null,
   });
@@ -277,7 +259,7 @@ function startTimeline(runDir: string, runStartMs: number, options: RunConfig, s
   // The live line reads the recorder's last seconds: once per flush, at its latest line. Only when
   // someone shows it, and only for a time-bound loop (a closed loop's progress is its count): its
   // p95s add ten seconds' histograms, milliseconds on the loop that reads the answers, each second.
-  const showLive = hooks.onInterval !== undefined && spec.kind !== 'closed';
+  const showLive = hooks.onInterval !== undefined && timeBound;
   const liveLine: Output = {
     kind: 'live', start: () => undefined, stop: () => Promise.resolve(null),
     second({ line }: ClosedSecond): void {

@@ -1,6 +1,6 @@
 // What an open loop plans: starts, and the
 // requests those starts imply (a thread start sends all its turns).
-import { arrivalProfileOf } from '../load/index.js';
+import { arrivalProfileOf, sloOf } from '../load/index.js';
 import { specOf } from '../config/load-section.js';
 import { requestsOf } from '../plan/index.js';
 import type { Plan, Shard } from '../plan/types.js';
@@ -17,8 +17,7 @@ export function loadProfileOf(options: RunConfig): LoadProfile | null {
 
 /** A sweep's `--slo` definitions (the threshold grammar), judged per rate; none for other kinds. */
 export function sweepSlos(options: RunConfig): Record<string, string[]> {
-  const spec = specOf(options);
-  return spec.kind === 'sweep' ? spec.slo : {};
+  return sloOf(specOf(options));
 }
 
 export interface PlannedLoad {

@@ -2,10 +2,9 @@
 // per-stage summary: the load profile's stages (runner/arrivals.ts), a shard's share of them.
 import type { StageWindow } from '../metrics/stage-window.js';
 import { stageWindows, targetRateAt, type LoadProfile } from '../runner/arrivals.js';
-import { sweepProfile } from '../runner/loop/sweep.js';
+import { sweepProfile } from '../load/kinds/sweep/executor.js';
 import type { SweepPlan } from '../domain/load.js';
-import type { LoadSpec } from '../domain/load.js';
-import { defaultMaxInFlight, scheduleOf } from '../load/index.js';
+import { defaultMaxInFlight, scheduleOf, specMaxInFlight } from '../load/index.js';
 import { loadProfileOf } from './load-profile.js';
 import { askedConcurrency, specOf } from '../config/load-section.js';
 import type { RunConfig } from '../config/run-config.js';
@@ -30,8 +29,7 @@ export function loadShapeOf(options: RunConfig): LoadShape | null {
 
 /** The open loop's bound on outstanding starts: the spec's (--max-in-flight, else the larger of --concurrency and 64). */
 export function maxInFlightOf(options: RunConfig): number {
-  const spec: LoadSpec = specOf(options);
-  return spec.kind === 'arrivals' || spec.kind === 'sweep' ? spec.maxInFlight : defaultMaxInFlight({ concurrency: askedConcurrency(options.load) });
+  return specMaxInFlight(specOf(options)) ?? defaultMaxInFlight({ concurrency: askedConcurrency(options.load) });
 }
 
 /**

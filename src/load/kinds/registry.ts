@@ -1,28 +1,22 @@
-// Every load shape the runner knows, by kind: adding an arrival shape is a file in this folder and
-// a line here (its spec type in LoopSpec, its factory in EXECUTORS). The kinds are the LoadSpec's
-// (domain/load.ts, built by src/load/): EXECUTORS must have one for each, or this does not compile.
-import type { LoadKind } from '../../domain/load.js';
-import { arrivalsExecutor, type ArrivalsSpec } from './arrivals.js';
-import { closedExecutor, type ClosedSpec } from './closed.js';
-import type { Executor, LoopControl } from './executor.js';
-import { rampingWorkersExecutor, type RampingWorkersSpec } from './ramping-workers.js';
-import { sweepExecutor, type SweepSpec } from './sweep.js';
+// Every load kind, by name: the one registry (k6's executor registry). Adding a kind is a folder
+// beside this file and one line here; its spec type joins LoadSpec through the LoadSpecs interface
+// (domain/load.ts), and this does not compile until every name there has its module here.
+import type { LoadKindName, LoadSpecs } from '../../domain/load.js';
+import type { LoadKind } from '../kind.js';
+import { arrivalsKind } from './arrivals/index.js';
+import { closedKind } from './closed/index.js';
+import { rampingWorkersKind } from './ramping-workers/index.js';
+import { sweepKind } from './sweep/index.js';
 
-export type LoopSpec = ClosedSpec | RampingWorkersSpec | ArrivalsSpec | SweepSpec;
-export type LoopKind = LoopSpec['kind'];
-
-type Factory<K extends LoopKind> = (spec: Extract<LoopSpec, { kind: K }>, control: LoopControl) => Executor;
-
-export const EXECUTORS: { [K in LoopKind]: Factory<K> } = {
-  closed: (spec) => closedExecutor(spec),
-  'ramping-workers': (spec) => rampingWorkersExecutor(spec),
-  arrivals: (spec) => arrivalsExecutor(spec),
-  sweep: (spec, control) => sweepExecutor(spec, control),
+/** In precedence order: when the fields of two kinds are given, the first one here names the clash. */
+export const LOAD_KINDS: { [K in LoadKindName]: LoadKind<LoadSpecs[K]> } = {
+  sweep: sweepKind,
+  'ramping-workers': rampingWorkersKind,
+  arrivals: arrivalsKind,
+  closed: closedKind,
 };
 
-/** Compiles only while every LoadSpec kind has an executor spec here (and no other). */
-export const EVERY_LOAD_KIND_HAS_AN_EXECUTOR: [Exclude<LoadKind, LoopKind> | Exclude<LoopKind, LoadKind>] extends [never] ? true : false = true;
-
-export function executorFor(spec: LoopSpec, control: LoopControl): Executor {
-  return (EXECUTORS[spec.kind] as Factory<LoopKind>)(spec as never, control);
+/** The module of a spec's kind, typed for any spec (each member takes the spec of its own kind). */
+export function kindOf(kind: LoadKindName): LoadKind {
+  return LOAD_KINDS[kind] as unknown as LoadKind;
 }
