@@ -77,6 +77,11 @@ export function workerPlacesOf(spec: LoadSpec): WorkerPlaces | null {
   return kindOf(spec.kind).workerPlaces?.(spec) ?? null;
 }
 
+/** Why `--resume` cannot continue a run of this spec, or null when it can (kind.ts `noResume`). */
+export function noResumeOf(spec: LoadSpec): string | null {
+  return kindOf(spec.kind).noResume ?? null;
+}
+
 /** Why a forecast cannot count what this load sends, or null when it can (kind.ts `volumeUnknown`). */
 export function volumeUnknownOf(spec: LoadSpec): string | null {
   return kindOf(spec.kind).volumeUnknown ?? null;

@@ -25,7 +25,7 @@ import { preflight, preflightEmbeddings, preflightGrader } from './preflight.js'
 import { makeGrader } from '../graders/index.js';
 import { narrowPrepared, prepareRun, type PreparedRun } from './prepare.js';
 import { resumeOptions } from './resume-options.js';
-import { describeLoad, kindOf, startsOnWholeSecond } from '../load/index.js';
+import { describeLoad, noResumeOf, startsOnWholeSecond } from '../load/index.js';
 import { initialRunInfo, plannedTotal } from './run-info.js';
 import { startDurationHeartbeat } from './duration-heartbeat.js';
 import { waitForStartAt, waitForWholeSecond } from './start-at.js';
@@ -200,8 +200,8 @@ function storageStop(failure: StorageError, runDir: string, run: RunInfo, suiteP
     marked = false;
   }
   const state = marked ? `${RUN_FILES.run} is marked failed` : `${RUN_FILES.run} could not be marked failed either`;
-  const noResume = kindOf(run.load.spec.kind).noResume;
-  const next = noResume === undefined ? `continue with \`kbbench run ${suitePath} --resume ${runDir}\`` : `start a new run (${noResume.split(':')[0]})`;
+  const noResume = noResumeOf(run.load.spec);
+  const next = noResume === null ? `continue with \`kbbench run ${suitePath} --resume ${runDir}\`` : `start a new run (${noResume.split(':')[0]})`;
   return new StorageError(
     `${failure.message}. The results written before it are whole and ${state}: free some space, then ${next}`,
     failure.file,
