@@ -26,7 +26,8 @@ export interface WorkerPlaces {
   oneLoopBelow?: number;
 }
 
-export interface LoadKind<S extends LoadSpec = LoadSpec> {
+/** `S`: the kind's spec (one member of LoadSpec, once its folder merges it into LoadSpecs). */
+export interface LoadKind<S extends { kind: string } = LoadSpec> {
   kind: S['kind'];
   /** One line for --help, docs and errors. */
   summary: string;

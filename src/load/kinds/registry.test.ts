@@ -40,15 +40,15 @@ function burstExecutor(spec: BurstLoad): Executor {
   };
 }
 
-const burstKind: LoadKind<BurstLoad & { mix?: never; warmupMs?: never }> = {
-  kind: 'burst' as never,
+const burstKind: LoadKind<BurstLoad> = {
+  kind: 'burst',
   summary: 'a burst: N starts, one every few ms',
   triggers: [],
   accepts: [],
   clash: () => 'a burst clashes with every other kind',
-  schema: z.object({ kind: z.literal('burst'), starts: z.number().int().positive('must be 1 or more'), everyMs: z.number().nonnegative() }) as never,
+  schema: z.object({ kind: z.literal('burst'), starts: z.number().int().positive('must be 1 or more'), everyMs: z.number().nonnegative() }),
   paths: { starts: 'rate' },
-  build: () => ({ kind: 'burst', starts: 1, everyMs: 0 }) as never,
+  build: () => ({ kind: 'burst', starts: 1, everyMs: 0 }),
   loop: (spec) => ({ kind: 'burst', executor: () => burstExecutor(spec) }),
   timeBound: true,
   oneWorker: 'a burst is one schedule',
