@@ -57,10 +57,10 @@ export function buildLoadSpec(input: LoadInput, n: FieldNames = FLAG_NAMES): Loa
 }
 
 export { defaultMaxInFlight, FLAG_NAMES, SUITE_NAMES, LoadFieldError, type FieldNames, type LoadField, type LoadInput } from './input.js';
-export type { LoadKind, LoopContext, WorkerPlaces } from './kind.js';
+export type { LoadKind, LoopContext, ProbedRates, RatesFound, WorkerPlaces } from './kind.js';
 export { kindOf, LOAD_KINDS } from './kinds/registry.js';
 export { MAX_SWEEP_RATES, SWEEP_PROBE_MAX_MS, SWEEP_SATURATION_WORKERS } from './kinds/sweep/limits.js';
 export {
-  arrivalProfileOf, describeLoad, isTimeBound, loopOf, noResumeOf, oneWorkerReason, probesFirst, specConcurrency, scheduleOf, shardsSchedule, sloOf, specMaxInFlight, startsOnWholeSecond, volumeUnknownOf, workerPlacesOf,
+  arrivalProfileOf, describeLoad, isTimeBound, loopOf, noResumeOf, oneWorkerReason, probedOf, specConcurrency, scheduleOf, shardsSchedule, specMaxInFlight, startsOnWholeSecond, volumeUnknownOf, workerPlacesOf,
   workersProfileOf,
 } from './profile.js';

@@ -16,13 +16,13 @@ import { ResultsFile } from '../store/results-file.js';
 import { RUN_FILES } from '../store/run-dir.js';
 import { targetRateAt, type LoadProfile } from '../runner/arrivals.js';
 import { TimelineFile, timelinePath } from '../store/timeline-file.js';
-import { loadShapeOf, sweepRunProfile } from './load-shape.js';
+import { loadShapeOf } from './load-shape.js';
 import { startLoopDelayProbe } from './loop-delay.js';
 import { judgePort, type GradingDeps } from './judge-port.js';
 import { createSetupCheck } from './setup-check.js';
 import { createStopConditions, type StopDecision } from './stop-conditions.js';
 import type { ThresholdAbort } from '../domain/suite.js';
-import { isTimeBound, loopOf, probesFirst, specMaxInFlight, workersProfileOf } from '../load/index.js';
+import { isTimeBound, loopOf, probedOf, specMaxInFlight, workersProfileOf } from '../load/index.js';
 import { askedConcurrency, specOf } from '../config/load-section.js';
 import { redactSample, runCredentials } from './redact-sample.js';
 import type { RunConfig } from '../config/run-config.js';
@@ -167,7 +167,7 @@ export async function drive(
     handle.halt(decision.by, decision.detail);
   };
   // A sweep's probe results come before its 'sweep' event: recorded as warmup, out of its figures.
-  let probing = probesFirst(spec);
+  let probing = probedOf(spec) !== null;
   try {
     // A turn's events at once: the results that arrived in it are booked together, after it.
     batches: for await (const batch of handle.events.batches()) {
@@ -215,18 +215,6 @@ export async function drive(
   return { status: 'completed', dropped, unrecordedUnits: unrecordedUnits(), outputs };
 }
 
-/** Where a sweep is at `tMs`: probing, or its k-th rate of N (its stages follow a first one of target 0). */
-function sweepPhase(profile: LoadProfile | null, tMs: number): string {
-  if (profile === null || profile.kind !== 'stages') return 'probing (closed loops: one at a time, then at saturation)';
-  const rates = profile.stages.slice(1);
-  let endMs = profile.stages[0]!.durationMs;
-  for (const [i, stage] of rates.entries()) {
-    endMs += stage.durationMs;
-    if (tMs < endMs) return `rate ${i + 1}/${rates.length}`;
-  }
-  return 'rates done';
-}
-
 /**
  * The per-second recorder fed from this loop, each closed second one stream (src/outputs/) read by
  * timeline.ndjson, the console's live line and every `--output` (a timer looks for closed seconds,
@@ -235,20 +223,20 @@ function sweepPhase(profile: LoadProfile | null, tMs: number): string {
 function startTimeline(runDir: string, runStartMs: number, options: RunConfig, spec: LoadSpec, hooks: DriveHooks, outputContext: OutputContext | undefined) {
   const shape = loadShapeOf(options);
   const workers = workersProfileOf(spec);
-  const sweep = probesFirst(spec);
+  // A kind with probes (a sweep): its target is 0 during them (closed loops), then its rates'.
+  const probed = probedOf(spec);
   const timeBound = isTimeBound(spec);
   const maxInFlight = specMaxInFlight(spec);
   const context = (tMs: number): Pick<LiveInterval, 'time_bound' | 'max_in_flight' | 'workers_target' | 'phase'> => ({
     time_bound: timeBound,
     // A sweep's probes are closed loops: its cap holds only once its rates begin.
-    max_in_flight: sweep && sweepShape === null ? null : maxInFlight,
+    max_in_flight: probed !== null && ratesShape === null ? null : maxInFlight,
     workers_target: workers !== null ? Math.round(targetRateAt(workers, tMs)) : null,
-    phase: sweep ? sweepPhase(sweepShape, tMs) : null,
+    phase: probed ? probed.phase(ratesShape, tMs) : null,
   });
-  // A sweep's target is 0 during its probes (closed loops), then its rates' stages.
-  let sweepShape: LoadProfile | null = null;
-  const sweepTarget = (tMs: number): number => (sweepShape ? targetRateAt(sweepShape, tMs) : 0);
-  const target = shape ? shape.targetRateAt : sweep ? sweepTarget : null;
+  let ratesShape: LoadProfile | null = null;
+  const probedTarget = (tMs: number): number => (ratesShape ? targetRateAt(ratesShape, tMs) : 0);
+  const target = shape ? shape.targetRateAt : probed ? probedTarget : null;
   const recorder = new IntervalRecorder({
     runStartMs, wallOriginMs: performance.timeOrigin, ...(target ? { targetRateAt: target } : {}),
   });
@@ -283,7 +271,7 @@ function startTimeline(runDir: string, runStartMs: number, options: RunConfig, s
       file.onFailure = listener;
     },
     sweep(event: SweepEvent): void {
-      sweepShape = sweepRunProfile(event);
+      ratesShape = probed?.profile(event) ?? null;
     },
     sample(sample: Sample): void {
       const now = monotonicMs();
