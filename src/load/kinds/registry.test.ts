@@ -1,6 +1,8 @@
 // A registry entry is all a load kind needs: a test-only kind registered here is read by the
 // header, run.json's schedule, the forecast, --resume, --workers, the spec's validation and the
 // runner, with no edit anywhere else (docs/architecture.md, "Adding a load kind").
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { LoadSpec } from '../../domain/load.js';
@@ -10,6 +12,7 @@ import type { PlanUnit } from '../../plan/types.js';
 import { startRun } from '../../runner/run.js';
 import type { Executor } from '../../runner/loop/executor.js';
 import { chooseWorkers } from '../../session/workers/count.js';
+import { parseRunInfo } from '../../store/run-info.js';
 import { FakeClock } from '../../test-support/fake-clock.js';
 import { scriptedAnswer, scriptedClient } from '../../test-support/scripted-client.js';
 import {
@@ -82,6 +85,14 @@ describe('a load kind is its module and one registry line', () => {
     expect(noResumeOf(spec)).toMatch(/cannot be resumed/);
     expect(isTimeBound(spec)).toBe(true);
     expect(shardsSchedule(spec)).toBe(false);
+  });
+
+  it('run.json recording it reads back (report, compare, merge and --resume read it so); an unknown kind is refused by name', () => {
+    const file = join(import.meta.dirname, '../../../test/fixtures/runs/v0.1.0-closed-c8/run.json');
+    const recorded = parseRunInfo(JSON.parse(readFileSync(file, 'utf8')), 'run.json');
+    const raw = JSON.parse(JSON.stringify({ ...recorded, load: { spec } })) as unknown;
+    expect(parseRunInfo(raw, 'run.json').load.spec).toEqual(spec);
+    expect(() => parseRunInfo({ ...(raw as object), load: { spec: { kind: 'nope' } } }, 'run.json')).toThrow(/not a load kind: nope/);
   });
 
   it('--workers keeps it in one event loop, for its own reason', () => {
