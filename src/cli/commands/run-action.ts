@@ -34,7 +34,7 @@ export async function runAction(io: CliIo, setExit: (code: ExitCode) => void, ar
   await withSessionConsole(io, { label: 'kbbench:', quiet, apiKey: options.apiKey, apiKeyFile: argv.apiKeyFile as string | undefined, credentials: runCredentials(options, io.env) }, async (hooks, settle) => {
     const result = await runSession(options, watchProfile ? { ...hooks, onProgress: (p, sample) => (watchProfile(sample), hooks.onProgress?.(p, sample)) } : hooks);
     settle();
-    const confirm: ConfirmStep = async (comparison, repeats) => (await import('../../session/confirm-flips.js')).confirmFlips(options, result.runDir, comparison, repeats, hooks);
+    const confirm: ConfirmStep = async (comparison, repeats) => (await import('../../confirm/confirm-flips.js')).confirmFlips(options, result.runDir, comparison, repeats, hooks);
     const baselineFailed = baselineStep && typeof argv.baseline === 'string' ? await baselineStep.runBaselineCompare(io, argv, result, quiet || json, confirm) : false;
     if (json) io.out(JSON.stringify(result.summary, null, 2));
     else if (quiet) {
