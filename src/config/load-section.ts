@@ -1,7 +1,7 @@
 // The run config's load section: the load as asked (flags, the suite's `load:` block under them) or
 // a spec fixed whole, and the spec it stands for (src/load/ builds and checks it).
 import type { ClosedLoad, LoadSpec } from '../domain/load.js';
-import { buildLoadSpec, validateSpec, type LoadInput } from '../load/index.js';
+import { buildLoadSpec, specConcurrency, validateSpec, type LoadInput } from '../load/index.js';
 import { RUN_DEFAULTS } from './defaults.js';
 import type { LoadAsked, LoadSection, RunConfig } from './run-config.js';
 
@@ -32,5 +32,5 @@ export function specOf(config: Pick<RunConfig, 'load' | 'shard' | 'resumeDir'>):
 /** The closed loop's concurrency the run was asked for (an open loop's default bound on in-flight starts reads it). */
 export function askedConcurrency(load: LoadSection): number {
   if ('asked' in load) return load.asked.concurrency;
-  return load.spec.kind === 'closed' ? load.spec.concurrency : RUN_DEFAULTS.concurrency;
+  return specConcurrency(load.spec) ?? RUN_DEFAULTS.concurrency;
 }

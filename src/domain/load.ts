@@ -160,9 +160,21 @@ export interface SweepLoad extends LoadCommon {
   slo: Record<string, string[]>;
 }
 
-/** The one load model of a run (src/load/ builds and validates it; runner/ executes it; run.json records it). */
-export type LoadSpec = ClosedLoad | RampingWorkersLoad | ArrivalsLoad | SweepLoad;
-export type LoadKind = LoadSpec['kind'];
+/**
+ * Every load kind's spec by its name. A kind declared in its own folder (src/load/kinds/<kind>/)
+ * adds itself here by declaration merging (`declare module '…/domain/load.js' { interface
+ * LoadSpecs { <kind>: <Spec> } }`), so a new kind edits no file outside its folder and the registry.
+ */
+export interface LoadSpecs {
+  closed: ClosedLoad;
+  'ramping-workers': RampingWorkersLoad;
+  arrivals: ArrivalsLoad;
+  sweep: SweepLoad;
+}
+
+/** The one load model of a run (src/load/ builds and validates it; its kind's module runs it; run.json records it). */
+export type LoadSpec = LoadSpecs[keyof LoadSpecs];
+export type LoadKindName = keyof LoadSpecs;
 
 /** One closed-loop probe of a sweep: its workers, span (ms since the run's start) and achieved starts per second. */
 export interface SweepProbe {

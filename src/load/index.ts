@@ -1,31 +1,22 @@
-// The one load model: LOAD_KINDS names every kind of load (closed, ramping-workers, arrivals,
-// sweep), and buildLoadSpec turns the load fields of the flags or of a suite's `load:` block into
-// one typed, validated LoadSpec. A new kind is a file here and a line in LOAD_KINDS.
+// The one load model: every kind of load is a module of its own (kinds/<kind>/, behind the LoadKind
+// interface of kind.ts, listed in kinds/registry.ts), and buildLoadSpec turns the load fields of the
+// flags or of a suite's `load:` block into one typed, validated LoadSpec.
 import type { z } from 'zod';
-import type { LoadKind, LoadSpec } from '../domain/load.js';
-import { arrivalsKind } from './arrivals.js';
-import { closedKind } from './closed.js';
+import type { LoadKindName, LoadSpec } from '../domain/load.js';
 import { FLAG_NAMES, isGiven, LoadFieldError, type FieldNames, type LoadField, type LoadInput } from './input.js';
-import type { LoadKindDef } from './kind.js';
-import { rampingWorkersKind } from './ramping-workers.js';
+import type { LoadKind } from './kind.js';
+import { kindOf, LOAD_KINDS } from './kinds/registry.js';
 import { PATH_FIELDS, REFUSALS } from './rules.js';
-import { sweepKind } from './sweep.js';
 
-export const LOAD_KINDS: { [K in LoadKind]: LoadKindDef<Extract<LoadSpec, { kind: K }>> } = {
-  closed: closedKind,
-  'ramping-workers': rampingWorkersKind,
-  arrivals: arrivalsKind,
-  sweep: sweepKind,
-};
+/**
+ * When two kinds are asked for, the first in registry order (kinds/registry.ts) names the clash;
+ * the default kind (no triggers: closed) is chosen only when no other is asked for.
+ */
+const kindNames = (): LoadKindName[] => Object.keys(LOAD_KINDS) as LoadKindName[];
+const precedence = (): LoadKindName[] => kindNames().filter((kind) => kindOf(kind).triggers.length > 0);
+const defaultKind = (): LoadKindName => kindNames().find((kind) => kindOf(kind).triggers.length === 0)!;
 
-/** When two kinds are asked for, the first of this order names the clash. */
-const PRECEDENCE: readonly LoadKind[] = ['sweep', 'ramping-workers', 'arrivals', 'closed'];
-
-function kindDef(kind: LoadKind): LoadKindDef {
-  return LOAD_KINDS[kind] as unknown as LoadKindDef;
-}
-
-function fieldOfIssue(def: LoadKindDef, path: readonly PropertyKey[]): LoadField {
+function fieldOfIssue(def: LoadKind, path: readonly PropertyKey[]): LoadField {
   for (let i = path.length - 1; i >= 0; i -= 1) {
     const key = path[i];
     if (typeof key !== 'string') continue;
@@ -37,7 +28,7 @@ function fieldOfIssue(def: LoadKindDef, path: readonly PropertyKey[]): LoadField
 
 /** The spec checked by its kind's own schema; an issue names the field that set the value at fault. */
 export function validateSpec(spec: LoadSpec, n: FieldNames = FLAG_NAMES): LoadSpec {
-  const def = kindDef(spec.kind);
+  const def = kindOf(spec.kind);
   const parsed = (def.schema as z.ZodType<LoadSpec>).safeParse(spec);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
@@ -50,11 +41,11 @@ export function validateSpec(spec: LoadSpec, n: FieldNames = FLAG_NAMES): LoadSp
  * `n` names the fields as the input does (flags, or a suite's keys).
  */
 export function buildLoadSpec(input: LoadInput, n: FieldNames = FLAG_NAMES): LoadSpec {
-  const asked = PRECEDENCE.filter((kind) => kindDef(kind).triggers.some((field) => isGiven(input, field)));
-  const kind = asked[0] ?? 'closed';
-  const def = kindDef(kind);
+  const asked = precedence().filter((kind) => kindOf(kind).triggers.some((field) => isGiven(input, field)));
+  const kind = asked[0] ?? defaultKind();
+  const def = kindOf(kind);
   if (asked.length > 1) {
-    const other = kindDef(asked[1]!).triggers.find((field) => isGiven(input, field))!;
+    const other = kindOf(asked[1]!).triggers.find((field) => isGiven(input, field))!;
     throw new LoadFieldError(def.triggers[0]!, def.clash(n[other], n), n);
   }
   for (const field of Object.keys(n) as LoadField[]) {
@@ -66,11 +57,10 @@ export function buildLoadSpec(input: LoadInput, n: FieldNames = FLAG_NAMES): Loa
 }
 
 export { defaultMaxInFlight, FLAG_NAMES, SUITE_NAMES, LoadFieldError, type FieldNames, type LoadField, type LoadInput } from './input.js';
-export type { LoadKindDef } from './kind.js';
-export { MAX_SWEEP_RATES, SWEEP_PROBE_MAX_MS, SWEEP_SATURATION_WORKERS } from './sweep.js';
-export { arrivalProfileOf, scheduleOf, workersProfileOf } from './profile.js';
-
-/** Why a forecast cannot count what this load sends, or null when it can (load/kind.ts `volumeUnknown`). */
-export function volumeUnknownOf(spec: LoadSpec): string | null {
-  return kindDef(spec.kind).volumeUnknown ?? null;
-}
+export type { LoadKind, LoopContext, ProbedRates, RatesFound, WorkerPlaces } from './kind.js';
+export { kindOf, LOAD_KINDS } from './kinds/registry.js';
+export { MAX_SWEEP_RATES, SWEEP_PROBE_MAX_MS, SWEEP_SATURATION_WORKERS } from './kinds/sweep/limits.js';
+export {
+  arrivalProfileOf, describeLoad, isTimeBound, loopOf, noResumeOf, oneWorkerReason, probedOf, specConcurrency, scheduleOf, shardsSchedule, specMaxInFlight, startsOnWholeSecond, volumeUnknownOf, workerPlacesOf,
+  workersProfileOf,
+} from './profile.js';

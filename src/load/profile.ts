@@ -1,32 +1,83 @@
-// What a spec means over time, in the runner's terms: the arrival profile of an open loop, the
-// workers' profile of a ramping closed loop, and the stage windows run.json records.
+// What a spec means, asked of its kind's module (kinds/registry.ts): the rest of kbbench calls these
+// and never branches on a kind. Each answers for any kind, a new one included, without an edit here.
 import type { LoadSpec, RunLoad } from '../domain/load.js';
-import { stageWindows, type LoadProfile } from '../runner/arrivals.js';
+import type { Shard } from '../plan/types.js';
+import type { LoadProfile } from '../runner/arrivals.js';
+import type { Loop } from '../runner/loop/executor.js';
+import type { LoopContext, ProbedRates, WorkerPlaces } from './kind.js';
+import { kindOf } from './kinds/registry.js';
 
-/** An open loop's arrival profile; null for every other kind (a sweep's rates are known once its probes end). */
+/** An open loop's arrival profile; null for a kind with no schedule of starts before the run (a sweep's rates come from its probes). */
 export function arrivalProfileOf(spec: LoadSpec): LoadProfile | null {
-  return spec.kind === 'arrivals' ? spec.rate : null;
+  return kindOf(spec.kind).arrivalProfile?.(spec) ?? null;
 }
 
-/** --concurrency-stages as a profile whose "rate" is a number of workers (k6 ramping-vus starts from 0). */
+/** A ramp of workers as a profile whose "rate" is a number of workers; null for other kinds. */
 export function workersProfileOf(spec: LoadSpec): LoadProfile | null {
-  return spec.kind === 'ramping-workers' ? { kind: 'stages', startRatePerS: 0, stages: spec.stages } : null;
+  return kindOf(spec.kind).workersProfile?.(spec) ?? null;
 }
 
-/**
- * run.json's schedule of an open loop: its stages (a shard of N runs 1/N of every stage's rate, its
- * execution segment; `kbbench merge` adds the shards' rates back up) and its bound on outstanding starts.
- * A `--concurrency-stages` run's stages are its workers' (every shard runs them all, so merge's sum
- * is the workers of the whole run), its bound the peak of them.
- */
+/** run.json's schedule of the run (its stages, its bound), or null when none is known before it runs. */
 export function scheduleOf(spec: LoadSpec, shardCount = 1): RunLoad | null {
-  const workers = workersProfileOf(spec);
-  if (workers !== null) {
-    const stages = stageWindows(workers).map((w) => ({ ...w, target_unit: 'workers' as const }));
-    return { stages, max_in_flight: Math.max(1, ...stages.map((s) => s.to_rate)) };
-  }
-  const profile = arrivalProfileOf(spec);
-  if (profile === null || spec.kind !== 'arrivals') return null;
-  const share = 1 / shardCount;
-  return { stages: stageWindows(profile).map((w) => ({ ...w, from_rate: w.from_rate * share, to_rate: w.to_rate * share })), max_in_flight: spec.maxInFlight };
+  return kindOf(spec.kind).schedule?.(spec, shardCount) ?? null;
+}
+
+/** The runner's loop of the spec (its kind's executor), with the run's seed and shard. */
+export function loopOf(spec: LoadSpec, run: LoopContext): Loop {
+  return kindOf(spec.kind).loop(spec, run);
+}
+
+/** The console header's load line; null when the request count says it. */
+export function describeLoad(spec: LoadSpec, run: { concurrency: number; shard?: Shard | null }): string | null {
+  return kindOf(spec.kind).describe(spec, run);
+}
+
+/** True when the run cycles the plan until a schedule of its own ends; false: the plan once (a closed loop). */
+export function isTimeBound(spec: LoadSpec): boolean {
+  return kindOf(spec.kind).timeBound;
+}
+
+/** True when `--shard` takes a segment of the spec's schedule of starts rather than a slice of the plan. */
+export function shardsSchedule(spec: LoadSpec): boolean {
+  return kindOf(spec.kind).shardsSchedule === true;
+}
+
+/** What the spec's probes' rates mean (kind.ts `probed`), or null when its results are never probes. */
+export function probedOf(spec: LoadSpec): ProbedRates<LoadSpec> | null {
+  return kindOf(spec.kind).probed ?? null;
+}
+
+/** The `--concurrency` the spec carries (a closed loop's), or null when it does not say it. */
+export function specConcurrency(spec: LoadSpec): number | null {
+  return kindOf(spec.kind).concurrency?.(spec) ?? null;
+}
+
+/** True when the run's schedule starts on a whole wall-clock second (its stages where a timeline line starts). */
+export function startsOnWholeSecond(spec: LoadSpec): boolean {
+  return kindOf(spec.kind).startsOnWholeSecond === true;
+}
+
+/** The open loop's bound on outstanding starts, or null when the kind has none before it runs. */
+export function specMaxInFlight(spec: LoadSpec): number | null {
+  return kindOf(spec.kind).maxInFlight?.(spec) ?? null;
+}
+
+/** Why `--workers` keeps one event loop for the spec, or null when it splits. */
+export function oneWorkerReason(spec: LoadSpec): string | null {
+  return kindOf(spec.kind).oneWorker ?? null;
+}
+
+/** The bound `--workers` splits (each worker needs one of its places), or null. */
+export function workerPlacesOf(spec: LoadSpec): WorkerPlaces | null {
+  return kindOf(spec.kind).workerPlaces?.(spec) ?? null;
+}
+
+/** Why `--resume` cannot continue a run of this spec, or null when it can (kind.ts `noResume`). */
+export function noResumeOf(spec: LoadSpec): string | null {
+  return kindOf(spec.kind).noResume ?? null;
+}
+
+/** Why a forecast cannot count what this load sends, or null when it can (kind.ts `volumeUnknown`). */
+export function volumeUnknownOf(spec: LoadSpec): string | null {
+  return kindOf(spec.kind).volumeUnknown ?? null;
 }

@@ -1,4 +1,4 @@
-// The zod pieces the kinds' schemas share: a stage, the common fields.
+// The pieces the kinds share: zod schemas (a stage, the common fields) and how a header says a duration.
 import { z } from 'zod';
 
 export const positive = z.number().positive('must be above 0');
@@ -22,3 +22,6 @@ export function commonOf(input: { mix?: 'sequential' | 'shuffle' | 'weighted'; w
     ...(input.warmupMs !== undefined ? { warmupMs: input.warmupMs } : {}),
   };
 }
+
+/** A duration as the console header says it: seconds to one decimal. */
+export const seconds = (ms: number): string => `${Math.round(ms / 100) / 10}s`;

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { hasSchedule } from '../domain/load.js';
 import { RUN_INFO_SCHEMA_VERSION, type RecordedOptions, type RunInfo, type RunStatus } from '../domain/run.js';
 import { InputError } from '../domain/errors.js';
+import { shardsSchedule } from '../load/index.js';
 
 export interface ShardRun {
   dir: string;
@@ -72,7 +73,7 @@ function stopReason(shards: readonly ShardRun[]): string | undefined {
 }
 
 /** Open-loop shards are segments of the starts over one whole plan (runner/segment.ts): each holds that plan. */
-const isSegment = (run: RunInfo): boolean => run.load.spec.kind === 'arrivals' && shardLabel(run) !== null;
+const isSegment = (run: RunInfo): boolean => shardsSchedule(run.load.spec) && shardLabel(run) !== null;
 
 /**
  * Item shards hold disjoint parts of the plan, which add up; open-loop segments share the whole plan

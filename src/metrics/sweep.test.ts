@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sample } from '../test-support/fixtures.js';
 import type { StageSummary, SweepPlan } from '../domain/load.js';
-import { sweepProfile, sweepRates } from '../runner/loop/sweep.js';
+import { sweepProfile, sweepRates } from '../load/kinds/sweep/executor.js';
 import { stageWindows } from '../runner/arrivals.js';
 import type { Sample } from '../domain/sample.js';
 import { createSweepJudge, rateIndexOf } from './sweep.js';

@@ -6,6 +6,7 @@ import { loadSuite, loadSuites } from '../suite/index.js';
 import { filterSuite, type SuiteFilter } from '../suite/filter.js';
 import { buildPlan } from './build.js';
 import type { Plan } from './types.js';
+import { shardsSchedule } from '../load/index.js';
 
 /**
  * Null when the suite file is gone or changed since the run (its sha256 differs): then the plan
@@ -31,7 +32,7 @@ export async function suiteAndPlanOfRun(run: RunInfo, keep?: SuiteFilter): Promi
       ...(o.models?.length ? { models: o.models } : {}),
       repeat: o.repeat ?? 1,
       // An open loop's shard is a segment of its starts over the whole plan (runner/segment.ts), not part of the items.
-      ...(o.shard && run.load.spec.kind !== 'arrivals' ? { shard: o.shard } : {}),
+      ...(o.shard && !shardsSchedule(run.load.spec) ? { shard: o.shard } : {}),
       defaults: o.requestDefaults ?? {},
     });
     return { suite: whole, plan };

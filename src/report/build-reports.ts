@@ -15,6 +15,7 @@ import { createLoadPass } from './load-pass.js';
 import { createPeoplePass } from './people-pass.js';
 import { REPORT_WRITERS } from './registry.js';
 import { REPORT_FORMATS, type ReportFormat, type ReportInput, type UnsentItem } from './types.js';
+import { isTimeBound } from '../load/index.js';
 
 export interface BuildReportsOptions {
   runDir: string;
@@ -123,7 +124,7 @@ export async function buildReports(options: BuildReportsOptions): Promise<BuildR
  */
 export function missingAnswers(run: Pick<RunInfo, 'status' | 'load' | 'plan' | 'regrade'>, answers: number, gates: readonly Gate[] = DEFAULT_GATES): number {
   const spec = run.load.spec;
-  if (run.status !== 'completed' || spec.kind !== 'closed' || spec.mix === 'weighted') return 0;
+  if (run.status !== 'completed' || isTimeBound(spec) || spec.mix === 'weighted') return 0;
   // A regrade's questions its source never asked are known, not a cut file: `--fail-on` without `missing` allows them (run.json `regrade.never_asked` counts them).
   if (run.regrade !== undefined && !gates.includes('missing')) return 0;
   return Math.max(0, run.plan.requests - answers);

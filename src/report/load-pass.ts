@@ -1,7 +1,7 @@
 // The load figures of a run for its reports: timeline.ndjson read through store/, or, when the
 // file is missing, the timeline rebuilt from the results in the same pass that summarises them.
 import { hasSchedule, type RunLoad } from '../domain/load.js';
-import { scheduleOf } from '../load/index.js';
+import { scheduleOf, workersProfileOf } from '../load/index.js';
 import type { RunInfo } from '../domain/run.js';
 import type { Sample } from '../domain/sample.js';
 import { createLoadAnalysis, type LoadAnalysis } from '../metrics/load-analysis.js';
@@ -21,7 +21,7 @@ export interface LoadPass {
  */
 function recordedSchedule(run: RunInfo): RunLoad | null {
   if (hasSchedule(run.load)) return run.load;
-  return run.load.spec.kind === 'ramping-workers' ? scheduleOf(run.load.spec) : null;
+  return workersProfileOf(run.load.spec) !== null ? scheduleOf(run.load.spec) : null;
 }
 
 export function createLoadPass(runDir: string, run: RunInfo): LoadPass {

@@ -11,6 +11,9 @@ import { failingFirst, scriptedAnswer, scriptedClient } from '../test-support/sc
 import { startRun, type RunHandle } from './run.js';
 import type { RunEvent } from './unit.js';
 import { arrivalSchedule } from './arrivals.js';
+// The load kinds' loops, as a run's kind modules make them (src/load/kinds/).
+import { arrivalsLoop } from '../load/kinds/arrivals/executor.js';
+import { rampingWorkersLoop } from '../load/kinds/ramping-workers/executor.js';
 
 const source = (units: RunUnit[]) => ({ units: () => units.values() });
 
@@ -149,7 +152,7 @@ describe('startRun', () => {
     });
     const units = [{ kind: 'case', index: 0, request: spec('q') } as RunUnit];
     const handle = startRun(source(units), {
-      client, target: { boardId: 'b', chatId: 'c' }, concurrency: 1, load: { kind: 'arrivals', ...constantOpen(50, 200, 2) }, clock,
+      client, target: { boardId: 'b', chatId: 'c' }, concurrency: 1, load: arrivalsLoop(constantOpen(50, 200, 2)), clock,
       timeoutMs: 1000, retries: 0, check: async () => [], stop: new AbortController().signal, abort: new AbortController().signal,
     });
     const samples: Sample[] = [];
@@ -187,7 +190,7 @@ describe('startRun', () => {
       const clock = new FakeClock();
       const client = scriptedClient(async () => scriptedAnswer('x', clock.now()));
       const handle = startRun(source(units), {
-        client, target: { boardId: 'b', chatId: 'c' }, concurrency: 1, load: { kind: 'arrivals', ...constantOpen(200, 50, 50), segment }, clock,
+        client, target: { boardId: 'b', chatId: 'c' }, concurrency: 1, load: arrivalsLoop({ ...constantOpen(200, 50, 50), segment }), clock,
         timeoutMs: 1000, retries: 0, check: async () => [], stop: new AbortController().signal, abort: new AbortController().signal,
       });
       const ids: string[] = [];
@@ -226,7 +229,7 @@ describe('startRun', () => {
     });
     const units = [{ kind: 'case', index: 0, request: spec('q', { checks: [{ type: 'contains', value: 'x' }] }) } as RunUnit];
     const handle = startRun(source(units), {
-      client, target: { boardId: 'b', chatId: 'c' }, concurrency: 1, load: { kind: 'arrivals', ...constantOpen(50, 600, 50) }, clock,
+      client, target: { boardId: 'b', chatId: 'c' }, concurrency: 1, load: arrivalsLoop(constantOpen(50, 600, 50)), clock,
       timeoutMs: 1000, retries: 0, budget: { maxCredits: 5 },
       check: async () => {
         await clock.sleep(30);
@@ -253,7 +256,7 @@ describe('startRun', () => {
     const units = Array.from({ length: 3 }, (_, i): RunUnit => ({ kind: 'case', index: i, request: spec(`q${i}`) }));
     const handle = startRun(source(units), {
       client, target: { boardId: 'b', chatId: 'c' }, concurrency: 1, clock,
-      load: { kind: 'ramping-workers', profile: { kind: 'stages', startRatePerS: 0, stages: [{ durationMs: 300, targetPerS: 4 }, { durationMs: 200, targetPerS: 4 }] } },
+      load: rampingWorkersLoop({ kind: 'stages', startRatePerS: 0, stages: [{ durationMs: 300, targetPerS: 4 }, { durationMs: 200, targetPerS: 4 }] }),
       timeoutMs: 1000, retries: 0, check: async () => [], stop: new AbortController().signal, abort: new AbortController().signal,
     });
     let starts = 0;
@@ -295,7 +298,7 @@ describe('startRun', () => {
     }));
     const units = [{ kind: 'case', index: 0, request: spec('q') } as RunUnit];
     const handle = startRun(source(units), {
-      client, target: { boardId: 'b', chatId: 'c' }, concurrency: 1, load: { kind: 'arrivals', ...constantOpen(200, 1500, 1) }, gracefulStopMs: 50, clock,
+      client, target: { boardId: 'b', chatId: 'c' }, concurrency: 1, load: arrivalsLoop(constantOpen(200, 1500, 1)), gracefulStopMs: 50, clock,
       timeoutMs: 0, retries: 0, check: async () => [], stop: new AbortController().signal, abort: new AbortController().signal,
     });
     let dropped = 0;

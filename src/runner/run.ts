@@ -8,7 +8,8 @@ import { Channel, type EventStream } from './channel.js';
 import { systemClock, type Clock } from './clock.js';
 import { StartGate, type StopReason } from './gate.js';
 import type { MixOptions } from './mix.js';
-import type { LoopSpec } from './loop/executors.js';
+import { closedLoop } from './loop/closed.js';
+import type { Loop } from './loop/executor.js';
 import { DEFAULT_GRACEFUL_STOP_MS, runLoop } from './loop/skeleton.js';
 import { ModelRefusals, type CheckFn, type SendDeps } from './send.js';
 import type { RunEvent, UnitSource } from './unit.js';
@@ -18,8 +19,8 @@ export interface RunnerOptions {
   target: { boardId: string; chatId: string };
   /** Closed loop: units in flight at once. */
   concurrency: number;
-  /** The load shape, when not a closed loop of `concurrency` (loop/executors.ts). */
-  load?: LoopSpec;
+  /** The load, made by its kind's module (src/load/kinds/); absent: a closed loop of `concurrency`. */
+  load?: Loop;
   /** The traffic mix of a time-bound loop (open loop, concurrency stages, sweep). */
   mix?: MixOptions;
   timeoutMs: number;
@@ -99,10 +100,10 @@ export function startRun(source: UnitSource, options: RunnerOptions): RunHandle 
   };
   const guard = new BudgetGuard(options.budget ?? {}, ledger);
   const gate = new StartGate(guard, stop, (reason, detail) => channel.push({ type: 'stopped', reason, detail }));
-  const spec: LoopSpec = options.load ?? { kind: 'closed', concurrency: options.concurrency };
   runLoop({
-    source, spec, deps, gate, channel, stop, cut,
-    ...(options.mix && spec.kind !== 'closed' ? { mix: options.mix } : {}),
+    source, loop: options.load ?? closedLoop(options.concurrency), deps, gate, channel, stop, cut,
+    // Only a loop that cycles the plan draws by the mix (skeleton.ts): a closed loop walks it once, in order.
+    ...(options.mix ? { mix: options.mix } : {}),
     gracefulStopMs: options.gracefulStopMs ?? DEFAULT_GRACEFUL_STOP_MS,
   });
   // The loop ends its schedule when it next looks at the gate; this wakes it now.

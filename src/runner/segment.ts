@@ -21,6 +21,34 @@ export function segmentSize(total: number, segment: Shard | null): number {
   return Math.max(0, Math.ceil((total - (segment.index - 1)) / segment.count));
 }
 
+/** Worker `index` of `count`'s part of `total` (concurrency, an in-flight cap): split as evenly as it goes. */
+export function shareOf(total: number, index: number, count: number): number {
+  return Math.floor(total / count) + (index < total % count ? 1 : 0);
+}
+
+/**
+ * A worker's share of a bound on units in flight (`bound` names its flag). The shares add up to the
+ * run's bound exactly: workers/count.ts never gives a run more workers than its bound has places,
+ * so a share below 1 (which would break the bound) is refused here.
+ */
+export function workerShare(total: number, index: number, count: number, bound: string): number {
+  const share = shareOf(total, index, count);
+  if (share < 1) throw new Error(`more workers than ${bound} has places: each worker needs one (workers/count.ts caps them)`);
+  return share;
+}
+
+/**
+ * Worker w of W's segment within the run's own (a --shard i/N's, else the whole schedule): global
+ * start k is its when k mod (N·W) = (i − 1) + N·w. The W segments partition the shard's starts
+ * exactly (each residue of k mod N·W that is i − 1 mod N is one worker's), so the workers' union
+ * is the single-process run's schedule, interleaved start by start.
+ */
+export function workerSegment(shard: Shard | null, index: number, count: number): Shard {
+  const n = shard?.count ?? 1;
+  const mine = (shard?.index ?? 1) - 1;
+  return { index: mine + n * index + 1, count: n * count };
+}
+
 export interface DrawnUnit {
   unit: PlanUnit;
   /** 1-based pass through the plan: a later pass is its own item (`|c<cycle>` in its ids). */

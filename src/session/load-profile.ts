@@ -15,12 +15,6 @@ export function loadProfileOf(options: RunConfig): LoadProfile | null {
   return arrivalProfileOf(specOf(options));
 }
 
-/** A sweep's `--slo` definitions (the threshold grammar), judged per rate; none for other kinds. */
-export function sweepSlos(options: RunConfig): Record<string, string[]> {
-  const spec = specOf(options);
-  return spec.kind === 'sweep' ? spec.slo : {};
-}
-
 export interface PlannedLoad {
   /** Units started: a case, or a whole thread. */
   starts: number;

@@ -22,6 +22,7 @@ import { calibrate, DEFAULT_MIN_LABELS } from '../graders/calibration.js';
 import type { GraderCalibration } from '../domain/run.js';
 import { agreementOfLabels } from '../review/labels-of-run.js';
 import { assertSameSuite } from '../compare/same-suite.js';
+import { shardsSchedule } from '../load/index.js';
 
 export interface PreparedRun {
   /** The run's config with the suite's `load:` block applied under the flags (config/from-suite.ts), its load section the spec. */
@@ -138,7 +139,7 @@ export async function prepareRun(requested: RunConfig): Promise<PreparedRun> {
     ...(options.models?.length ? { models: options.models } : {}),
     repeat: repeatOf(suite, options.repeat),
     // An open loop's shard is a segment of the starts over the whole plan (runner/segment.ts), not part of the items.
-    ...(options.shard && load.kind !== 'arrivals' ? { shard: options.shard } : {}),
+    ...(options.shard && !shardsSchedule(load) ? { shard: options.shard } : {}),
     defaults: options.requestDefaults,
   });
   const thresholds = mergeThresholds(suite.thresholds, options.thresholdFlags);

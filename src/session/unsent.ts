@@ -4,6 +4,7 @@ import { formatItemId } from '../plan/item-id.js';
 import type { Plan, PlanRequest } from '../plan/types.js';
 import type { UnsentItem } from '../report/types.js';
 import { readResumeState, remainingUnits, type ResumeState } from '../store/resume.js';
+import { isTimeBound } from '../load/index.js';
 
 function itemOf(request: PlanRequest): UnsentItem {
   const label = request.thread_id !== null ? `${request.thread_id} turn ${request.turn}` : (request.case_id ?? formatItemId(request.id));
@@ -16,7 +17,7 @@ function itemOf(request: PlanRequest): UnsentItem {
  * for a time (arrivals, ramping workers, a sweep), so nothing of it is "left".
  */
 export function unsentOf(run: RunInfo, plan: Plan, runDir: string): (() => AsyncIterable<UnsentItem>) | null {
-  if (run.load.spec.kind !== 'closed') return null;
+  if (isTimeBound(run.load.spec)) return null;
   let state: Promise<ResumeState> | null = null;
   return async function* unsent() {
     state ??= readResumeState(runDir, plan);

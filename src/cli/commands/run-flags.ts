@@ -19,7 +19,7 @@ import { compareTuningOptions } from './compare-flags.js';
 import { parseFailOn } from '../../metrics/gates.js';
 import { parseOutputSpec } from '../../outputs/spec.js';
 import type { OutputSpec } from '../../domain/output.js';
-import { MAX_SWEEP_RATES, SWEEP_PROBE_MAX_MS, SWEEP_SATURATION_WORKERS } from '../../load/sweep-limits.js';
+import { MAX_SWEEP_RATES, SWEEP_PROBE_MAX_MS, SWEEP_SATURATION_WORKERS } from '../../load/kinds/sweep/limits.js';
 
 /**
  * The flags of anything that sends a suite (`run`, and `estimate`'s sample): target, plan, load,

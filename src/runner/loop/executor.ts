@@ -1,6 +1,7 @@
 // What an executor is (k6's lib/executor): it only says when the next start is due. Everything else
 // — start and settled events, holding starts past the in-flight cap, stopping through the gate, the
 // graceful stop, the retry deadline and the one plan walker — is the skeleton's (skeleton.ts).
+// The runner never names a load kind: each kind's module (src/load/kinds/) makes its Loop.
 import type { RunEvent } from '../unit.js';
 
 /** What the skeleton tells an executor each time it asks. */
@@ -38,4 +39,21 @@ export interface Executor {
   /** True when the schedule has an end of its own: in-flight units then get the graceful stop. */
   readonly timeBound: boolean;
   next(state: LoopState): NextStart;
+}
+
+/**
+ * A run's load as the runner takes it, made by its load kind's module (src/load/kinds/<kind>/):
+ * the runner asks it for its executor and, with --workers, for a worker's share; it never branches
+ * on the kind.
+ */
+export interface Loop {
+  /** The load kind's name (for messages and tests). */
+  readonly kind: string;
+  /** The executor of this run, made once when the loop starts; it may set the retry deadline through `control`. */
+  executor(control: LoopControl): Executor;
+  /**
+   * Worker `index` of `count`'s part of the run (--workers): the shares add up to the whole. Absent:
+   * the kind runs in one worker (session/workers/count.ts never gives it more).
+   */
+  share?(index: number, count: number): Loop;
 }

@@ -9,8 +9,7 @@ import type { StartGate } from '../gate.js';
 import type { MixOptions } from '../mix.js';
 import type { SendDeps } from '../send.js';
 import { intendedAtOf, runUnit, type EventSink, type UnitSource } from '../unit.js';
-import { executorFor, type LoopSpec } from './executors.js';
-import type { LoopControl, LoopState } from './executor.js';
+import type { Loop, LoopControl, LoopState } from './executor.js';
 import { onePass, stampStart, startDrawer } from './walker.js';
 
 /**
@@ -25,7 +24,7 @@ export const DEFAULT_GRACEFUL_STOP_MS = 30_000;
 
 export interface LoopOptions {
   source: UnitSource;
-  spec: LoopSpec;
+  loop: Loop;
   /** The traffic mix of a time-bound loop (a closed loop walks the plan once, in order). */
   mix?: MixOptions;
   deps: SendDeps;
@@ -50,9 +49,7 @@ export function runLoop(options: LoopOptions): void {
       deps.backoff.deadlineMs = t0 + elapsedMs;
     },
   };
-  const executor = executorFor(options.spec, control);
-  if (options.spec.kind === 'arrivals') control.setRetryDeadline(options.spec.durationMs);
-  else if (options.spec.kind === 'ramping-workers') control.setRetryDeadline(rampEndMs(options.spec));
+  const executor = options.loop.executor(control);
   const draw = executor.cycles ? startDrawer(source, options.mix) : null;
   const pass = executor.cycles ? null : onePass(source);
   const held: PlanUnit[] = [];
@@ -175,9 +172,4 @@ export function runLoop(options: LoopOptions): void {
 
   options.stop.addEventListener('abort', pump, { once: true });
   pump();
-}
-
-function rampEndMs(spec: Extract<LoopSpec, { kind: 'ramping-workers' }>): number {
-  const p = spec.profile;
-  return p.kind === 'constant' ? p.durationMs : p.stages.reduce((sum, s) => sum + s.durationMs, 0);
 }

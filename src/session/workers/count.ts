@@ -1,9 +1,7 @@
 // How many client event loops (--workers) a run gets, and why fewer than asked when it cannot split.
 import { availableParallelism } from 'node:os';
 import type { LoadSpec } from '../../domain/load.js';
-
-/** A closed loop below this many in flight is one event loop's work (the default: one worker). */
-export const ONE_LOOP_CONCURRENCY = 256;
+import { oneWorkerReason, workerPlacesOf } from '../../load/index.js';
 
 /**
  * Workers per core at most: each is an isolate (tens of MB) and more than a few per core only add
@@ -32,8 +30,8 @@ export interface WorkersChoice {
 
 /** Why this run keeps one event loop, or null when it can split into workers. */
 function oneLoopReason(ctx: WorkersContext): string | null {
-  if (ctx.load.kind === 'sweep') return "a sweep's probes and rates are one schedule";
-  if (ctx.load.kind === 'ramping-workers') return '--concurrency-stages ramps one pool of workers';
+  const kind = oneWorkerReason(ctx.load);
+  if (kind !== null) return kind;
   if (ctx.budget) return 'a credit budget (--max-credits, --min-remaining) is kept by one ledger';
   if (ctx.partial) return 'a resumed run (or an estimate\'s sample) sends part of a plan';
   return null;
@@ -51,12 +49,10 @@ export function chooseWorkers(ctx: WorkersContext): WorkersChoice {
   if (reason !== null) return asked !== undefined && asked > 1 ? { count: 1, notice: `--workers ${asked}: one worker ran, for ${reason}` } : { count: 1 };
   const cores = ctx.cores ?? availableParallelism();
   const free = Math.max(1, cores - (ctx.serviceHere ? 1 : 0));
-  const closed = ctx.load.kind === 'closed' ? ctx.load.concurrency : null;
-  const wanted = asked ?? (closed !== null && closed < ONE_LOOP_CONCURRENCY ? 1 : free);
-  if (closed !== null && wanted > closed) return { count: closed, notice: `--workers ${wanted}: ${closed} ran, one per slot of --concurrency ${closed}` };
-  // Each worker holds at least one of the in-flight bound's places: more workers would break the bound.
-  const inFlight = ctx.load.kind === 'arrivals' ? ctx.load.maxInFlight : null;
-  if (inFlight !== null && wanted > inFlight) return { count: inFlight, notice: `--workers ${wanted}: ${inFlight} ran, one per place of --max-in-flight ${inFlight}` };
+  // Each worker holds at least one of the bound's places (a closed loop's slots, an open loop's cap): more workers would break it.
+  const places = workerPlacesOf(ctx.load);
+  const wanted = asked ?? (places?.oneLoopBelow !== undefined && places.count < places.oneLoopBelow ? 1 : free);
+  if (places !== null && wanted > places.count) return { count: places.count, notice: `--workers ${wanted}: ${places.count} ran, one per ${places.word} of ${places.flag} ${places.count}` };
   const most = cores * WORKERS_PER_CORE;
   if (wanted > most) return { count: most, notice: `--workers ${wanted}: ${most} ran, at most ${WORKERS_PER_CORE} per core (${cores} cores)` };
   return { count: wanted };

@@ -13,6 +13,7 @@ import type { ResolvedTarget } from '../target.js';
 import { releaseYoungGeneration } from '../young-generation.js';
 import { WorkerError, type FromWorker, type ToWorker, type WorkerInit, type WorkerPlan } from './messages.js';
 import { everyNthUnit } from './share.js';
+import { isTimeBound } from '../../load/index.js';
 
 export const WORKER_ENTRY = new URL('./worker-entry.js', import.meta.url);
 
@@ -169,7 +170,7 @@ function workerPlans(prepared: WorkerSource, count: number): (index: number) => 
     ...(prepared.grader ? { grader: prepared.grader } : {}),
     ...(prepared.knowledge ? { knowledge: { files: prepared.knowledge.files, texts: prepared.knowledge.texts } } : {}),
   };
-  if (prepared.load.kind === 'closed') return (index) => ({ ...common, units: [...iterate(everyNthUnit(prepared.plan, index, count))] });
+  if (!isTimeBound(prepared.load)) return (index) => ({ ...common, units: [...iterate(everyNthUnit(prepared.plan, index, count))] });
   const units = [...iterate(prepared.plan)];
   return () => ({ ...common, units });
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PlanUnit } from '../../plan/types.js';
-import type { LoopSpec } from '../../runner/index.js';
+import { arrivalsLoop } from '../../load/kinds/arrivals/executor.js';
+import type { LoopControl } from '../../runner/index.js';
 import { everyNthUnit, shareOf, workerLoop, workerSegment } from './share.js';
 
 describe('a worker\'s share', () => {
@@ -31,9 +32,10 @@ describe('a worker\'s share', () => {
 
 describe('a worker\'s loop keeps the run\'s bound', () => {
   it('the shares of --max-in-flight add up to it, and a worker with no place is refused, never given one', () => {
-    const load = { kind: 'arrivals', schedule: [], durationMs: 1000, maxInFlight: 3, segment: null } as unknown as LoopSpec;
-    const shares = [0, 1, 2].map((w) => (workerLoop(load, w, 3) as { maxInFlight: number }).maxInFlight);
+    const load = (maxInFlight: number) => arrivalsLoop({ schedule: [][Symbol.iterator](), durationMs: 1000, maxInFlight, segment: null });
+    const control: LoopControl = { push: () => undefined, setRetryDeadline: () => undefined };
+    const shares = [0, 1, 2].map((w) => workerLoop(load(3), w, 3).executor(control).maxInFlight());
     expect(shares.reduce((a, b) => a + b)).toBe(3);
-    expect(() => workerLoop({ ...load, maxInFlight: 1 } as LoopSpec, 1, 2)).toThrow(/more workers than --max-in-flight has places/);
+    expect(() => workerLoop(load(1), 1, 2)).toThrow(/more workers than --max-in-flight has places/);
   });
 });

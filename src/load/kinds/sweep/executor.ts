@@ -2,14 +2,13 @@
 // high concurrency, then N constant arrival rates evenly between the two rates they achieved, run
 // as one open loop of N step stages. One run: one event stream, one t0, one ledger, one plan walker.
 import { performance } from 'node:perf_hooks';
-import type { SweepProbe } from '../../domain/load.js';
-import { arrivalSchedule, profileDurationMs, type ArrivalKind, type LoadProfile } from '../arrivals.js';
-import { arrivalsExecutor } from './arrivals.js';
-import type { Executor, LoopControl, LoopState, NextStart } from './executor.js';
-import { rampingWorkersExecutor } from './ramping-workers.js';
+import type { SweepProbe } from '../../../domain/load.js';
+import { arrivalSchedule, profileDurationMs, type ArrivalKind, type LoadProfile } from '../../../runner/arrivals.js';
+import type { Executor, Loop, LoopControl, LoopState, NextStart } from '../../../runner/loop/executor.js';
+import { arrivalsExecutor } from '../arrivals/executor.js';
+import { rampingWorkersExecutor } from '../ramping-workers/executor.js';
 
 export interface SweepSpec {
-  kind: 'sweep';
   /** How many constant rates between the probes. */
   rates: number;
   /** How long each rate runs. */
@@ -43,7 +42,7 @@ const toNextSecondMs = (): number => 1000 - ((performance.timeOrigin + performan
 
 /** A probe: `workers` workers for `probeMs`, then a drain; its rate is the units settled per second until the last one. */
 function probePhase(workers: number, probeMs: number, begin: LoopState) {
-  const steer = rampingWorkersExecutor({ kind: 'ramping-workers', profile: { kind: 'constant', ratePerS: workers, durationMs: probeMs } }, begin.elapsedMs);
+  const steer = rampingWorkersExecutor({ kind: 'constant', ratePerS: workers, durationMs: probeMs }, begin.elapsedMs);
   return {
     next(state: LoopState): NextStart | SweepProbe {
       const step = steer.next(state);
@@ -76,7 +75,7 @@ export function sweepExecutor(spec: SweepSpec, control: LoopControl): Executor {
       return { kind: 'done' };
     }
     const schedule = arrivalSchedule(profile, { arrival: spec.arrival, ...(spec.seed !== undefined ? { seed: spec.seed } : {}) });
-    rates = arrivalsExecutor({ kind: 'arrivals', schedule, durationMs, maxInFlight: spec.maxInFlight }, state.elapsedMs, state.nextIndex);
+    rates = arrivalsExecutor({ schedule, durationMs, maxInFlight: spec.maxInFlight }, state.elapsedMs, state.nextIndex);
     return rates.next(state);
   };
 
@@ -100,4 +99,9 @@ export function sweepExecutor(spec: SweepSpec, control: LoopControl): Executor {
       return this.next(state);
     },
   };
+}
+
+/** The run's loop: one schedule of probes and rates (it does not split over --workers). */
+export function sweepLoop(spec: SweepSpec): Loop {
+  return { kind: 'sweep', executor: (control) => sweepExecutor(spec, control) };
 }

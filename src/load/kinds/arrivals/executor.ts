@@ -1,13 +1,12 @@
 // The open loop (k6's constant- and ramping-arrival-rate): starts are due at their scheduled time
 // whatever the service does, so a slow service cannot slow the arrivals and hide its own stall
 // (coordinated omission). Starts past the in-flight cap are held, sent late, or dropped at the end.
-import type { Shard } from '../../plan/types.js';
-import type { ScheduledStart } from '../arrivals.js';
-import { segmentSchedule } from '../segment.js';
-import type { Executor } from './executor.js';
+import type { Shard } from '../../../plan/types.js';
+import type { ScheduledStart } from '../../../runner/arrivals.js';
+import type { Executor, Loop } from '../../../runner/loop/executor.js';
+import { segmentSchedule, workerSegment, workerShare } from '../../../runner/segment.js';
 
 export interface ArrivalsSpec {
-  kind: 'arrivals';
   /** Intended start offsets from t0, in order (arrivals.ts); drawn one at a time, never materialised. */
   schedule: Iterator<ScheduledStart>;
   /** When the schedule ends: starts still held then are dropped. */
@@ -37,5 +36,22 @@ export function arrivalsExecutor(spec: ArrivalsSpec, offsetMs = 0, indexBase = 0
       if (elapsedMs >= endMs) return { kind: 'done' };
       return { kind: 'wait', untilMs: next.done ? endMs : Math.min(endMs, offsetMs + next.value.atMs) };
     },
+  };
+}
+
+/**
+ * The run's loop: retries end with the schedule; worker w of W takes its segment of the starts
+ * (within the --shard's) and its share of the in-flight cap.
+ */
+export function arrivalsLoop(spec: ArrivalsSpec): Loop {
+  return {
+    kind: 'arrivals',
+    executor(control) {
+      control.setRetryDeadline(spec.durationMs);
+      return arrivalsExecutor(spec);
+    },
+    share: (index, count) => arrivalsLoop({
+      ...spec, segment: workerSegment(spec.segment ?? null, index, count), maxInFlight: workerShare(spec.maxInFlight, index, count, '--max-in-flight'),
+    }),
   };
 }

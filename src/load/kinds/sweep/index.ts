@@ -1,15 +1,18 @@
 // GuideLLM's sweep (--sweep N): a closed-loop probe one at a time and one at saturation, then N
 // constant rates between them, each for --duration; --slo judged per rate.
 import { z } from 'zod';
-import { parseThresholdFlag } from '../metrics/threshold-parser.js';
-import { InputError } from '../domain/errors.js';
-import type { SweepLoad } from '../domain/load.js';
-import { defaultMaxInFlight, LoadFieldError, type FieldNames } from './input.js';
-import type { LoadKindDef } from './kind.js';
-import { MAX_SWEEP_RATES, SWEEP_PROBE_MAX_MS, SWEEP_SATURATION_WORKERS } from './sweep-limits.js';
-import { arrivalSchema, commonShape, positive, whole } from './schemas.js';
+import { parseThresholdFlag } from '../../../metrics/threshold-parser.js';
+import { InputError } from '../../../domain/errors.js';
+import type { SweepLoad } from '../../../domain/load.js';
+import { defaultMaxInFlight, LoadFieldError, type FieldNames } from '../../input.js';
+import type { LoadKind } from '../../kind.js';
+import { arrivalSchema, commonShape, positive, seconds, whole } from '../../schemas.js';
+import { inFlightCapWords } from '../arrivals/index.js';
+import { sweepLoop } from './executor.js';
+import { sweepProbed } from './rates.js';
+import { MAX_SWEEP_RATES, SWEEP_PROBE_MAX_MS, SWEEP_SATURATION_WORKERS } from './limits.js';
 
-export { MAX_SWEEP_RATES, SWEEP_PROBE_MAX_MS, SWEEP_SATURATION_WORKERS } from './sweep-limits.js';
+export { MAX_SWEEP_RATES, SWEEP_PROBE_MAX_MS, SWEEP_SATURATION_WORKERS } from './limits.js';
 
 /** `--slo` flags as threshold definitions (the threshold grammar; no abort options: an SLO judges, it never stops). */
 export function parseSlos(flags: readonly string[], n: FieldNames): Record<string, string[]> {
@@ -29,7 +32,7 @@ export function parseSlos(flags: readonly string[], n: FieldNames): Record<strin
   return { ...slos };
 }
 
-export const sweepKind: LoadKindDef<SweepLoad> = {
+export const sweepKind: LoadKind<SweepLoad> = {
   kind: 'sweep',
   summary: 'sweep: probes one at a time and at saturation, then N constant rates between them, each for --duration',
   triggers: ['sweep'],
@@ -57,4 +60,13 @@ export const sweepKind: LoadKindDef<SweepLoad> = {
   },
   noResume: 'a sweep cannot be resumed (its rates come from probes of that moment): start a new run',
   volumeUnknown: "a sweep's volume depends on the rates its probes find",
+  loop: (spec, run) => sweepLoop({
+    rates: spec.rates, rateMs: spec.rateMs, probeMs: spec.probeMs, saturationConcurrency: spec.saturationWorkers, maxInFlight: spec.maxInFlight, arrival: spec.arrival,
+    ...(run.seed !== undefined ? { seed: run.seed } : {}),
+  }),
+  timeBound: true,
+  probed: sweepProbed,
+  oneWorker: "a sweep's probes and rates are one schedule",
+  describe: (spec, run) => `sweep: two probes, then ${spec.rates} rates of ${seconds(spec.rateMs)} each, ${inFlightCapWords(spec.maxInFlight, run.concurrency)}`,
+  maxInFlight: (spec) => spec.maxInFlight,
 };

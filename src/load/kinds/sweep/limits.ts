@@ -1,4 +1,4 @@
-// A sweep's limits apart from its schema (sweep.ts, zod): `run --help` quotes them without loading zod.
+// A sweep's limits apart from its schema (index.ts, zod): `run --help` quotes them without loading zod.
 /** Sweeps are capped: each rate is a stage of the run and keeps a few histograms while reports are built. */
 export const MAX_SWEEP_RATES = 100;
 /** A sweep's probes run this long at most (each rate runs the whole --duration). */
