@@ -1,5 +1,7 @@
 // The --grader-* flags, alone in their module: validate and grader-check take them without loading
 // run-flags.ts's imports (the runner, outputs, compare: ~25 MB of modules a validate never runs).
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
 import type { RunConfig } from '../../config/run-config.js';
 import { readGraderKey } from '../secrets.js';
 
@@ -24,4 +26,28 @@ export function graderOptions(a: Record<string, unknown>, env: NodeJS.ProcessEnv
     ...opt('graderUrl', a.graderUrl as string | undefined),
     ...opt('graderApiKey', key),
   };
+}
+
+/** The grader-verdict cache's flags: on every command that grades (run, estimate's sample; regrade). */
+export function graderCacheFlags(group: string) {
+  return {
+    'grader-cache': {
+      type: 'string', group,
+      describe: 'directory of the grader-verdict cache: an unchanged answer under an unchanged check and grader is judged without a call (default $XDG_CACHE_HOME/kbbench, else ~/.cache/kbbench; --no-grader-cache: off)',
+    },
+  } as const;
+}
+
+/** The user's cache directory, as the XDG base-directory spec says (a relative XDG_CACHE_HOME is ignored). */
+export function userCacheDir(env: NodeJS.ProcessEnv): string {
+  const xdg = env.XDG_CACHE_HOME;
+  const base = xdg !== undefined && isAbsolute(xdg) ? xdg : join(env.HOME ?? homedir(), '.cache');
+  return join(base, 'kbbench');
+}
+
+/** --grader-cache DIR, its default, or none with --no-grader-cache. */
+export function graderCacheOptions(a: Record<string, unknown>, env: NodeJS.ProcessEnv, cwd: string): Pick<RunConfig, 'graderCacheDir'> {
+  const asked = a.graderCache as string | false | undefined;
+  if (asked === false) return {};
+  return { graderCacheDir: asked === undefined || asked === '' ? userCacheDir(env) : resolve(cwd, asked) };
 }
