@@ -3,6 +3,7 @@
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { RunConfig } from '../../config/run-config.js';
+import { InputError } from '../../domain/errors.js';
 import { readGraderKey } from '../secrets.js';
 
 export function graderFlags(group: string) {
@@ -47,7 +48,10 @@ export function userCacheDir(env: NodeJS.ProcessEnv): string {
 
 /** --grader-cache DIR, its default, or none with --no-grader-cache. */
 export function graderCacheOptions(a: Record<string, unknown>, env: NodeJS.ProcessEnv, cwd: string): Pick<RunConfig, 'graderCacheDir'> {
-  const asked = a.graderCache as string | false | undefined;
+  const asked = a.graderCache as string | false | (string | false)[] | undefined;
+  if (Array.isArray(asked)) {
+    throw new InputError(asked.includes(false) ? 'give --grader-cache DIR or --no-grader-cache, not both' : '--grader-cache is given more than once', { field: '--grader-cache' });
+  }
   if (asked === false) return {};
   return { graderCacheDir: asked === undefined || asked === '' ? userCacheDir(env) : resolve(cwd, asked) };
 }
