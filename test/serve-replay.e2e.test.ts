@@ -2,11 +2,11 @@
 // process, gives a second run the recorded answers byte for byte, their credits and dialect, and a
 // question never recorded a 404 the run reports as such. The strict TTFC figure (p50 and p90 within
 // 10%) is a wall-clock claim: bench/timing-claims.mjs measures it on an idle machine.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
-import { readNdjson, runCliInProcess as runCli, startServe, tempDir } from './helpers.js';
+import { readNdjson, ROOT, runCliInProcess as runCli, startServe, tempDir } from './helpers.js';
 
 const REPLAY_KEY = 'kb-replay-0000-local';
 const keyOf = (s: Sample): string => `${s.model}|${s.prompt ?? ''}|${s.repeat}`;
@@ -81,5 +81,47 @@ cases:
     const notRun = await runCli(['serve', '--port', '0', '--from-run', dir]);
     expect(notRun.code).toBe(2);
     expect(notRun.stderr).toContain('not a run directory');
+  });
+});
+
+/** The `npx kbbench` lines of docs/replay.md, comments dropped, split into an env prefix and the arguments. */
+function pageLines(): { env: Record<string, string>; args: string[] }[] {
+  const page = readFileSync(join(ROOT, 'docs', 'replay.md'), 'utf8');
+  return [...page.matchAll(/```sh\n([\s\S]*?)```/g)]
+    .flatMap((m) => (m[1] ?? '').split('\n'))
+    .map((line) => line.replace(/\s+#.*$/, '').trim())
+    .filter((line) => line.includes('npx kbbench '))
+    .map((line) => {
+      const words = line.split(/\s+/);
+      const at = words.indexOf('npx');
+      return { env: Object.fromEntries(words.slice(0, at).map((w) => w.split('=') as [string, string])), args: words.slice(at + 2) };
+    });
+}
+
+describe('docs/replay.md, its commands in order', () => {
+  it('records a run (the embedded demo plays the live service), replays it, and runs a rehearsal and a load rehearsal against it', async () => {
+    const dir = tempDir();
+    const [record, serveLine, rehearsal, load] = pageLines();
+    expect([record, serveLine, rehearsal, load].map((l) => l?.args[0])).toEqual(['run', 'serve', 'run', 'run']);
+    const paths: Record<string, string> = { 'suites/support-faq.yaml': 'suites/demo.yaml', 'reports/recorded': join(dir, 'recorded'), 'reports/rehearsal': join(dir, 'rehearsal'), 'reports/load-rehearsal': join(dir, 'load') };
+    const local = (args: string[]): string[] => args.map((w) => paths[w] ?? w);
+    // The live service, played by the embedded demo: no --base-url, its latencies kept short.
+    const live = local(record!.args).filter((w, i, all) => w !== '--base-url' && all[i - 1] !== '--base-url');
+    const recorded = await runCli([...live, '--models', 'gpt-4o-mini', '--latency-scale', '0.2', '--quiet']);
+    expect(recorded.code, recorded.stderr).toBe(0);
+    // startServe picks a free port itself (--port 0) in place of the page's.
+    const serve = await startServe(local(serveLine!.args.slice(1)).filter((w, i, all) => w !== '--port' && all[i - 1] !== '--port'));
+    try {
+      const target = (args: string[]): string[] => local(args).map((w, i, all) => (all[i - 1] === '--base-url' ? serve.url : all[i - 1] === '--duration' ? '2s' : w));
+      const r = await runCli([...target(rehearsal!.args), '--models', 'gpt-4o-mini', '--quiet'], { env: rehearsal!.env });
+      expect(r.code, r.stderr).toBe(0);
+      const texts = (out: string): string[] => readNdjson<Sample>(join(out, 'results.ndjson')).map((s) => s.text).sort();
+      expect(texts(join(dir, 'rehearsal'))).toEqual(texts(join(dir, 'recorded')));
+      const l = await runCli([...target(load!.args), '--models', 'gpt-4o-mini', '--quiet'], { env: load!.env });
+      expect(l.code, l.stderr).toBe(0);
+      expect(readNdjson<Sample>(join(dir, 'load', 'results.ndjson')).every((s) => s.outcome === 'ok')).toBe(true);
+    } finally {
+      await serve.stop();
+    }
   });
 });

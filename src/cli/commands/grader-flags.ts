@@ -34,7 +34,7 @@ export function graderCacheFlags(group: string) {
   return {
     'grader-cache': {
       type: 'string', group,
-      describe: 'directory of the grader-verdict cache: an unchanged answer under an unchanged check and grader is judged without a call (default $XDG_CACHE_HOME/kbbench, else ~/.cache/kbbench; --no-grader-cache: off)',
+      describe: 'grader-verdict cache (default $XDG_CACHE_HOME/kbbench); --no-grader-cache: off',
     },
   } as const;
 }
