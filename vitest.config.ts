@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
@@ -36,6 +38,8 @@ export default defineConfig({
     // time is spent waiting on child processes (the CLI and the reference service), not computing;
     // with two, a clean run summed 568 s of files in 385 s of wall time at a load average of ~2.
     maxWorkers: 4,
+    // The grader-verdict cache defaults to the user's cache directory: tests keep theirs apart.
+    env: { XDG_CACHE_HOME: join(tmpdir(), 'kbbench-test-cache') },
     // The JSON report lets .ci/run print a plain "N passed, N failed" closing line.
     reporters: ['default', ['json', { outputFile: 'reports/vitest-results.json' }]],
     // `npm test` runs all three; `npm run test:unit` (or test:e2e, test:slow) one of them.

@@ -2,6 +2,11 @@
 // clocks or assert what happened, not how long it took): each row is one claim, its bound and the
 // time measured here, on an idle machine, where a wall-clock figure means something.
 import { Buffer } from 'node:buffer';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { createServer } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { runChecks } from '../dist/checks/registry.js';
@@ -13,7 +18,8 @@ import { resolveServiceOptions } from '../dist/server/options.js';
 import { deriveRandom } from '../dist/server/random.js';
 import { loadWorkspace } from '../dist/server/workspace.js';
 import { parseSuite } from '../dist/suite/load.js';
-import { printMethod, printTable, round } from './lib/stats.mjs';
+import { readRecording } from '../dist/replay/recording.js';
+import { percentile, printMethod, printTable, round } from './lib/stats.mjs';
 
 const DEMO = { key: 'kb-demo-0000-local', boardId: 'winter-frost-CJk4G', chatId: 'chatNode-patient-star-4uIJt' };
 const IDS = `board_id=${DEMO.boardId}&chat_id=${DEMO.chatId}`;
@@ -97,6 +103,44 @@ async function clientTimeout(timeoutMs) {
   }
 }
 
+const CLI = new URL('../dist/cli/main.js', import.meta.url).pathname;
+const ROOT = new URL('..', import.meta.url).pathname;
+
+/** TTFC of each model's answers in a run directory. */
+function ttfcByModel(dir) {
+  const byModel = new Map();
+  for (const line of readFileSync(join(dir, 'results.ndjson'), 'utf8').split('\n')) {
+    if (line.trim() === '') continue;
+    const sample = JSON.parse(line);
+    if (sample.ttfc_ms !== null) byModel.set(sample.model, [...(byModel.get(sample.model) ?? []), sample.ttfc_ms]);
+  }
+  return byModel;
+}
+
+/**
+ * serve --from-run (issue 35): a run replayed gives a TTFC distribution within 10% of the recorded
+ * one at p50 and p90, per model. Measured: the largest relative difference, in per cent.
+ */
+async function replayTtfc() {
+  const dir = mkdtempSync(join(tmpdir(), 'kbbench-bench-replay-'));
+  const run = promisify(execFile);
+  await run(process.execPath, [CLI, 'run', 'suites/demo.yaml', '--repeat', '2', '--seed', '3', '--out', join(dir, 'recorded'), '--quiet'], { cwd: ROOT });
+  const service = await startReferenceService({ seed: 3 }, { recording: await readRecording(join(dir, 'recorded')) });
+  try {
+    await run(process.execPath, [CLI, 'run', 'suites/demo.yaml', '--repeat', '2', '--base-url', service.url, '--out', join(dir, 'replayed'), '--quiet'], { cwd: ROOT, env: { ...process.env, KBBENCH_API_KEY: 'kb-replay-0000-local' } });
+  } finally {
+    await service.close();
+  }
+  const recorded = ttfcByModel(join(dir, 'recorded'));
+  const replayed = ttfcByModel(join(dir, 'replayed'));
+  let worst = 0;
+  for (const [model, values] of recorded) {
+    const [a, b] = [values.sort((x, y) => x - y), (replayed.get(model) ?? []).sort((x, y) => x - y)];
+    for (const p of [50, 90]) worst = Math.max(worst, (Math.abs(percentile(b, p) - percentile(a, p)) / percentile(a, p)) * 100);
+  }
+  return { claim: 'serve --from-run: TTFC p50 and p90 per model, worst difference in % (bound: 10%)', bound_ms: 10, measured_ms: round(worst, 1), within: worst < 10 };
+}
+
 export async function benchTimingClaims({ quick = false } = {}) {
   printMethod('each claim once, performance.now() around it; bound = what the unit test used to assert on the wall clock');
   const rows = [
@@ -106,6 +150,7 @@ export async function benchTimingClaims({ quick = false } = {}) {
     await seededTtfc(),
     await closeWithSlowStream(),
     await clientTimeout(200),
+    await replayTtfc(),
   ];
   printTable('timing claims (moved out of the unit tests)', ['claim', 'bound_ms', 'measured_ms', 'within'], rows);
   return { rows };

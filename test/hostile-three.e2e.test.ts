@@ -208,7 +208,8 @@ describe('no gate passes a run that judged nothing (item 4)', () => {
     grader.reply(() => '{"pass": true, "reason": "fine"}');
     expect((await runCliInProcess(['run', suite, '--base-url', server.url, '--out', join(dir, 'base'), '--quiet'], { env })).code).toBe(0);
     grader.reply(() => ({ status: 500 }));
-    const r = await runCliInProcess(['run', suite, '--base-url', server.url, '--out', join(dir, 'head'), '--fail-on', 'checks', '--retries', '0'], { env });
+    // Without the grader-verdict cache: the base run's verdicts of the same answers would be reused, no call made.
+    const r = await runCliInProcess(['run', suite, '--base-url', server.url, '--out', join(dir, 'head'), '--fail-on', 'checks', '--retries', '0', '--no-grader-cache'], { env });
     expect(r.stdout).toMatch(/incomplete: no answer was judged/);
     expect(readJson<{ verdict: string }>(join(dir, 'head', 'summary.json')).verdict).toBe('incomplete');
     expect(r.code).toBe(3);

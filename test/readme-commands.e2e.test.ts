@@ -29,6 +29,8 @@ const OWN_TEST: Record<string, string> = {
   'docs/live-service.md': 'test/live-service-docs.e2e.test.ts',
   // A page in a browser, labelled with the keyboard, between its run and its grader-check.
   'docs/review.md': 'test/review-browser.e2e.test.ts',
+  // A run recorded, replayed by `serve --from-run`, and run against: each line builds on the last.
+  'docs/replay.md': 'test/serve-replay.e2e.test.ts',
 };
 
 /** Pages whose `npx kbbench …` lines run here: the README and every page of docs/. */

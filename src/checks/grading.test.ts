@@ -1,7 +1,8 @@
 // The grading protocol: JSON verdicts, the VERDICT fallback, one re-ask, votes, and not judged.
 import { describe, expect, it } from 'vitest';
 import { grade, parseGraderReply, REASK_INSTRUCTION } from './grading.js';
-import type { CheckPorts, JudgeReply, JudgeRequest } from './types.js';
+import type { CheckResult } from '../domain/sample.js';
+import type { CheckPorts, JudgeReply, JudgeRequest, VerdictKey } from './types.js';
 
 function scripted(replies: (string | Error)[]): { ports: CheckPorts; asked: JudgeRequest[] } {
   const asked: JudgeRequest[] = [];
@@ -89,5 +90,40 @@ describe('an answer cannot grade itself (issue 34 item 3)', () => {
   it('a reply whose own verdicts disagree is not judged', () => {
     expect(parseGraderReply('{"pass": false, "reason": "no"}\nOn reflection: {"pass": true, "reason": "yes"}')).toMatchObject({ pass: null, problem: expect.stringMatching(/conflicting/) });
     expect(parseGraderReply('{"pass": true, "reason": "ok"}\nVERDICT: FAIL')).toMatchObject({ pass: null });
+  });
+});
+
+describe('grade with a verdict memo (the grader-verdict cache port)', () => {
+  function memo(): { ports: Pick<CheckPorts, 'verdicts'>; kept: Map<string, CheckResult> } {
+    const kept = new Map<string, CheckResult>();
+    const keyOf = (key: VerdictKey): string => JSON.stringify(key);
+    return { kept, ports: { verdicts: { recall: async (key) => kept.get(keyOf(key)), keep: async (key, result) => void kept.set(keyOf(key), result) } } };
+  }
+
+  it('votes and re-asks are kept as a whole: the second grading of the same request asks nothing and is marked cached, without the credits it spent once', async () => {
+    const store = memo();
+    const first = scripted(['babble', '{"pass": true, "reason": "a"}', '{"pass": true, "reason": "b"}', '{"pass": false, "reason": "c"}']);
+    const graded = await grade('judge', { ...first.ports, ...store.ports }, { prompt: 'P' }, 3);
+    expect(first.asked).toHaveLength(4);
+    expect(graded.cached).toBeUndefined();
+    const second = scripted([]);
+    const recalled = await grade('judge', { ...second.ports, ...store.ports }, { prompt: 'P' }, 3);
+    expect(second.asked).toHaveLength(0);
+    const { credits_used: _spent, ...verdict } = graded;
+    expect(recalled).toEqual({ ...verdict, cached: true });
+    // Another vote count, or another prompt (a changed rubric or answer), is another verdict.
+    const third = scripted(['{"pass": true}']);
+    await grade('judge', { ...third.ports, ...store.ports }, { prompt: 'P' }, 1);
+    await grade('judge', { ...third.ports, ...store.ports }, { prompt: 'P2' }, 1).catch(() => undefined);
+    expect(third.asked.map((r) => r.prompt)).toEqual(['P', 'P2']);
+  });
+
+  it('a verdict not judged is not kept: the grader is asked again next time', async () => {
+    const store = memo();
+    await grade('judge', { ...scripted([new Error('HTTP 500')]).ports, ...store.ports }, { prompt: 'P' });
+    expect(store.kept.size).toBe(0);
+    const again = scripted(['{"pass": true}']);
+    expect(await grade('judge', { ...again.ports, ...store.ports }, { prompt: 'P' })).toMatchObject({ pass: true });
+    expect(again.asked).toHaveLength(1);
   });
 });

@@ -89,11 +89,25 @@ function excerpt(text: string): string {
  */
 export async function grade(type: string, ports: CheckPorts, request: JudgeRequest, votes = 1, rule: VerdictRule = (v) => v): Promise<CheckResult> {
   if (!ports.judge) return { type, pass: null, detail: 'not judged: no grader', not_judged: 'no grader was given to this check' };
-  const label = ports.graderLabel?.(request);
+  const key = { type, request, votes };
+  const recalled = await ports.verdicts?.recall(key);
+  if (recalled !== undefined) return recalledVerdict(recalled);
+  const result = await gradeNow(type, ports.judge, ports.graderLabel?.(request), request, votes, rule);
+  if (result.pass !== null) await ports.verdicts?.keep(key, result);
+  return result;
+}
+
+/** A cached verdict spent nothing this time: its credits and tokens were counted by the run that asked. */
+function recalledVerdict(kept: CheckResult): CheckResult {
+  const { credits_used: _credits, grader_tokens: _tokens, cached: _cached, ...verdict } = kept;
+  return { ...verdict, cached: true };
+}
+
+async function gradeNow(type: string, judge: NonNullable<CheckPorts['judge']>, label: string | undefined, request: JudgeRequest, votes: number, rule: VerdictRule): Promise<CheckResult> {
   const spent: Spent = { credits: 0, creditsKnown: false, tokens: 0, replies: [], ...(label !== undefined ? { grader: label } : {}) };
   const verdicts: GraderVerdict[] = [];
   // Votes one after another: a grader that rate-limits is not hit N times at once.
-  for (let i = 0; i < votes; i++) verdicts.push(await vote(ports.judge, request, spent, rule));
+  for (let i = 0; i < votes; i++) verdicts.push(await vote(judge, request, spent, rule));
   const verdict = majority(verdicts);
   const result: CheckResult =
     verdict.pass === null

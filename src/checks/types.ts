@@ -29,11 +29,30 @@ export interface JudgeReply {
   grader?: string;
 }
 
+/** What decides a model-graded verdict: the check type, the grading request (its prompt holds the rubric or reference and the answer) and the votes. */
+export interface VerdictKey {
+  type: string;
+  request: JudgeRequest;
+  votes: number;
+}
+
+/**
+ * Whole verdicts graded before (votes and re-asks included), so an unchanged answer under an
+ * unchanged check and grader costs no grader call. Never throws: a store that fails is a miss.
+ */
+export interface VerdictMemo {
+  recall(key: VerdictKey): Promise<CheckResult | undefined>;
+  /** Only judged verdicts are kept: a grader that failed is asked again next time. */
+  keep(key: VerdictKey, result: CheckResult): Promise<void>;
+}
+
 /** What checks may reach outside themselves: a grader, and the suite's knowledge documents. */
 export interface CheckPorts {
   judge?: (request: JudgeRequest) => Promise<JudgeReply>;
   /** The grader that will answer a request, named in the result even when it never answered. */
   graderLabel?: (request: JudgeRequest) => string | undefined;
+  /** The grader-verdict cache; absent with --no-grader-cache. */
+  verdicts?: VerdictMemo;
   /** Passages of the suite's `knowledge:` documents for a question; absent when it names none. */
   passages?: (question: string) => Promise<string[]> | string[];
   /** Embedding vectors of the texts, in order (an OpenAI-compatible /v1/embeddings): `similar` uses them when given. */

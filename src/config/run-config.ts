@@ -101,6 +101,11 @@ export interface RunConfig {
   graderUrl?: string;
   /** An outside grader's key (KBBENCH_GRADER_API_KEY or --grader-key-file); never recorded. */
   graderApiKey?: string;
+  /**
+   * `--grader-cache DIR` (default the user's cache directory; absent with --no-grader-cache): model-graded
+   * verdicts kept and reused there (graders/verdict-cache.ts). A path of this machine: not recorded.
+   */
+  graderCacheDir?: string;
   /** `--output NAME=URL` (repeatable) and the suite's `load.outputs`: live metrics to these endpoints. */
   outputs?: OutputSpec[];
   /**
@@ -120,7 +125,7 @@ export type LoadSection = { asked: LoadAsked } | { spec: LoadSpec };
 /** run.json's `options`: the config as asked, secrets removed (the key is never kept). */
 export function recordableOptions(o: RunConfig): RecordedOptions {
   // The load is recorded as run.json's `load.spec`, typed, not as option fields to be cast.
-  const { apiKey: _apiKey, graderApiKey: _graderKey, toolVersion: _v, embeddings, baselineSuite: _baseline, load: _load, label: _label, ...rest } = o;
+  const { apiKey: _apiKey, graderApiKey: _graderKey, graderCacheDir: _cache, toolVersion: _v, embeddings, baselineSuite: _baseline, load: _load, label: _label, ...rest } = o;
   const kept: Pick<RecordedOptions, 'embeddings' | 'outputs'> = {
     ...(embeddings ? { embeddings: { baseUrl: embeddings.baseUrl, model: embeddings.model } } : {}),
     // An endpoint's user and password are sent, never recorded.

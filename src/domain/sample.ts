@@ -27,6 +27,8 @@ export interface CheckResult {
   score?: number;
   /** The grader's replies, as received (each cut at 2,000 characters). */
   grader_replies?: string[];
+  /** Model-graded checks: the verdict came from the grader-verdict cache (graders/verdict-cache.ts), no grader was asked. */
+  cached?: boolean;
   /** Reports only: the grader of this check type has not earned its gate (too few labels, kappa below the bar): why. */
   not_gating?: string;
   /** promptfoo's `weight`, as the suite wrote it (absent = 1; 0 = reported, never failing the item). */

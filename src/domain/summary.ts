@@ -152,9 +152,11 @@ export interface FlakyList {
 /** Who graded the model-graded checks and what grading cost, apart from the answers. */
 export interface GraderSummary {
   /** Each grader's label (`chat chatNode-… (gpt-4o-mini)`, `openai http://… llama3`) and its checks. */
-  graders: { grader: string; checks: number; not_judged: number; credits_used: number; tokens: number }[];
+  graders: { grader: string; checks: number; not_judged: number; credits_used: number; tokens: number; cached?: number }[];
   credits_used: number;
   tokens: number;
+  /** Checks judged from the grader-verdict cache, without a call (absent when none). */
+  cached?: number;
 }
 
 export interface TotalsSummary extends RequestStats {

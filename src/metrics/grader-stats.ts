@@ -8,6 +8,7 @@ interface Tally {
   notJudged: number;
   units: number;
   tokens: number;
+  cached: number;
 }
 
 /** More distinct graders than this are folded into the last (a run has one or two). */
@@ -24,20 +25,22 @@ export function createGraderStats(): { add(sample: Sample): void; result(): Grad
         let tally = byGrader.get(name);
         if (tally === undefined) {
           if (byGrader.size >= MAX_GRADERS) continue;
-          tally = { checks: 0, notJudged: 0, units: 0, tokens: 0 };
+          tally = { checks: 0, notJudged: 0, units: 0, tokens: 0, cached: 0 };
           byGrader.set(name, tally);
         }
         tally.checks++;
         if (check.pass === null) tally.notJudged++;
         tally.units += toUnits(check.credits_used ?? 0);
         tally.tokens += check.grader_tokens ?? 0;
+        if (check.cached === true) tally.cached++;
       }
     },
     result() {
       if (byGrader.size === 0) return undefined;
-      const graders = [...byGrader].map(([grader, t]) => ({ grader, checks: t.checks, not_judged: t.notJudged, credits_used: fromUnits(t.units), tokens: t.tokens }));
+      const graders = [...byGrader].map(([grader, t]) => ({ grader, checks: t.checks, not_judged: t.notJudged, credits_used: fromUnits(t.units), tokens: t.tokens, ...(t.cached > 0 ? { cached: t.cached } : {}) }));
       const units = [...byGrader.values()].reduce((sum, t) => sum + t.units, 0);
-      return { graders, credits_used: fromUnits(units), tokens: graders.reduce((sum, g) => sum + g.tokens, 0) };
+      const cached = graders.reduce((sum, g) => sum + (g.cached ?? 0), 0);
+      return { graders, credits_used: fromUnits(units), tokens: graders.reduce((sum, g) => sum + g.tokens, 0), ...(cached > 0 ? { cached } : {}) };
     },
   };
 }

@@ -83,7 +83,7 @@ function gradingLines(summary: Summary): string[] {
   const notJudged = (t.not_judged ?? 0) > 0 ? `  not judged ${formatCount(t.not_judged)} (left out of the pass rate)` : '';
   return [
     `answers ${formatCredits(t.answer_credits_used ?? t.credits_used - t.check_credits_used)} credits  grading ${formatCredits(g.credits_used)} credits${g.tokens > 0 ? ` + ${formatCount(g.tokens)} grader tokens` : ''}${notJudged}`,
-    ...g.graders.map((x) => `  grader ${x.grader}: ${formatCount(x.checks)} checks, ${formatCount(x.not_judged)} not judged, ${formatCredits(x.credits_used)} credits${x.tokens > 0 ? `, ${formatCount(x.tokens)} tokens` : ''}`),
+    ...g.graders.map((x) => `  grader ${x.grader}: ${formatCount(x.checks)} checks${x.cached ? ` (${formatCount(x.cached)} from the grader-verdict cache, no call)` : ''}, ${formatCount(x.not_judged)} not judged, ${formatCredits(x.credits_used)} credits${x.tokens > 0 ? `, ${formatCount(x.tokens)} tokens` : ''}`),
   ];
 }
 

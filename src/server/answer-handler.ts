@@ -19,6 +19,8 @@ import type { WorkspaceAccount, WorkspaceChat } from './workspace.js';
 /** Per-request stream settings (service options, overridden by the test headers). */
 export interface StreamSettings {
   dialect: StreamDialect;
+  /** The dialect a request's test header forced (a replay otherwise answers in the recorded one). */
+  forcedDialect?: StreamDialect;
   splitWrites: boolean;
   crlf: boolean;
 }
@@ -59,7 +61,7 @@ function findConversation(ctx: ServiceContext, job: AnswerJob): StoredConversati
 }
 
 /** Unknown chats and threads are answered before the request takes a place in the model's queue. */
-function locate(ctx: ServiceContext, job: AnswerJob): Located | ServiceResponse {
+export function locate(ctx: ServiceContext, job: AnswerJob): Located | ServiceResponse {
   const found = findChat(ctx, job.account, job.params.boardId, job.params.chatId);
   if (!found.ok) return found.response;
   const conversation = findConversation(ctx, job);

@@ -1,6 +1,8 @@
 // The service's request → response core: routing, key check, faults, body parsing; testable without a socket.
 import { API_KEY_HEADERS, API_KEY_QUERY, API_PATHS, STREAM_DIALECTS, type StreamDialect } from '../protocol/index.js';
 import { handleAnswer, type StreamSettings } from './answer-handler.js';
+import { Replay, type Recording } from './replay.js';
+import { handleReplay } from './replay-answer.js';
 import { sleep } from './clock.js';
 import { ConversationStore } from './conversations.js';
 import { CreditAccounts } from './credit-accounts.js';
@@ -83,6 +85,7 @@ function streamSettings(ctx: ServiceContext, incoming: Incoming): StreamSettings
   }
   return {
     dialect: dialect as StreamDialect,
+    ...(incoming.headers[DIALECT_HEADER] !== undefined ? { forcedDialect: dialect as StreamDialect } : {}),
     splitWrites: isOn(incoming.headers[SPLIT_HEADER]) ?? ctx.options.splitWrites,
     crlf: isOn(incoming.headers[CRLF_HEADER]) ?? ctx.options.crlf,
   };
@@ -124,7 +127,8 @@ async function dispatch(ctx: ServiceContext, incoming: Incoming, route: Route, a
   if (!params.ok) return validationFailed(params.details);
   const stream = streamSettings(ctx, incoming);
   if ('status' in stream) return stream;
-  return handleAnswer(ctx, { account, params: params.value, conversationId: route.conversationId, faults, stream, signal: incoming.signal });
+  const job = { account, params: params.value, conversationId: route.conversationId, faults, stream, signal: incoming.signal };
+  return ctx.replay ? handleReplay(ctx, ctx.replay, job) : handleAnswer(ctx, job);
 }
 
 function isAnswer(matched: Route | undefined): boolean {
@@ -160,7 +164,7 @@ export interface ReferenceApp {
   readonly context: ServiceContext;
 }
 
-function createContext(workspace: Workspace, options: ResolvedServiceOptions): ServiceContext {
+function createContext(workspace: Workspace, options: ResolvedServiceOptions, recording?: Recording): ServiceContext {
   const indexes = new Map<string, KnowledgeIndex>();
   for (const board of workspace.boards) for (const chat of board.chats) indexes.set(chat.id, new KnowledgeIndex(chat.passages));
   const profiles = resolveModelProfiles(workspace.models);
@@ -179,6 +183,7 @@ function createContext(workspace: Workspace, options: ResolvedServiceOptions): S
     inFlight: { answers: 0 },
     capacity: new CapacityModel((model) => capacityLimits(options, profiles.get(model)), options.latencyScale > 0),
     pause: new PauseFault({ everyMs: options.pauseEveryMs, forMs: options.pauseForMs }),
+    ...(recording ? { replay: new Replay(recording, options.seed) } : {}),
   };
 }
 
@@ -197,8 +202,9 @@ function bodyBytes(body: ServiceRequest['body']): number {
   return typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
 }
 
-export function createReferenceApp(workspace: Workspace, options: ResolvedServiceOptions): ReferenceApp {
-  const ctx = createContext(workspace, options);
+/** With a recording, the app replays it (`serve --from-run`; the workspace is then replayWorkspace's). */
+export function createReferenceApp(workspace: Workspace, options: ResolvedServiceOptions, recording?: Recording): ReferenceApp {
+  const ctx = createContext(workspace, options, recording);
   const handle = async (request: ServiceRequest): Promise<ServiceResponse> => {
     if (bodyBytes(request.body) > options.maxBodyBytes) return payloadTooLarge(options.maxBodyBytes);
     const url = new URL(request.url, 'http://reference.invalid');

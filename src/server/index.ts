@@ -15,3 +15,4 @@ export { DEFAULT_MODEL_PROFILES, type ModelProfile } from './model-profiles.js';
 export { NO_ANSWER_TEXT } from './compose.js';
 export type { ServiceRequest, ServiceResponse } from './service-types.js';
 export type { ChildReadyLine } from './child-lifecycle.js';
+export { REPLAY_API_KEY, type Recording, type RecordedAnswer } from './replay.js';

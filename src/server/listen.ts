@@ -5,6 +5,7 @@ import { API_PATHS } from '../protocol/index.js';
 import { createReferenceApp, type ReferenceApp } from './app.js';
 import { createNodeHandler } from './node-adapter.js';
 import { resolveServiceOptions, type ServiceOptions } from './options.js';
+import { replayWorkspace, REPLAY_API_KEY, type Recording } from './replay.js';
 import { loadWorkspace, type Workspace } from './workspace.js';
 
 export interface ServiceBoardSummary {
@@ -46,10 +47,11 @@ function summarise(workspace: Workspace): ServiceBoardSummary[] {
  * Loads the workspace and listens (127.0.0.1 and a free port unless told otherwise). Throws
  * WorkspaceError or ServiceOptionsError for bad input, and the listen error (EADDRINUSE) as is.
  */
-export async function startReferenceService(options: ServiceOptions = {}, preloaded?: { workspace?: Workspace }): Promise<RunningService> {
+export async function startReferenceService(options: ServiceOptions = {}, preloaded?: { workspace?: Workspace; recording?: Recording }): Promise<RunningService> {
   const resolved = resolveServiceOptions(options);
-  const workspace = preloaded?.workspace ?? (await loadWorkspace(resolved.workspacePath));
-  const app = createReferenceApp(workspace, resolved);
+  const recording = preloaded?.recording;
+  const workspace = preloaded?.workspace ?? (recording ? replayWorkspace(recording) : await loadWorkspace(resolved.workspacePath));
+  const app = createReferenceApp(workspace, resolved, recording);
   const inFlight = new Set<AbortController>();
   const server = createServer({ noDelay: true }, createNodeHandler(app, resolved.maxBodyBytes, inFlight));
   await new Promise<void>((resolve, reject) => {
@@ -100,6 +102,8 @@ function loadLine(app: ReferenceApp): string {
 
 /** What `kbbench serve` prints: where it listens, the key, the boards and a request to try. */
 export function describeService(running: RunningService): string[] {
+  const replay = running.app.context.replay;
+  if (replay) return describeReplay(running, replay.recording);
   const lines = [`kbbench reference service listening on ${running.url}`, `workspace: ${running.workspaceFile}`, loadLine(running.app)];
   const first = running.boards.find((board) => board.chats.some((chat) => chat.kind === 'answer'));
   if (running.keys[0] !== undefined) lines.push(`API key: ${running.keys[0]}`);
@@ -111,6 +115,24 @@ export function describeService(running: RunningService): string[] {
     const chat = first.chats.find((c) => c.kind === 'answer');
     const query = new URLSearchParams({ board_id: first.id, chat_id: chat?.id ?? '', prompt: 'How long is the refund window?' });
     lines.push('try:', `  curl -s -H 'x-api-key: ${first.key}' '${running.url}${API_PATHS.conversation}?${query.toString()}'`);
+  }
+  return lines;
+}
+
+/** What `serve --from-run` prints: the run it replays, the key, the target and a recorded question to try. */
+function describeReplay(running: RunningService, recording: Recording): string[] {
+  const models = [...new Set(recording.answers.map((a) => a.model))];
+  const first = recording.answers[0];
+  const lines = [
+    `kbbench reference service listening on ${running.url}`,
+    `replaying run ${recording.runId} (${recording.dir}): ${recording.answers.length} recorded answers of ${models.join(', ')}; other questions get 404`,
+    `API key: ${REPLAY_API_KEY}`,
+    `board ${recording.boardId}`,
+    `  chat ${recording.chatId}`,
+  ];
+  if (first) {
+    const query = new URLSearchParams({ board_id: recording.boardId, chat_id: recording.chatId, model: first.model, prompt: first.prompt });
+    lines.push('try:', `  curl -s -H 'x-api-key: ${REPLAY_API_KEY}' '${running.url}${API_PATHS.conversation}?${query.toString()}'`);
   }
   return lines;
 }

@@ -6,6 +6,7 @@ import type { ModelProfile } from './model-profiles.js';
 import type { ResolvedServiceOptions } from './options.js';
 import type { PauseFault } from './pause.js';
 import type { Random } from './random.js';
+import type { Replay } from './replay.js';
 import type { KnowledgeIndex } from './retrieval.js';
 import type { Workspace } from './workspace.js';
 
@@ -45,4 +46,6 @@ export interface ServiceContext {
   capacity: CapacityModel;
   /** The service-wide pause fault (never paused unless configured). */
   pause: PauseFault;
+  /** `serve --from-run`: answers come from this recording, not from the knowledge documents. */
+  replay?: Replay;
 }

@@ -8,6 +8,7 @@ import { AbortedError } from '../domain/errors.js';
 import { makeGrader, type Grader, type Knowledge } from '../graders/index.js';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from '../client/retry.js';
 import { retryingGrader } from '../graders/retrying.js';
+import { graderIdentity, openVerdictCache, verdictMemo } from '../graders/verdict-cache.js';
 import type { CheckFn } from '../runner/index.js';
 import { retryPolicyOf } from './preflight.js';
 import type { RunConfig } from '../config/run-config.js';
@@ -19,7 +20,7 @@ export interface GradingDeps {
   knowledge?: Knowledge;
 }
 
-type PortOptions = Pick<RunConfig, 'timeoutMs' | 'retries' | 'maxRetryWaitMs' | 'embeddings'>;
+type PortOptions = Pick<RunConfig, 'timeoutMs' | 'retries' | 'maxRetryWaitMs' | 'embeddings' | 'graderCacheDir'>;
 
 /**
  * The grader of one request: a chat named on the check (with its own model), else the run's. Each
@@ -49,15 +50,21 @@ export function judgePort(client: KbClient, target: ResolvedTarget, options: Por
   const policy = retryPolicyOf({ ...DEFAULT_BACKOFF, retries: options.retries }, options);
   const runGrader = deps.grader && retryingGrader(deps.grader, policy);
   const embeddings = options.embeddings && { ...options.embeddings, timeoutMs: options.timeoutMs };
+  const grader = (request: JudgeRequest): Grader | undefined => graderFor(request, runGrader, client, target, policy, options, cache);
+  const verdicts = options.graderCacheDir === undefined ? undefined : verdictMemo(openVerdictCache(options.graderCacheDir), (request) => {
+    const chosen = grader(request);
+    return chosen && graderIdentity(chosen, target, request);
+  });
   return async (specs, subject, requestSignal) => {
     const results = await runChecks(specs, subject, {
       judge: async (request) => {
-        const grader = graderFor(request, runGrader, client, target, policy, options, cache);
-        if (grader === undefined) throw new Error('no grader is named for this check');
-        const answer = await grader.ask(request.prompt, requestSignal);
-        return { text: answer.text, credits_used: answer.credits_used, tokens: answer.tokens, grader: grader.label };
+        const chosen = grader(request);
+        if (chosen === undefined) throw new Error('no grader is named for this check');
+        const answer = await chosen.ask(request.prompt, requestSignal);
+        return { text: answer.text, credits_used: answer.credits_used, tokens: answer.tokens, grader: chosen.label };
       },
-      graderLabel: (request) => graderFor(request, runGrader, client, target, policy, options, cache)?.label,
+      graderLabel: (request) => grader(request)?.label,
+      ...(verdicts ? { verdicts } : {}),
       ...(deps.knowledge ? { passages: deps.knowledge.passages } : {}),
       // Not retried: a failed embedding makes the check say "not judged", it never guesses.
       ...(embeddings ? { embed: (texts: string[]) => fetchEmbeddings(embeddings, texts, requestSignal) } : {}),

@@ -1,6 +1,9 @@
 // The --grader-* flags, alone in their module: validate and grader-check take them without loading
 // run-flags.ts's imports (the runner, outputs, compare: ~25 MB of modules a validate never runs).
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
 import type { RunConfig } from '../../config/run-config.js';
+import { InputError } from '../../domain/errors.js';
 import { readGraderKey } from '../secrets.js';
 
 export function graderFlags(group: string) {
@@ -24,4 +27,31 @@ export function graderOptions(a: Record<string, unknown>, env: NodeJS.ProcessEnv
     ...opt('graderUrl', a.graderUrl as string | undefined),
     ...opt('graderApiKey', key),
   };
+}
+
+/** The grader-verdict cache's flags: on every command that grades (run, estimate's sample; regrade). */
+export function graderCacheFlags(group: string) {
+  return {
+    'grader-cache': {
+      type: 'string', group,
+      describe: 'grader-verdict cache (default $XDG_CACHE_HOME/kbbench); --no-grader-cache: off',
+    },
+  } as const;
+}
+
+/** The user's cache directory, as the XDG base-directory spec says (a relative XDG_CACHE_HOME is ignored). */
+export function userCacheDir(env: NodeJS.ProcessEnv): string {
+  const xdg = env.XDG_CACHE_HOME;
+  const base = xdg !== undefined && isAbsolute(xdg) ? xdg : join(env.HOME ?? homedir(), '.cache');
+  return join(base, 'kbbench');
+}
+
+/** --grader-cache DIR, its default, or none with --no-grader-cache. */
+export function graderCacheOptions(a: Record<string, unknown>, env: NodeJS.ProcessEnv, cwd: string): Pick<RunConfig, 'graderCacheDir'> {
+  const asked = a.graderCache as string | false | (string | false)[] | undefined;
+  if (Array.isArray(asked)) {
+    throw new InputError(asked.includes(false) ? 'give --grader-cache DIR or --no-grader-cache, not both' : '--grader-cache is given more than once', { field: '--grader-cache' });
+  }
+  if (asked === false) return {};
+  return { graderCacheDir: asked === undefined || asked === '' ? userCacheDir(env) : resolve(cwd, asked) };
 }

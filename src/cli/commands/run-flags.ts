@@ -11,7 +11,7 @@ import type { LoadAsked, RunConfig } from '../../config/run-config.js';
 import { RUN_DEFAULTS } from '../../config/defaults.js';
 import { parseDurationMs, parseFraction, parseList, positive } from '../parse.js';
 import { readApiKey } from '../secrets.js';
-import { graderFlags, graderOptions } from './grader-flags.js';
+import { graderCacheFlags, graderCacheOptions, graderFlags, graderOptions } from './grader-flags.js';
 import { TOOL_VERSION } from '../version.js';
 import { ARRIVAL_KINDS, parseStages, type ArrivalKind } from '../../runner/arrivals.js';
 import { MIX_KINDS, type MixKind } from '../../runner/mix.js';
@@ -81,12 +81,13 @@ export function sendFlags<T>(y: Argv<T>) {
     .option('pause-every', { type: 'string', describe: 'embedded service: pause it whole this often (e.g. 10s, with --pause-for)', group: 'Embedded service:' })
     .option('pause-for', { type: 'string', describe: 'embedded service: length of each pause (e.g. 1s)', group: 'Embedded service:' })
     .option('judge-fault-rate', { type: 'number', describe: 'embedded service: share of judge-chat answers that fail or babble (not-judged checks, for testing)', group: 'Embedded service:' })
-    .options(graderFlags('Grader:'));
+    .options(graderFlags('Grader:'))
+    .options(graderCacheFlags('Grader:'));
 }
 
 /** Who grades model-graded checks: over the suite's `grader:` block (a CSV suite has no other way). */
 // The --grader-* flags live in grader-flags.ts (validate loads them without this module's imports).
-export { graderFlags, graderOptions } from './grader-flags.js';
+export { graderCacheFlags, graderCacheOptions, graderFlags, graderOptions } from './grader-flags.js';
 
 /** `run`'s flags: what any sending command takes, plus thresholds, a baseline and resume. */
 export function runFlags<T>(y: Argv<T>) {
@@ -257,6 +258,7 @@ export function toSessionOptions(a: Record<string, unknown>, env: NodeJS.Process
     ...opt('failOn', parseFailOn(a.failOn as string | undefined)),
     ...(a.allowChangedSuite === true ? { allowChangedSuite: true } : {}),
     ...graderOptions(a, env),
+    ...graderCacheOptions(a, env, cwd),
     toolVersion: TOOL_VERSION,
   };
 }

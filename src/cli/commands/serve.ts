@@ -3,7 +3,7 @@ import { serveUntilStopped } from '../signals.js';
 import type { CommandModule } from 'yargs';
 import { InputError } from '../../domain/errors.js';
 import { STREAM_DIALECTS } from '../../protocol/index.js';
-import { describeService, ServiceOptionsError, startReferenceService, WorkspaceError, type ServiceOptions } from '../../server/index.js';
+import { describeService, ServiceOptionsError, startReferenceService, WorkspaceError, type Recording, type ServiceOptions } from '../../server/index.js';
 import { EXIT, type ExitCode } from '../exit.js';
 import { parseDurationMs } from '../parse.js';
 import type { CliIo } from '../io.js';
@@ -65,6 +65,14 @@ function listenProblem(error: unknown, argv: Record<string, unknown>): InputErro
   return new InputError(`${String(argv.host)}:${String(argv.port)} ${words} (${code})`, { field: '--port' });
 }
 
+/** `--from-run DIR`: the recorded run, read through store/ (imported only when asked). */
+async function recordingOf(a: Record<string, unknown>): Promise<Recording | undefined> {
+  if (a.fromRun === undefined) return undefined;
+  if (a.workspace !== undefined) throw new InputError('give --workspace or --from-run, not both (a replay serves the recorded board and chat)', { field: '--from-run' });
+  const { readRecording } = await import('../../replay/recording.js');
+  return readRecording(a.fromRun as string);
+}
+
 export function serveCommand(io: CliIo, setExit: (code: ExitCode) => void): CommandModule {
   return {
     command: 'serve',
@@ -74,6 +82,7 @@ export function serveCommand(io: CliIo, setExit: (code: ExitCode) => void): Comm
         .option('port', { type: 'number', default: 8787, describe: '0 picks a free port' })
         .option('host', { type: 'string', default: '127.0.0.1' })
         .option('workspace', { type: 'string', describe: 'workspace file (default: suites/demo/workspace.yaml)' })
+        .option('from-run', { type: 'string', describe: 'replay a recorded run directory: each question it asked gets its recorded answer, credits and stream dialect, timed from its own first-chunk times and chunk gaps per model (seeded); other questions get 404' })
         .option('seed', { type: 'number', describe: 'random seed: every random choice of the service (latencies, chunking, faults) repeats for a seed' })
         .option('dialect', { choices: STREAM_DIALECTS, describe: 'stream format (default ui-sse: AI SDK UI-message SSE)' })
         .option('latency-scale', { type: 'number', describe: 'multiply model latencies; 0 answers at once, with no capacity limit' })
@@ -99,11 +108,13 @@ export function serveCommand(io: CliIo, setExit: (code: ExitCode) => void): Comm
         .example('$0 serve --port 0 --latency-scale 0', 'a free port, answers at once (tests)')
         .example('$0 serve --rate-limit-rate 0.2 --fault-rate 0.05', 'inject 429s and 500s')
         .example('$0 serve --slots 2 --queue-limit 4 --overload-status 503', 'a smaller service that answers 503 when overloaded')
-        .example('$0 serve --pause-every 10s --pause-for 1s', 'a service-wide 1 s pause every 10 s'),
+        .example('$0 serve --pause-every 10s --pause-for 1s', 'a service-wide 1 s pause every 10 s')
+        .example('$0 serve --from-run reports/nightly --port 0', 'answer as a recorded run did, offline (CI and load rehearsals)'),
     handler: async (argv) => {
       let running;
+      const recording = await recordingOf(argv as Record<string, unknown>);
       try {
-        running = await startReferenceService(serviceOptions(argv as Record<string, unknown>));
+        running = await startReferenceService(serviceOptions(argv as Record<string, unknown>), recording ? { recording } : undefined);
       } catch (error) {
         throw asInputError(error, argv as Record<string, unknown>);
       }
