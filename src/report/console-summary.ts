@@ -13,8 +13,8 @@ export interface ConsoleSummaryOptions {
   runDir?: string;
 }
 
-// Every figure's unit in its header (the cells are bare numbers, to line up).
-const HEADERS = ['model', 'requests', 'errors', 'pass rate %', '95% CI %', 'TTFC p50 ms', 'TTFC p95 ms', 'latency p50 ms', 'latency p95 ms', 'credits'];
+// Every figure's unit in its header (ms, credits): the cells are bare numbers, to line up; a rate's cell carries its %.
+const HEADERS = ['model', 'requests', 'errors', 'pass rate', '95% CI', 'TTFC p50 ms', 'TTFC p95 ms', 'latency p50 ms', 'latency p95 ms', 'credits'];
 
 const pct = (x: number): string => `${(x * 100).toFixed(0)}%`;
 
