@@ -1,6 +1,7 @@
 // Where a failed text check's answer comes closest to what was expected: the sentence holding the
-// longest run of the expected text (the "€3" of "€350" when "€300" was expected), so a failure
-// line shows the part that disagrees instead of the answer's first words.
+// longest run of the expected text, every digit read as any digit (so "€350" is as near to "€300"
+// as "€300" itself would be), so a failure line shows the part that disagrees instead of the
+// answer's first words.
 
 /** Only this much of an answer is searched: a detail must stay cheap when thousands of checks fail. */
 const SCAN_CHARS = 20_000;
@@ -10,6 +11,8 @@ const EXPECTED_CHARS = 120;
 const WINDOW_CHARS = 100;
 /** A shorter common run (a space, one letter) says nothing about where the answer disagrees. */
 const MIN_RUN = 2;
+/** Nor does a run of less than half the expected text ("ro" of "pro rata"). */
+const MIN_SHARE = 0.5;
 
 /** The start in `text` and the length of the longest run both share; the earliest on a tie. */
 function longestCommonRun(text: string, expected: string): { at: number; length: number } {
@@ -29,12 +32,15 @@ function longestCommonRun(text: string, expected: string): { at: number; length:
   return best;
 }
 
-/** Lower case, one code unit for one (a character whose lower case is longer keeps its place). */
-function fold(text: string): string {
+/**
+ * Lower case with every digit as 0, one code unit for one so that positions stay those of the
+ * answer (a character whose lower case is longer keeps its place).
+ */
+function shape(text: string): string {
   let out = '';
   for (const c of text) {
     const lower = c.toLowerCase();
-    out += lower.length === c.length ? lower : c;
+    out += c >= '0' && c <= '9' ? '0' : lower.length === c.length ? lower : c;
   }
   return out;
 }
@@ -57,12 +63,13 @@ function sentenceAround(text: string, at: number, length: number): { start: numb
 
 /**
  * `"…The deposit for an e-bike is €350; for a city bike it is €100."`: the part of `answer`
- * nearest to `expected`, or undefined when they share no run of two characters.
+ * nearest to `expected`, or undefined when they share no run of half the expected text.
  */
 export function nearestPart(answer: string, expected: string): string | undefined {
   const text = answer.slice(0, SCAN_CHARS).replace(/[ \t\r\f\v]+/g, ' ');
-  const run = longestCommonRun(fold(text), fold(expected.slice(0, EXPECTED_CHARS)));
-  if (run.length < MIN_RUN) return undefined;
+  const wanted = shape(expected.slice(0, EXPECTED_CHARS).trim());
+  const run = longestCommonRun(shape(text), wanted);
+  if (run.length < Math.max(MIN_RUN, Math.ceil(wanted.length * MIN_SHARE))) return undefined;
   const { start, end } = sentenceAround(text, run.at, run.length);
   const body = text.slice(start, end).replace(/\s+/g, ' ').trim();
   const before = text.slice(0, start).trim() === '' ? '' : '…';
