@@ -63,3 +63,13 @@ describe('nearestPart reads figures as figures', () => {
     expect(nearestPart('According to the knowledge base: refunds are granted in full.', 'pro rata')).toBeUndefined();
   });
 });
+
+describe('nearestPart does not take any number for a figure', () => {
+  it('a price the answer never names: no part (the answer start is shown instead)', () => {
+    expect(nearestPart('Every new workspace starts with a 14-day free trial of the Business plan.', '€79')).toBeUndefined();
+  });
+
+  it('a whole figure in another value still counts', () => {
+    expect(nearestPart('Call 030 1234 5678 any time.', '+49 30 1234 5678')).toBe('"Call 030 1234 5678 any time."');
+  });
+});

@@ -11,6 +11,8 @@ const EXPECTED_CHARS = 120;
 const WINDOW_CHARS = 100;
 /** A shorter common run (a space, one letter) says nothing about where the answer disagrees. */
 const MIN_RUN = 2;
+/** A run of digits and spaces shorter than this (and than the value) is any number's. */
+const DIGITS_ONLY_RUN = 6;
 /** Nor does a run of less than half the expected text ("ro" of "pro rata"). */
 const MIN_SHARE = 0.5;
 
@@ -70,6 +72,9 @@ export function nearestPart(answer: string, expected: string): string | undefine
   const wanted = shape(expected.slice(0, EXPECTED_CHARS).trim());
   const run = longestCommonRun(shape(text), wanted);
   if (run.length < Math.max(MIN_RUN, Math.ceil(wanted.length * MIN_SHARE))) return undefined;
+  // A few digits match any number ("14" of "14-day" for "€79"): a short run shared only in digits
+  // and spaces is no nearer than the answer's start (a long one, "1234 5678", is a figure).
+  if (run.length < Math.min(wanted.length, DIGITS_ONLY_RUN) && !/[^0\s]/.test(shape(text.slice(run.at, run.at + run.length)))) return undefined;
   const { start, end } = sentenceAround(text, run.at, run.length);
   const body = text.slice(start, end).replace(/\s+/g, ' ').trim();
   const before = text.slice(0, start).trim() === '' ? '' : '…';
