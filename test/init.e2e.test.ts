@@ -28,6 +28,15 @@ async function runSteps(project: string, set: Record<string, string>): Promise<C
   return results;
 }
 
+/** A project `kbbench init` wrote, and its baseline committed as the workflow's comment says: `run SUITE --out baselines/main`. */
+async function initWithBaseline(suite: string): Promise<string> {
+  const project = tempDir('kbbench-init-ci-');
+  expect((await runCliInProcess(['init'], { cwd: project })).code).toBe(0);
+  const base = await runWorkflowStep(`kbbench run ${suite} --out baselines/main`, project, {}, bin);
+  expect(base.code, base.stderr).toBe(0);
+  return project;
+}
+
 describe('kbbench init', () => {
   it('writes a project whose suite passes on its own documents, and never overwrites', async () => {
     const cwd = tempDir('kbbench-init-');
@@ -43,19 +52,13 @@ describe('kbbench init', () => {
   }, 60_000);
 
   it.concurrent('its workflow passes on the suite it wrote, against a committed baseline', async ({ expect }) => {
-    const project = tempDir('kbbench-init-ci-');
-    expect((await runCliInProcess(['init'], { cwd: project })).code).toBe(0);
-    const base = await runWorkflowStep('kbbench run suite.yaml --out baselines/main', project, {}, bin);
-    expect(base.code, base.stderr).toBe(0);
+    const project = await initWithBaseline('suite.yaml');
     for (const r of await runSteps(project, {})) expect(r.code, r.stderr + r.stdout).toBe(0);
     expect(readFileSync(join(project, 'reports', 'head', 'compare.md'), 'utf8')).toMatch(/regress/i);
   }, 120_000);
 
   it.concurrent('its workflow runs the CSV alone when WORKSPACE names the documents, and refuses it without', async ({ expect }) => {
-    const project = tempDir('kbbench-init-csv-');
-    expect((await runCliInProcess(['init'], { cwd: project })).code).toBe(0);
-    const base = await runWorkflowStep('kbbench run questions.csv --workspace workspace.yaml --out baselines/main', project, {}, bin);
-    expect(base.code, base.stderr).toBe(0);
+    const project = await initWithBaseline('questions.csv --workspace workspace.yaml');
     const named = await runSteps(project, { SUITE: 'questions.csv', WORKSPACE: 'workspace.yaml' });
     for (const r of named) expect(r.code, r.stderr + r.stdout).toBe(0);
     const unnamed = await runSteps(project, { SUITE: 'questions.csv', HEAD_DIR: 'reports/unnamed' });

@@ -1,18 +1,13 @@
 // Every problem of a run's suite files at once (issue 31): several files named, several included,
 // each file's problems together, at most 20 listed and the rest counted.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../domain/errors.js';
 import { loadSuite, loadSuites } from './load.js';
 import { describeIssues, MAX_LISTED_ISSUES, SuiteError } from './suite-error.js';
+import { suiteFolder } from './test-helpers.js';
 
-function folder(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'kbbench-problems-'));
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  return dir;
-}
+const folder = suiteFolder;
 
 const BAD_CSV = 'id,prompt,expected\nq1,,x\nq2,,y\n';
 const BAD_YAML = 'name: t\nworkspace: ws.yaml\ncases:\n  - id: a\n    prompt: hi\n    assert: [ { contians: x } ]\n';
