@@ -65,4 +65,19 @@ describe('kbbench init', () => {
     expect(unnamed.at(-1)!.code).toBe(2);
     expect(unnamed.at(-1)!.stderr).toMatch(/names no knowledge base[\s\S]*--workspace FILE/);
   }, 120_000);
+
+  // Issue 31's report: "answer starts 'According to the knowledge base: …'" while the €350 that
+  // disagreed with the expected €300 was further on. The failure shows the sentence holding it.
+  it('a figure changed in the documents fails with the sentence holding it, in the console, samples.csv and report.html', async () => {
+    const cwd = tempDir('kbbench-init-figure-');
+    expect((await runCliInProcess(['init'], { cwd })).code).toBe(0);
+    const rentals = join(cwd, 'docs', 'rentals.md');
+    writeFileSync(rentals, readFileSync(rentals, 'utf8').replace('e-bike is €300', 'e-bike is €350'));
+    const r = await runCliInProcess(['run', 'suite.yaml', '--latency-scale', '0', '--out', 'run'], { cwd });
+    expect(r.code).toBe(1);
+    const nearest = 'expected to contain "€300"; nearest part "…The deposit for an e-bike is €350;';
+    expect(r.stdout).toContain(nearest);
+    expect(readFileSync(join(cwd, 'run', 'samples.csv'), 'utf8')).toContain(nearest.replaceAll('"', '""'));
+    expect(readFileSync(join(cwd, 'run', 'report.html'), 'utf8')).toContain(nearest.replaceAll('"', '&quot;'));
+  }, 60_000);
 });

@@ -20,7 +20,7 @@ describe('nearestPart', () => {
     const long = `${'word '.repeat(60)}the fee is €12 per hour ${'more '.repeat(60)}`;
     const part = nearestPart(long, '€10 per hour')!;
     expect(part).toContain('the fee is €12 per hour');
-    expect(part.length).toBeLessThanOrEqual(104);
+    expect(part.length).toBeLessThanOrEqual(68);
     expect(part.startsWith('"…')).toBe(true);
   });
 

@@ -7,8 +7,10 @@
 const SCAN_CHARS = 20_000;
 /** Only this much of the expected text is matched (a longer value's start locates it as well). */
 const EXPECTED_CHARS = 120;
-/** The most characters a nearest part shows. */
-const WINDOW_CHARS = 100;
+/** The most characters a nearest part shows: with its check's words it fits the console's 120-character line. */
+const WINDOW_CHARS = 64;
+/** In a longer sentence, how many characters before the run are kept (the rest of the window is after it). */
+const BEFORE_RUN_CHARS = 24;
 /** A shorter common run (a space, one letter) says nothing about where the answer disagrees. */
 const MIN_RUN = 2;
 /** A run of digits and spaces shorter than this (and than the value) is any number's. */
@@ -57,7 +59,7 @@ function sentenceAround(text: string, at: number, length: number): { start: numb
   while (start < at && /\s/.test(text[start]!)) start++;
   // A long sentence: keep the run with some words before it and more after.
   if (end - start > WINDOW_CHARS) {
-    start = Math.max(start, at - Math.floor(WINDOW_CHARS / 3));
+    start = Math.max(start, at - BEFORE_RUN_CHARS);
     end = Math.min(end, start + WINDOW_CHARS);
   }
   return { start, end };
