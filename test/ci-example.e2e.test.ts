@@ -10,7 +10,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { kbbenchBinDir, ROOT, runWorkflowStep, tempDir, type CliResult } from './helpers.js';
+import { demoWorkspaceWithRefundWindowChanged, kbbenchBinDir, ROOT, runWorkflowStep, tempDir, type CliResult } from './helpers.js';
 
 const WORKFLOW = join(ROOT, 'docs', 'ci', 'github-actions.yml');
 const WORKSPACE = join(ROOT, 'suites', 'demo', 'workspace.yaml');
@@ -43,11 +43,11 @@ function outputsOf(file: string): Record<string, string> {
 }
 
 /** Runs the job's steps from "Validate the suite" on, on a pull request; returns each step's result by name. */
-async function runJob(cwd: string, bin: string): Promise<Map<string, CliResult>> {
+async function runJob(cwd: string, bin: string, set: Record<string, string> = { SUITE: 'suite.yaml' }): Promise<Map<string, CliResult>> {
   const outputs: Record<string, Record<string, string>> = {};
   const results = new Map<string, CliResult>();
   const summary = join(cwd, 'step-summary.md');
-  const jobEnv = { ...workflow.env, SUITE: 'suite.yaml', KBBENCH_REPO: 'x', KBBENCH_REF: 'x' };
+  const jobEnv = { ...workflow.env, ...set, KBBENCH_REPO: 'x', KBBENCH_REF: 'x' };
   const expand = (text: string): string =>
     text
       .replace(/\$\{\{\s*steps\.(\w+)\.outputs\.(\w+)\s*\}\}/g, (_, id: string, key: string) => outputs[id]?.[key] ?? '')
@@ -112,5 +112,46 @@ describe('docs/ci/github-actions.yml', () => {
     const run = results.get('Run the suite (and compare with the baseline)')!;
     expect(run.stdout, run.stderr).toContain('kbbench exited 0');
     expect(results.get('Fail the job on a regression')!.code).toBe(0);
+  });
+
+  // Issue 31: a CSV suite names no knowledge base, so the workflow's WORKSPACE names it; left empty,
+  // the run refuses (exit 2) rather than answer from the demo's documents.
+  describe('a CSV suite', () => {
+    // The team's own documents: a copy of the demo's where the refund window is 45 days.
+    const CSV = 'id,prompt,expected\nrefund-window,How long do customers have to ask for a refund?,45 days\n';
+    let ownWorkspace = '';
+    let csvMain = '';
+    beforeAll(async () => {
+      ownWorkspace = demoWorkspaceWithRefundWindowChanged(join(tempDir('kbbench-ci-ws-'), 'ws'));
+      csvMain = tempDir('kbbench-ci-csv-main-');
+      writeFileSync(join(csvMain, 'questions.csv'), CSV);
+      const base = await bash(`kbbench run questions.csv --workspace ${ownWorkspace} --repeat 3 --out kbbench/baseline`, csvMain, {}, bin);
+      expect(base.code, base.stderr).toBe(0);
+    }, 120_000);
+
+    function csvRepo(): string {
+      const cwd = tempDir('kbbench-ci-csv-');
+      cpSync(join(csvMain, 'questions.csv'), join(cwd, 'questions.csv'));
+      mkdirSync(join(cwd, 'kbbench', 'baseline'), { recursive: true });
+      for (const file of ['run.json', 'results.ndjson']) cpSync(join(csvMain, 'kbbench', 'baseline', file), join(cwd, 'kbbench', 'baseline', file));
+      return cwd;
+    }
+
+    it.concurrent('runs against the documents WORKSPACE names, and gates on its committed baseline', async ({ expect }) => {
+      const cwd = csvRepo();
+      const results = await runJob(cwd, bin, { SUITE: 'questions.csv', WORKSPACE: ownWorkspace });
+      const run = results.get('Run the suite (and compare with the baseline)')!;
+      expect(run.stdout, run.stderr).toContain('kbbench exited 0');
+      expect(run.stderr).not.toMatch(/demo's documents/);
+      expect(existsSync(join(cwd, 'reports', 'head', 'compare.json'))).toBe(true);
+    });
+
+    it.concurrent('without WORKSPACE exits 2 naming the two ways out', async ({ expect }) => {
+      const results = await runJob(csvRepo(), bin, { SUITE: 'questions.csv' });
+      const run = results.get('Run the suite (and compare with the baseline)')!;
+      expect(run.stdout).toContain('kbbench exited 2');
+      expect(run.stderr).toMatch(/--workspace FILE[\s\S]*--base-url/);
+      expect(results.get('Fail the job on a regression')!.code).toBe(1);
+    });
   });
 });

@@ -41,12 +41,12 @@ describe('the registry', () => {
 });
 
 describe('text checks', () => {
-  it('contains: passes and fails with a detail quoting the answer start', async () => {
+  it('contains: passes and fails with a detail quoting the answer\'s nearest part', async () => {
     expect(await one({ type: 'contains', value: '30 days' })).toEqual({ type: 'contains', pass: true, detail: 'contains "30 days"' });
     expect(await one({ type: 'contains', value: '60 days' })).toEqual({
       type: 'contains',
       pass: false,
-      detail: 'expected to contain "60 days"; answer starts "Refunds are accepted within 30 days of purchase. Contact sup…"',
+      detail: 'expected to contain "60 days"; nearest part "Refunds are accepted within 30 days of purchase.…"',
     });
     expect((await one({ type: 'contains', value: 'x' }, subject('  '))).detail).toBe('expected to contain "x"; the answer is empty');
   });
@@ -69,7 +69,7 @@ describe('text checks', () => {
 
   it('equals compares after trimming; starts-with ignores leading space', async () => {
     expect((await one({ type: 'equals', value: 'Yes.' }, subject('  Yes.\n'))).pass).toBe(true);
-    expect((await one({ type: 'equals', value: 'Yes' }, subject('Yes.'))).detail).toBe('expected to equal "Yes"; answer starts "Yes."');
+    expect((await one({ type: 'equals', value: 'Yes' }, subject('Yes.'))).detail).toBe('expected to equal "Yes"; nearest part "Yes."');
     expect((await one({ type: 'starts-with', value: 'Refunds are' }, subject('\n Refunds are ok'))).pass).toBe(true);
     expect((await one({ type: 'starts-with', value: 'No' })).pass).toBe(false);
   });

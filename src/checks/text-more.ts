@@ -1,7 +1,7 @@
 // promptfoo's negated and list checks (not-icontains, contains-any, …), built on the text checks.
 import type { CheckResult } from '../domain/sample.js';
 import type { CheckType } from '../domain/suite.js';
-import { equalsCheck, excerpt, icontainsCheck, normalizeText, regexCheck, startsWithCheck } from './text.js';
+import { answerNear, equalsCheck, excerpt, icontainsCheck, normalizeText, regexCheck, startsWithCheck } from './text.js';
 import type { CheckHandler, CheckSubject, SpecOf } from './types.js';
 
 type StringCheck = 'icontains' | 'equals' | 'starts-with' | 'regex';
@@ -38,11 +38,11 @@ function listCheck(type: ListType, ignoreCase: boolean, all: boolean): CheckHand
     if (all) {
       return missing.length === 0
         ? { type, pass: true, detail: `contains all of ${quoted(spec.value)}${how}` }
-        : { type, pass: false, detail: `expected to contain all of ${quoted(spec.value)}${how}; missing ${quoted(missing)}; answer starts ${excerpt(subject.text)}` };
+        : { type, pass: false, detail: `expected to contain all of ${quoted(spec.value)}${how}; missing ${quoted(missing)}; ${answerNear(subject.text, missing[0]!)}` };
     }
     return found.length > 0
       ? { type, pass: true, detail: `contains ${quoted(found)}${how}` }
-      : { type, pass: false, detail: `expected to contain any of ${quoted(spec.value)}${how}; answer starts ${excerpt(subject.text)}` };
+      : { type, pass: false, detail: `expected to contain any of ${quoted(spec.value)}${how}; ${answerNear(subject.text, spec.value[0] ?? '')}` };
   };
 }
 

@@ -1,5 +1,6 @@
 // Checks on the answer's text: contains, icontains, not-contains, equals, starts-with, regex.
 import type { CheckResult } from '../domain/sample.js';
+import { nearestPart } from './nearest.js';
 import { compileCheckRegex, execWithTimeLimit, RegexTimeoutError } from './regex.js';
 import type { CheckHandler } from './types.js';
 
@@ -30,13 +31,19 @@ function answerStarts(text: string): string {
   return text.trim() === '' ? 'the answer is empty' : `answer starts ${excerpt(text)}`;
 }
 
+/** The answer's part nearest to what was expected (the sentence with "€350" when "€300" was), else its start. */
+export function answerNear(text: string, expected: string): string {
+  const near = text.trim() === '' ? undefined : nearestPart(text, expected);
+  return near === undefined ? answerStarts(text) : `nearest part ${near}`;
+}
+
 function result(type: TextType, pass: boolean, detail: string): CheckResult {
   return { type, pass, detail };
 }
 
 export const containsCheck: CheckHandler<'contains'> = (spec, subject) => {
   const found = normalizeText(subject.text).includes(normalizeText(spec.value));
-  const detail = found ? `contains "${spec.value}"` : `expected to contain "${spec.value}"; ${answerStarts(subject.text)}`;
+  const detail = found ? `contains "${spec.value}"` : `expected to contain "${spec.value}"; ${answerNear(subject.text, spec.value)}`;
   return result('contains', found, detail);
 };
 
@@ -44,7 +51,7 @@ export const icontainsCheck: CheckHandler<'icontains'> = (spec, subject) => {
   const found = normalizeText(subject.text).toLowerCase().includes(normalizeText(spec.value).toLowerCase());
   const detail = found
     ? `contains "${spec.value}" (ignoring case)`
-    : `expected to contain "${spec.value}" (ignoring case); ${answerStarts(subject.text)}`;
+    : `expected to contain "${spec.value}" (ignoring case); ${answerNear(subject.text, spec.value)}`;
   return result('icontains', found, detail);
 };
 
@@ -57,7 +64,7 @@ export const notContainsCheck: CheckHandler<'not-contains'> = (spec, subject) =>
 
 export const equalsCheck: CheckHandler<'equals'> = (spec, subject) => {
   const pass = normalizeText(subject.text).trim() === normalizeText(spec.value).trim();
-  const detail = pass ? `equals "${spec.value}"` : `expected to equal "${spec.value}"; ${answerStarts(subject.text)}`;
+  const detail = pass ? `equals "${spec.value}"` : `expected to equal "${spec.value}"; ${answerNear(subject.text, spec.value)}`;
   return result('equals', pass, detail);
 };
 

@@ -2,6 +2,7 @@
 // stable `code` (domain/errors.ts), never by its class.
 import { kbErrorCodeOf, type InputError, type KbErrorCode } from '../domain/errors.js';
 import type { Verdict } from '../domain/summary.js';
+import { describeIssues } from '../suite/suite-error.js';
 
 export const EXIT = { ok: 0, failed: 1, input: 2, stopped: 3 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
@@ -46,7 +47,7 @@ export function describeError(error: unknown): string {
   const code = kbErrorCodeOf(error);
   if (code === 'E_INPUT' && typeof (error as Partial<InputError>).describe === 'function') {
     const input = error as InputError & { issues?: InputError[] };
-    if (input.issues && input.issues.length > 0) return input.issues.map((i) => i.describe()).join('\n');
+    if (input.issues && input.issues.length > 0) return describeIssues(input.issues);
     return input.describe();
   }
   if (code !== undefined) return `${code}: ${(error as Error).message}`;

@@ -117,13 +117,15 @@ within the city, or you swap the bike at the shop at no cost.
 # committed baseline now fails. Make the baseline once and commit it:
 #   kbbench run suite.yaml --out baselines/main && git add baselines/main/run.json baselines/main/results.ndjson
 # Against a live service instead of the embedded one: set the secret KBBENCH_API_KEY and the
-# variables KBBENCH_BASE_URL, KBBENCH_BOARD and KBBENCH_CHAT.
+# variables KBBENCH_BASE_URL, KBBENCH_BOARD and KBBENCH_CHAT (the suite's workspace: is then unused).
+# A suite that names no workspace: (a CSV alone) sets WORKSPACE below, else kbbench exits 2.
 name: kbbench
 on:
   pull_request:
   workflow_dispatch:
 env:
   SUITE: suite.yaml
+  WORKSPACE: ''
   BASELINE_DIR: baselines/main
   HEAD_DIR: reports/head
 jobs:
@@ -147,7 +149,12 @@ jobs:
           KBBENCH_CHAT: \${{ vars.KBBENCH_CHAT }}
         run: |
           args=(run "$SUITE" --out "$HEAD_DIR")
-          if [ -n "$KBBENCH_BOARD" ]; then args+=(--board "$KBBENCH_BOARD" --chat "$KBBENCH_CHAT"); fi
+          if [ -n "$KBBENCH_BASE_URL" ]; then
+            if [ -n "$KBBENCH_BOARD" ]; then args+=(--board "$KBBENCH_BOARD"); fi
+            if [ -n "$KBBENCH_CHAT" ]; then args+=(--chat "$KBBENCH_CHAT"); fi
+          elif [ -n "$WORKSPACE" ]; then
+            args+=(--workspace "$WORKSPACE")
+          fi
           if [ -f "$BASELINE_DIR/run.json" ]; then args+=(--baseline "$BASELINE_DIR" --markdown "$HEAD_DIR/compare.md"); fi
           kbbench "\${args[@]}"
       - name: Keep the reports

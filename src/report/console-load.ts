@@ -5,7 +5,7 @@ import type { Summary, SweepRateSummary, SweepSummary } from '../domain/summary.
 import { formatCount, formatCredits, formatMs, formatRate, formatTick } from './format.js';
 import { byWorkers, kneeWords, stageTarget } from './load-words.js';
 
-const HEADERS = ['stage', 'target/s', 'starts', 'achieved/s', 'dropped', 'errors', 'pass rate', 'latency p95', 'corrected p50', 'corrected p95', 'corrected p99', 'itl p95', 'chars/s', 'credits/min'];
+const HEADERS = ['stage', 'target/s', 'starts', 'achieved/s', 'dropped', 'errors', 'pass rate', 'latency p95 ms', 'corrected p50 ms', 'corrected p95 ms', 'corrected p99 ms', 'itl p95 ms', 'chars/s', 'credits/min'];
 
 function stageRow(s: StageSummary, kneeIndex: number | null): string[] {
   const target = stageTarget(s, '→');
@@ -17,7 +17,7 @@ function stageRow(s: StageSummary, kneeIndex: number | null): string[] {
   ];
 }
 
-const SWEEP_HEADERS = ['rate', 'target/s', 'achieved/s', 'starts', 'dropped', 'errors', 'pass rate', 'ttfc p95', 'itl p50', 'itl p95', 'chars/s', 'latency p50', 'latency p95', 'latency p99', 'corrected p95', 'SLO'];
+const SWEEP_HEADERS = ['rate', 'target/s', 'achieved/s', 'starts', 'dropped', 'errors', 'pass rate', 'ttfc p95 ms', 'itl p50 ms', 'itl p95 ms', 'chars/s', 'latency p50 ms', 'latency p95 ms', 'latency p99 ms', 'corrected p95 ms', 'SLO'];
 
 function sweepRow(r: SweepRateSummary, max: SweepRateSummary | null): string[] {
   const slo = r.slo_pass === null ? '–' : r.slo_pass ? 'met' : `missed: ${r.slo_failed.join(', ') || 'no answer'}`;

@@ -13,7 +13,8 @@ export interface ConsoleSummaryOptions {
   runDir?: string;
 }
 
-const HEADERS = ['model', 'requests', 'errors', 'pass rate', '95% CI', 'TTFC p50', 'TTFC p95', 'latency p50', 'latency p95', 'credits'];
+// Every figure's unit in its header (ms, credits): the cells are bare numbers, to line up; a rate's cell carries its %.
+const HEADERS = ['model', 'requests', 'errors', 'pass rate', '95% CI', 'TTFC p50 ms', 'TTFC p95 ms', 'latency p50 ms', 'latency p95 ms', 'credits'];
 
 const pct = (x: number): string => `${(x * 100).toFixed(0)}%`;
 

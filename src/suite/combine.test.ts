@@ -1,16 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { InputError } from '../domain/errors.js';
 import { SuiteError } from './suite-error.js';
 import { loadSuite, loadSuites } from './load.js';
+import { suiteFolder } from './test-helpers.js';
 
-function project(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'kbbench-combine-'));
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  return dir;
-}
+const project = suiteFolder;
 
 const QUESTIONS = 'id,prompt,expected\nq1,What is the deposit?,€300\nq2,When do you open?,9:00\n';
 const THREADS = 'threads:\n  - id: t1\n    turns:\n      - prompt: Hello\n      - prompt: And then?\n';

@@ -4,6 +4,7 @@ import { InputError } from '../domain/errors.js';
 import type { CaseList, Suite, SuiteCase, SuiteThread } from '../domain/suite.js';
 import { combineSuites, joinCases } from './combine.js';
 import { resolveInclude } from './include.js';
+import { issuesOf, SuiteError } from './suite-error.js';
 import type { SuiteInclude } from './parsed-suite.js';
 
 /** Reads one included file; `chain` is the files including it, to refuse a file that includes itself. */
@@ -16,15 +17,26 @@ export function withIncludes(suite: Suite, includes: readonly SuiteInclude[], ch
   const later = { cases: [] as CaseList[], threads: [] as SuiteThread[] };
   const taken = { cases: 0, threads: 0 };
   const parts: Suite[] = [{ ...suite, cases: [], threads: [] }];
+  // Every included file is read to its end: its problems are named beside the others', in one exit.
+  const problems: InputError[] = [];
   for (const include of includes) {
     const files = resolveInclude(include.entry, suite.path);
-    if (files.length === 0) throw new InputError(`${include.entry} names no file (relative to the suite's folder; * and ? in the file name match)`, include.location);
+    if (files.length === 0) problems.push(new InputError(`${include.entry} names no file (relative to the suite's folder; * and ? in the file name match)`, include.location));
     if (include.key === 'cases') cases.push(own.cases.slice(taken.cases, include.after));
     else threads.push(...own.threads.slice(taken.threads, include.after));
     taken[include.key] = include.after;
     for (const file of files) {
-      if (chain.includes(file)) throw new InputError(`${include.entry} includes ${file}, which includes this file: an include cannot loop`, include.location);
-      const included = read(file, chain);
+      if (chain.includes(file)) {
+        problems.push(new InputError(`${include.entry} includes ${file}, which includes this file: an include cannot loop`, include.location));
+        continue;
+      }
+      let included: Suite;
+      try {
+        included = read(file, chain);
+      } catch (error) {
+        problems.push(...issuesOf(error));
+        continue;
+      }
       parts.push({ ...included, cases: [], threads: [] });
       if (include.key === 'cases') {
         cases.push(included.cases);
@@ -35,6 +47,7 @@ export function withIncludes(suite: Suite, includes: readonly SuiteInclude[], ch
       }
     }
   }
+  if (problems.length > 0) throw new SuiteError(problems);
   cases.push(own.cases.slice(taken.cases), ...later.cases);
   threads.push(...own.threads.slice(taken.threads), ...later.threads);
   return combineSuites(parts, { cases: joinCases(cases), threads });

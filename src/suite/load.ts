@@ -5,6 +5,7 @@ import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { InputError } from '../domain/errors.js';
 import type { Suite } from '../domain/suite.js';
 import { combineSuites } from './combine.js';
+import { issuesOf, SuiteError } from './suite-error.js';
 import { withIncludes } from './include-read.js';
 import { formatBytes, MiB, NotTextError, readFileBounded, TooLargeError } from './bounded-read.js';
 import { parseCsvSuite } from './csv.js';
@@ -102,5 +103,9 @@ export async function loadSuite(file: string): Promise<Suite> {
 /** Several suite files as one suite (`kbbench run a.csv b.yaml`): one plan, one run; ids unique across them. */
 export async function loadSuites(files: readonly string[]): Promise<Suite> {
   if (files.length === 1) return loadSuite(files[0]!);
-  return combineSuites(await Promise.all(files.map((file) => loadSuite(file))));
+  // Every file is read to its end: a typo in the second is named beside the first's, in one exit.
+  const read = await Promise.allSettled(files.map((file) => loadSuite(file)));
+  const problems = read.flatMap((r) => (r.status === 'rejected' ? issuesOf(r.reason) : []));
+  if (problems.length > 0) throw new SuiteError(problems);
+  return combineSuites(read.map((r) => (r as PromiseFulfilledResult<Suite>).value));
 }

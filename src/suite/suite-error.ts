@@ -10,9 +10,26 @@ export interface PathIssue {
   key?: string;
 }
 
-function byPosition(a: InputError, b: InputError): number {
-  const line = (a.location.line ?? 0) - (b.location.line ?? 0);
-  return line !== 0 ? line : (a.location.column ?? 0) - (b.location.column ?? 0);
+/** The most problems a message lists; the rest are counted ("and 31 more"), a million bad rows stay one screen. */
+export const MAX_LISTED_ISSUES = 20;
+
+/** Each file's problems together (files in the order first met), then by line and column. */
+function inFileOrder(issues: readonly InputError[]): InputError[] {
+  const rank = new Map<string | undefined, number>();
+  for (const issue of issues) if (!rank.has(issue.location.file)) rank.set(issue.location.file, rank.size);
+  return [...issues].sort((a, b) => {
+    const file = rank.get(a.location.file)! - rank.get(b.location.file)!;
+    if (file !== 0) return file;
+    const line = (a.location.line ?? 0) - (b.location.line ?? 0);
+    return line !== 0 ? line : (a.location.column ?? 0) - (b.location.column ?? 0);
+  });
+}
+
+/** One problem a line, `file:line:column field: message`, the first MAX_LISTED_ISSUES, then `and N more`. */
+export function describeIssues(issues: readonly Pick<InputError, 'describe'>[]): string {
+  const listed = issues.slice(0, MAX_LISTED_ISSUES).map((issue) => issue.describe());
+  if (issues.length > MAX_LISTED_ISSUES) listed.push(`and ${issues.length - MAX_LISTED_ISSUES} more`);
+  return listed.join('\n');
 }
 
 /** All problems of a suite at once, so a user fixes them in one pass rather than one per run. */
@@ -20,8 +37,8 @@ export class SuiteError extends InputError {
   readonly issues: InputError[];
 
   constructor(issues: readonly InputError[]) {
-    const sorted = [...issues].sort(byPosition);
-    super(sorted.map((issue) => issue.describe()).join('\n'), sorted[0]?.location ?? {});
+    const sorted = inFileOrder(issues);
+    super(describeIssues(sorted), sorted[0]?.location ?? {});
     this.issues = sorted;
   }
 
@@ -29,6 +46,13 @@ export class SuiteError extends InputError {
   override describe(): string {
     return this.message;
   }
+}
+
+/** The problems an error carries: a SuiteError's every one, an InputError itself; anything else is thrown on. */
+export function issuesOf(error: unknown): InputError[] {
+  if (error instanceof SuiteError) return error.issues;
+  if (error instanceof InputError) return [error];
+  throw error;
 }
 
 /** `cases[2].assert[0].contains`, `thresholds["ttfc_ms{model:gpt-4o}"][0]`. */

@@ -27,6 +27,10 @@ describe('the npm package, installed', () => {
     expect(files).toContain('LICENSE');
     for (const link of readFileSync(join(ROOT, 'README.md'), 'utf8').matchAll(/\]\(((?:docs\/|BENCHMARKS|bench\/)[^)#]+)/g)) expect(files).toContain(link[1]);
     expect(files.some((f) => f.startsWith('src/') || f.endsWith('.map'))).toBe(false);
+    // The README says how many files the tarball holds: kept within 15% of what npm packs.
+    const stated = /tarball of ([\d,]+) files/.exec(readFileSync(join(ROOT, 'README.md'), 'utf8'))?.[1];
+    expect(stated, 'the README states the tarball\'s file count').toBeDefined();
+    expect(Math.abs(files.length / Number(stated!.replace(/,/g, '')) - 1)).toBeLessThan(0.15);
   });
 
   it('runs init, its suite on its own documents, a baseline rerun and its CI commands', async () => {
