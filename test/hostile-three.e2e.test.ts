@@ -427,6 +427,69 @@ describe('a remote-write redirect is an error, counted as dropped (item 12)', ()
   });
 });
 
+describe('--min-remaining says when it cannot guard (item 13)', () => {
+  let server: HostileServer;
+  beforeAll(async () => {
+    server = await startHostileServer();
+  });
+  afterAll(() => server.close());
+
+  // An answer without the field is no answer (protocol/: both credit fields are required): charged at
+  // an unknown cost before any was known, it stops the run with that reason, which says no budget can be kept.
+  const balances: Array<[string, Record<string, unknown>, string]> = [
+    ['null', { credits_remaining: null }, '--min-remaining 990 cannot guard: the service reported credits_remaining null'],
+    ['1e308', { credits_remaining: 1e308 }, '--min-remaining 990 cannot guard: the service reported credits_remaining 1e+308'],
+    ['absent', {}, 'so the budget cannot be kept'],
+  ];
+  for (const [seen, balance, why] of balances) {
+    it(`credits_remaining ${seen}: one request, stopped with the reason, incomplete (exit 3)`, async () => {
+      let asked = 0;
+      server.answer((_req, res) => {
+        asked += 1;
+        sendJson(res, 200, { text: 'an answer', credits_used: 0.01, ...balance });
+      });
+      const dir = tempDir();
+      const out = join(dir, 'run');
+      const r = await runCli(['run', hostileSuite(dir, 30), '--base-url', server.url, '--out', out, '--min-remaining', '990'], { env: { KBBENCH_API_KEY: KEY } });
+      expect(r.code).toBe(3);
+      expect(asked).toBe(1);
+      expect(r.stderr).toContain(why);
+      expect(readJson<{ status: string; stop_reason: string }>(join(out, 'run.json'))).toMatchObject({ status: 'budget-exhausted', stop_reason: expect.stringContaining(why) });
+      expect(readJson<{ verdict: string; status: string }>(join(out, 'summary.json'))).toMatchObject({ verdict: 'incomplete', status: 'budget-exhausted' });
+    });
+  }
+});
+
+describe('compare refuses a run that records an item twice (item 14)', () => {
+  let server: HostileServer;
+  beforeAll(async () => {
+    server = await startHostileServer();
+  });
+  afterAll(() => server.close());
+
+  it("two copies of a base's passing line: exit 2, naming file:line and the item", async () => {
+    let asked = 0;
+    server.answer((_req, res) => {
+      asked += 1;
+      sendJson(res, 200, { text: asked <= 3 ? 'The refund window is 7 days.' : 'I do not know.', credits_used: 0.01, credits_remaining: 100 });
+    });
+    const dir = tempDir();
+    const suite = hostileSuite(dir, 3);
+    writeFileSync(suite, readFileSync(suite, 'utf8').replace(/prompt: (Question \d\?)\n/g, 'prompt: $1\n    assert: [{ type: contains, value: refund }]\n'));
+    const [base, head] = [join(dir, 'base'), join(dir, 'head')];
+    for (const out of [base, head]) await runCli(['run', suite, '--base-url', server.url, '--out', out, '--quiet'], { env: { KBBENCH_API_KEY: KEY } });
+    const lines = readFileSync(join(base, 'results.ndjson'), 'utf8').split('\n').filter(Boolean);
+    const passing = lines.find((l) => (JSON.parse(l) as Sample).pass)!;
+    writeFileSync(join(base, 'results.ndjson'), [...lines, passing, passing].join('\n') + '\n');
+    const item = (JSON.parse(passing) as Sample).item_id;
+    const r = await runCli(['compare', base, head, '--out', join(dir, 'c')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${join(base, 'results.ndjson')}:4`);
+    expect(r.stderr).toContain(`first: ${item}, line 4 repeats line ${lines.indexOf(passing) + 1}`);
+    expect(readdirSync(dir)).not.toContain('c');
+  }, 60_000);
+});
+
 describe('run-directory readers read only regular files of bounded size (item 8)', () => {
   let server: HostileServer;
   let runDir: string;
@@ -441,8 +504,7 @@ describe('run-directory readers read only regular files of bounded size (item 8)
   afterAll(() => server.close());
 
   /** A copy of the finished run with one file replaced by a FIFO or a link to /dev/zero. */
-  const doctored = (name: string, how: 'fifo' | 'zero'): string => {
-    const copy = join(tempDir(), 'run');
+  const doctored = (name: string, how: 'fifo' | 'zero', copy = join(tempDir(), 'run')): string => {
     execFileSync('cp', ['-r', runDir, copy]);
     rmSync(join(copy, name));
     if (how === 'fifo') execFileSync('mkfifo', [join(copy, name)]);
@@ -462,6 +524,21 @@ describe('run-directory readers read only regular files of bounded size (item 8)
       }
     }, 90_000);
   }
+
+  it('history over doctored runs: each is skipped at once, saying why; the whole runs are read', async () => {
+    const root = tempDir();
+    execFileSync('cp', ['-r', runDir, join(root, 'whole')]);
+    const doctoredRuns: Array<[string, 'fifo' | 'zero']> = [['summary.json', 'zero'], ['summary.json', 'fifo'], ['run.json', 'fifo'], ['run.json', 'zero']];
+    for (const [name, how] of doctoredRuns) doctored(name, how, join(root, `${name}-${how}`));
+    const out = tempDir();
+    const r = await cli(['history', root, '--out', out]);
+    expect(r.code).toBe(0);
+    for (const [name, how] of doctoredRuns) {
+      // The run finder does not skip a run.json that is not a regular file: the reader refuses it, and the skip is said.
+      expect(r.stderr).toContain(`skipped ${join(root, `${name}-${how}`)}: cannot read ${join(root, `${name}-${how}`, name)}: ${name} is not a regular file`);
+    }
+    expect(readJson<{ runs: unknown[]; skipped: unknown[] }>(join(out, 'history.json'))).toMatchObject({ runs: [expect.anything()], skipped: expect.arrayContaining([expect.anything()]) });
+  }, 30_000);
 
   it('--resume of a run whose results.ndjson is a FIFO: refused, and a SIGTERM is not needed', async () => {
     const copy = doctored('results.ndjson', 'fifo');
