@@ -2,8 +2,10 @@
 // directories, each against real processes, real servers on 127.0.0.1, real signals, FIFOs and symlinks.
 import { spawn, execFileSync } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendJson } from '../src/test-support/raw-server.js';
 import type { Sample } from '../src/domain/sample.js';
@@ -13,6 +15,8 @@ import { GRADER_MODEL, sectionOf, startOpenAiGraderServer, type OpenAiGraderServ
 import { HOSTILE_BOARD, HOSTILE_CHAT, hostileSuite, startHostileServer, type HostileServer } from './hostile-server.js';
 
 const KEY = 'kb-live-7f3a9c2e51d04b8a';
+/** Debian's chromium, as test/report-browser.test.ts launches it; its checks are skipped when absent. */
+const CHROMIUM = '/usr/bin/chromium';
 
 describe('workers run the plan the main thread read, never the suite file again (item 1)', () => {
   let server: HostileServer;
@@ -487,6 +491,50 @@ describe('compare refuses a run that records an item twice (item 14)', () => {
     expect(r.stderr).toContain(`${join(base, 'results.ndjson')}:4`);
     expect(r.stderr).toContain(`first: ${item}, line 4 repeats line ${lines.indexOf(passing) + 1}`);
     expect(readdirSync(dir)).not.toContain('c');
+  }, 60_000);
+});
+
+describe('a very long --label is cut in pages, whole in history.json (item 15)', () => {
+  let server: HostileServer;
+  const label = `release ${'x'.repeat(200 * 1024)} end`;
+  const out = tempDir();
+  beforeAll(async () => {
+    server = await startHostileServer();
+    const dir = tempDir();
+    const suite = hostileSuite(dir, 2);
+    // In-process: a 200 KB argument is past what execve takes (128 KiB each), which the shell would refuse anyway.
+    for (let i = 1; i <= 3; i++) {
+      const r = await runCliInProcess(['run', suite, '--base-url', server.url, '--out', join(dir, 'runs', `r${i}`), '--quiet', '--label', label], { env: { KBBENCH_API_KEY: KEY } });
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const r = await runCliInProcess(['history', join(dir, 'runs'), '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.length + r.stderr.length).toBeLessThan(10_000);
+  }, 60_000);
+  afterAll(() => server.close());
+
+  it('history.html stays small (38 MB before); history.json keeps the label whole', () => {
+    expect(statSync(join(out, 'history.html')).size).toBeLessThan(200 * 1024);
+    const json = readJson<{ runs: { label?: string }[] }>(join(out, 'history.json'));
+    expect(json.runs.map((r) => r.label)).toEqual([label, label, label]);
+  });
+
+  it.skipIf(!existsSync(CHROMIUM))('the page keeps its layout in Chromium: nothing wider than the window', async () => {
+    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      await page.goto(pathToFileURL(join(out, 'history.html')).href);
+      const widths = (await page.evaluate(`(() => {
+        const s = document.scrollingElement;
+        const cell = document.querySelector('#runs td:nth-child(3)');
+        return { page: s.scrollWidth, window: s.clientWidth, cell: cell.getBoundingClientRect().width, title: cell.querySelector('bdi').title.length };
+      })()`)) as { page: number; window: number; cell: number; title: number };
+      expect(widths.page).toBeLessThanOrEqual(widths.window);
+      expect(widths.cell).toBeLessThan(800);
+      expect(widths.title).toBeLessThanOrEqual(201);
+    } finally {
+      await browser.close();
+    }
   }, 60_000);
 });
 
