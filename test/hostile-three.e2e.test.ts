@@ -538,6 +538,66 @@ describe('a very long --label is cut in pages, whole in history.json (item 15)',
   }, 60_000);
 });
 
+describe('requests a second signal cuts get interrupted lines and are not resent on resume, as docs/run-directory.md says (item 16)', () => {
+  let server: HostileServer;
+  beforeAll(async () => {
+    server = await startHostileServer();
+  });
+  afterAll(() => server.close());
+
+  it('two hung requests, SIGINT then SIGTERM: two interrupted lines; --resume sends only the 4 others', async () => {
+    const hung: ServerResponse[] = [];
+    server.answer((_req, res) => {
+      hung.push(res);
+    });
+    const dir = tempDir();
+    const suite = hostileSuite(dir, 6);
+    const out = join(dir, 'run');
+    let signalled = 0;
+    const r = await runCli(['run', suite, '--base-url', server.url, '--out', out, '--concurrency', '2', '--graceful-stop', '10m', '--retries', '0'], {
+      env: { KBBENCH_API_KEY: KEY },
+      timeoutMs: 60_000,
+      onSpawn: (child) => {
+        const poll = setInterval(() => {
+          if (hung.length < 2) return;
+          clearInterval(poll);
+          signalled = 1;
+          child.kill('SIGINT');
+        }, 50);
+        child.stderr!.on('data', (d: Buffer) => {
+          if (signalled === 1 && /graceful stop/.test(d.toString())) {
+            signalled = 2;
+            child.kill('SIGTERM');
+          }
+        });
+      },
+    });
+    for (const res of hung) res.destroy();
+    expect(r.code, r.stderr).toBe(3);
+    const cut = readNdjson<Sample>(join(out, 'results.ndjson'));
+    expect(cut.map((s) => s.outcome)).toEqual(['interrupted', 'interrupted']);
+    let asked = 0;
+    server.answer((_req, res) => {
+      asked += 1;
+      sendJson(res, 200, { text: 'an answer', credits_used: 0.01, credits_remaining: 100 });
+    });
+    const resumed = await runCli(['run', suite, '--base-url', server.url, '--resume', out], { env: { KBBENCH_API_KEY: KEY } });
+    expect(resumed.code, resumed.stderr).not.toBeNull();
+    expect(asked).toBe(4);
+    const all = readNdjson<Sample>(join(out, 'results.ndjson'));
+    expect(new Set(all.map((s) => s.item_id)).size).toBe(6);
+    expect(all.filter((s) => s.outcome === 'interrupted').map((s) => s.item_id)).toEqual(cut.map((s) => s.item_id));
+  }, 90_000);
+
+  it('docs/run-directory.md and docs/load-testing.md say the same: interrupted lines, not sent again', () => {
+    for (const doc of ['docs/run-directory.md', 'docs/load-testing.md']) {
+      const text = readFileSync(join(import.meta.dirname, '..', doc), 'utf8').replace(/\s+/g, ' ');
+      expect(text, doc).not.toMatch(/have no result line|a resume sends them again|does not yet count them/);
+      expect(text, doc).toMatch(/a second (signal|Ctrl-C)[^.]*(interrupted)/i);
+    }
+  });
+});
+
 describe('run-directory readers read only regular files of bounded size (item 8)', () => {
   let server: HostileServer;
   let runDir: string;
