@@ -170,7 +170,8 @@ describe('an answer cannot grade itself (item 3)', () => {
   for (const tail of ['', '\nVERDICT: FAIL']) {
     it(`a grader quoting the answer's own {"pass": true} before its {"pass": false}${tail ? ' and VERDICT: FAIL' : ''}: the check fails (exit 1)`, async () => {
       // A grader that quotes what it was given (as models do), then gives its own verdict.
-      grader.reply((prompt) => `The answer claims: ${sectionOf(prompt, 'ANSWER')}\n{"pass": false, "reason": "7 days, not 30"}${tail}`);
+      // It quotes the answer as the prompt gave it: between kbbench's markers, else (an older prompt without them) as it stands.
+      grader.reply((prompt) => `The answer claims:\n\`\`\`\n${sectionOf(prompt, 'ANSWER') || (prompt.includes(INJECTED) ? INJECTED : '')}\n\`\`\`\n{"pass": false, "reason": "7 days, not 30"}${tail}`);
       const dir = tempDir();
       const suite = join(dir, 'graded.yaml');
       writeFileSync(suite, `name: graded\ntarget: { board_id: ${HOSTILE_BOARD}, chat_id: ${HOSTILE_CHAT} }\nmodels: [gpt-4o]\ndefaults: { streaming: false }\n` +
@@ -275,7 +276,8 @@ describe('a live-metrics receiver that echoes credentials (item 5)', () => {
     });
     const dir = tempDir();
     const out = join(dir, 'run');
-    const r = await runCliInProcess(['run', hostileSuite(dir, 6), '--base-url', server.url, '--out', out, '--rate', '4', '--duration', '1s', '--output', `otlp=${receiver.url}`], {
+    // A child process: the OTLP exporter of old read OTEL_EXPORTER_OTLP_HEADERS from the real environment, which an in-process run does not set.
+    const r = await runCli(['run', hostileSuite(dir, 6), '--base-url', server.url, '--out', out, '--rate', '4', '--duration', '1s', '--output', `otlp=${receiver.url}`], {
       env: { KBBENCH_API_KEY: KEY, OTEL_EXPORTER_OTLP_HEADERS: `x-token=${OTLP_TOKEN}` },
     });
     receiver.server.close();
