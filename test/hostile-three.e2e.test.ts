@@ -2,8 +2,10 @@
 // directories, each against real processes, real servers on 127.0.0.1, real signals, FIFOs and symlinks.
 import { spawn, execFileSync } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendJson } from '../src/test-support/raw-server.js';
 import type { Sample } from '../src/domain/sample.js';
@@ -13,6 +15,8 @@ import { GRADER_MODEL, sectionOf, startOpenAiGraderServer, type OpenAiGraderServ
 import { HOSTILE_BOARD, HOSTILE_CHAT, hostileSuite, startHostileServer, type HostileServer } from './hostile-server.js';
 
 const KEY = 'kb-live-7f3a9c2e51d04b8a';
+/** Debian's chromium, as test/report-browser.test.ts launches it; its checks are skipped when absent. */
+const CHROMIUM = '/usr/bin/chromium';
 
 describe('workers run the plan the main thread read, never the suite file again (item 1)', () => {
   let server: HostileServer;
@@ -166,7 +170,8 @@ describe('an answer cannot grade itself (item 3)', () => {
   for (const tail of ['', '\nVERDICT: FAIL']) {
     it(`a grader quoting the answer's own {"pass": true} before its {"pass": false}${tail ? ' and VERDICT: FAIL' : ''}: the check fails (exit 1)`, async () => {
       // A grader that quotes what it was given (as models do), then gives its own verdict.
-      grader.reply((prompt) => `The answer claims: ${sectionOf(prompt, 'ANSWER')}\n{"pass": false, "reason": "7 days, not 30"}${tail}`);
+      // It quotes the answer as the prompt gave it: between kbbench's markers, else (an older prompt without them) as it stands.
+      grader.reply((prompt) => `The answer claims:\n\`\`\`\n${sectionOf(prompt, 'ANSWER') || (prompt.includes(INJECTED) ? INJECTED : '')}\n\`\`\`\n{"pass": false, "reason": "7 days, not 30"}${tail}`);
       const dir = tempDir();
       const suite = join(dir, 'graded.yaml');
       writeFileSync(suite, `name: graded\ntarget: { board_id: ${HOSTILE_BOARD}, chat_id: ${HOSTILE_CHAT} }\nmodels: [gpt-4o]\ndefaults: { streaming: false }\n` +
@@ -272,7 +277,8 @@ describe('a live-metrics receiver that echoes credentials (item 5)', () => {
     });
     const dir = tempDir();
     const out = join(dir, 'run');
-    const r = await runCliInProcess(['run', hostileSuite(dir, 6), '--base-url', server.url, '--out', out, '--rate', '4', '--duration', '1s', '--output', `otlp=${receiver.url}`], {
+    // A child process: the OTLP exporter of old read OTEL_EXPORTER_OTLP_HEADERS from the real environment, which an in-process run does not set.
+    const r = await runCli(['run', hostileSuite(dir, 6), '--base-url', server.url, '--out', out, '--rate', '4', '--duration', '1s', '--output', `otlp=${receiver.url}`], {
       env: { KBBENCH_API_KEY: KEY, OTEL_EXPORTER_OTLP_HEADERS: `x-token=${OTLP_TOKEN}` },
     });
     receiver.server.close();
@@ -428,6 +434,173 @@ describe('a remote-write redirect is an error, counted as dropped (item 12)', ()
   });
 });
 
+describe('--min-remaining says when it cannot guard (item 13)', () => {
+  let server: HostileServer;
+  beforeAll(async () => {
+    server = await startHostileServer();
+  });
+  afterAll(() => server.close());
+
+  // An answer without the field is no answer (protocol/: both credit fields are required): charged at
+  // an unknown cost before any was known, it stops the run with that reason, which says no budget can be kept.
+  const balances: Array<[string, Record<string, unknown>, string]> = [
+    ['null', { credits_remaining: null }, '--min-remaining 990 cannot guard: the service reported credits_remaining null'],
+    ['1e308', { credits_remaining: 1e308 }, '--min-remaining 990 cannot guard: the service reported credits_remaining 1e+308'],
+    ['absent', {}, 'so the budget cannot be kept'],
+  ];
+  for (const [seen, balance, why] of balances) {
+    it(`credits_remaining ${seen}: one request, stopped with the reason, incomplete (exit 3)`, async () => {
+      let asked = 0;
+      server.answer((_req, res) => {
+        asked += 1;
+        sendJson(res, 200, { text: 'an answer', credits_used: 0.01, ...balance });
+      });
+      const dir = tempDir();
+      const out = join(dir, 'run');
+      const r = await runCli(['run', hostileSuite(dir, 30), '--base-url', server.url, '--out', out, '--min-remaining', '990'], { env: { KBBENCH_API_KEY: KEY } });
+      expect(r.code).toBe(3);
+      expect(asked).toBe(1);
+      expect(r.stderr).toContain(why);
+      expect(readJson<{ status: string; stop_reason: string }>(join(out, 'run.json'))).toMatchObject({ status: 'budget-exhausted', stop_reason: expect.stringContaining(why) });
+      expect(readJson<{ verdict: string; status: string }>(join(out, 'summary.json'))).toMatchObject({ verdict: 'incomplete', status: 'budget-exhausted' });
+    });
+  }
+});
+
+describe('compare refuses a run that records an item twice (item 14)', () => {
+  let server: HostileServer;
+  beforeAll(async () => {
+    server = await startHostileServer();
+  });
+  afterAll(() => server.close());
+
+  it("two copies of a base's passing line: exit 2, naming file:line and the item", async () => {
+    let asked = 0;
+    server.answer((_req, res) => {
+      asked += 1;
+      sendJson(res, 200, { text: asked <= 3 ? 'The refund window is 7 days.' : 'I do not know.', credits_used: 0.01, credits_remaining: 100 });
+    });
+    const dir = tempDir();
+    const suite = hostileSuite(dir, 3);
+    writeFileSync(suite, readFileSync(suite, 'utf8').replace(/prompt: (Question \d\?)\n/g, 'prompt: $1\n    assert: [{ type: contains, value: refund }]\n'));
+    const [base, head] = [join(dir, 'base'), join(dir, 'head')];
+    for (const out of [base, head]) await runCli(['run', suite, '--base-url', server.url, '--out', out, '--quiet'], { env: { KBBENCH_API_KEY: KEY } });
+    const lines = readFileSync(join(base, 'results.ndjson'), 'utf8').split('\n').filter(Boolean);
+    const passing = lines.find((l) => (JSON.parse(l) as Sample).pass)!;
+    writeFileSync(join(base, 'results.ndjson'), [...lines, passing, passing].join('\n') + '\n');
+    const item = (JSON.parse(passing) as Sample).item_id;
+    const r = await runCli(['compare', base, head, '--out', join(dir, 'c')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${join(base, 'results.ndjson')}:4`);
+    expect(r.stderr).toContain(`first: ${item}, line 4 repeats line ${lines.indexOf(passing) + 1}`);
+    expect(readdirSync(dir)).not.toContain('c');
+  }, 60_000);
+});
+
+describe('a very long --label is cut in pages, whole in history.json (item 15)', () => {
+  let server: HostileServer;
+  const label = `release ${'x'.repeat(200 * 1024)} end`;
+  const out = tempDir();
+  beforeAll(async () => {
+    server = await startHostileServer();
+    const dir = tempDir();
+    const suite = hostileSuite(dir, 2);
+    // In-process: a 200 KB argument is past what execve takes (128 KiB each), which the shell would refuse anyway.
+    for (let i = 1; i <= 3; i++) {
+      const r = await runCliInProcess(['run', suite, '--base-url', server.url, '--out', join(dir, 'runs', `r${i}`), '--quiet', '--label', label], { env: { KBBENCH_API_KEY: KEY } });
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const r = await runCliInProcess(['history', join(dir, 'runs'), '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.length + r.stderr.length).toBeLessThan(10_000);
+  }, 60_000);
+  afterAll(() => server.close());
+
+  it('history.html stays small (38 MB before); history.json keeps the label whole', () => {
+    expect(statSync(join(out, 'history.html')).size).toBeLessThan(200 * 1024);
+    const json = readJson<{ runs: { label?: string }[] }>(join(out, 'history.json'));
+    expect(json.runs.map((r) => r.label)).toEqual([label, label, label]);
+  });
+
+  it.skipIf(!existsSync(CHROMIUM))('the page keeps its layout in Chromium: nothing wider than the window', async () => {
+    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      await page.goto(pathToFileURL(join(out, 'history.html')).href);
+      const widths = (await page.evaluate(`(() => {
+        const s = document.scrollingElement;
+        const cell = document.querySelector('#runs td:nth-child(3)');
+        return { page: s.scrollWidth, window: s.clientWidth, cell: cell.getBoundingClientRect().width, title: cell.querySelector('bdi').title.length };
+      })()`)) as { page: number; window: number; cell: number; title: number };
+      expect(widths.page).toBeLessThanOrEqual(widths.window);
+      expect(widths.cell).toBeLessThan(800);
+      expect(widths.title).toBeLessThanOrEqual(201);
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
+});
+
+describe('requests a second signal cuts get interrupted lines and are not resent on resume, as docs/run-directory.md says (item 16)', () => {
+  let server: HostileServer;
+  beforeAll(async () => {
+    server = await startHostileServer();
+  });
+  afterAll(() => server.close());
+
+  it('two hung requests, SIGINT then SIGTERM: two interrupted lines; --resume sends only the 4 others', async () => {
+    const hung: ServerResponse[] = [];
+    server.answer((_req, res) => {
+      hung.push(res);
+    });
+    const dir = tempDir();
+    const suite = hostileSuite(dir, 6);
+    const out = join(dir, 'run');
+    let signalled = 0;
+    const r = await runCli(['run', suite, '--base-url', server.url, '--out', out, '--concurrency', '2', '--graceful-stop', '10m', '--retries', '0'], {
+      env: { KBBENCH_API_KEY: KEY },
+      timeoutMs: 60_000,
+      onSpawn: (child) => {
+        const poll = setInterval(() => {
+          if (hung.length < 2) return;
+          clearInterval(poll);
+          signalled = 1;
+          child.kill('SIGINT');
+        }, 50);
+        child.stderr!.on('data', (d: Buffer) => {
+          if (signalled === 1 && /graceful stop/.test(d.toString())) {
+            signalled = 2;
+            child.kill('SIGTERM');
+          }
+        });
+      },
+    });
+    for (const res of hung) res.destroy();
+    expect(r.code, r.stderr).toBe(3);
+    const cut = readNdjson<Sample>(join(out, 'results.ndjson'));
+    expect(cut.map((s) => s.outcome)).toEqual(['interrupted', 'interrupted']);
+    let asked = 0;
+    server.answer((_req, res) => {
+      asked += 1;
+      sendJson(res, 200, { text: 'an answer', credits_used: 0.01, credits_remaining: 100 });
+    });
+    const resumed = await runCli(['run', suite, '--base-url', server.url, '--resume', out], { env: { KBBENCH_API_KEY: KEY } });
+    expect(resumed.code, resumed.stderr).not.toBeNull();
+    expect(asked).toBe(4);
+    const all = readNdjson<Sample>(join(out, 'results.ndjson'));
+    expect(new Set(all.map((s) => s.item_id)).size).toBe(6);
+    expect(all.filter((s) => s.outcome === 'interrupted').map((s) => s.item_id)).toEqual(cut.map((s) => s.item_id));
+  }, 90_000);
+
+  it('docs/run-directory.md and docs/load-testing.md say the same: interrupted lines, not sent again', () => {
+    for (const doc of ['docs/run-directory.md', 'docs/load-testing.md']) {
+      const text = readFileSync(join(import.meta.dirname, '..', doc), 'utf8').replace(/\s+/g, ' ');
+      expect(text, doc).not.toMatch(/have no result line|a resume sends them again|does not yet count them/);
+      expect(text, doc).toMatch(/a second (signal|Ctrl-C)[^.]*(interrupted)/i);
+    }
+  });
+});
+
 describe('run-directory readers read only regular files of bounded size (item 8)', () => {
   let server: HostileServer;
   let runDir: string;
@@ -442,8 +615,7 @@ describe('run-directory readers read only regular files of bounded size (item 8)
   afterAll(() => server.close());
 
   /** A copy of the finished run with one file replaced by a FIFO or a link to /dev/zero. */
-  const doctored = (name: string, how: 'fifo' | 'zero'): string => {
-    const copy = join(tempDir(), 'run');
+  const doctored = (name: string, how: 'fifo' | 'zero', copy = join(tempDir(), 'run')): string => {
     execFileSync('cp', ['-r', runDir, copy]);
     rmSync(join(copy, name));
     if (how === 'fifo') execFileSync('mkfifo', [join(copy, name)]);
@@ -463,6 +635,21 @@ describe('run-directory readers read only regular files of bounded size (item 8)
       }
     }, 90_000);
   }
+
+  it('history over doctored runs: each is skipped at once, saying why; the whole runs are read', async () => {
+    const root = tempDir();
+    execFileSync('cp', ['-r', runDir, join(root, 'whole')]);
+    const doctoredRuns: Array<[string, 'fifo' | 'zero']> = [['summary.json', 'zero'], ['summary.json', 'fifo'], ['run.json', 'fifo'], ['run.json', 'zero']];
+    for (const [name, how] of doctoredRuns) doctored(name, how, join(root, `${name}-${how}`));
+    const out = tempDir();
+    const r = await cli(['history', root, '--out', out]);
+    expect(r.code).toBe(0);
+    for (const [name, how] of doctoredRuns) {
+      // The run finder does not skip a run.json that is not a regular file: the reader refuses it, and the skip is said.
+      expect(r.stderr).toContain(`skipped ${join(root, `${name}-${how}`)}: cannot read ${join(root, `${name}-${how}`, name)}: ${name} is not a regular file`);
+    }
+    expect(readJson<{ runs: unknown[]; skipped: unknown[] }>(join(out, 'history.json'))).toMatchObject({ runs: [expect.anything()], skipped: expect.arrayContaining([expect.anything()]) });
+  }, 30_000);
 
   it('--resume of a run whose results.ndjson is a FIFO: refused, and a SIGTERM is not needed', async () => {
     const copy = doctored('results.ndjson', 'fifo');

@@ -124,7 +124,8 @@ describe('the lock on a run directory', () => {
     const id = (JSON.parse(first) as Sample).item_id;
     const report = await runCliInProcess(['report', out]);
     expect(report.code).toBe(2);
-    expect(report.stderr).toContain(`1 result line(s) record an item that already has one (first: ${id})`);
+    expect(report.stderr).toContain(`${results}:6`);
+    expect(report.stderr).toContain(`1 result line(s) record an item that already has one (first: ${id}, line 6 repeats line 1)`);
     const resume = await runCliInProcess(['run', SUITE, '--resume', out, '--latency-scale', '0']);
     expect(resume.code).toBe(2);
     expect(resume.stderr).toContain(`(first: ${id})`);

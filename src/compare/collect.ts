@@ -3,6 +3,9 @@ import { createHash } from 'node:crypto';
 import type { RunInfo } from '../domain/run.js';
 import type { Sample } from '../domain/sample.js';
 import { readResults } from '../store/results-reader.js';
+import { RUN_FILES } from '../store/run-dir.js';
+import { ItemLines } from '../store/run-integrity.js';
+import { join } from 'node:path';
 import { sampleCreditUnits } from '../credits/units.js';
 import { poolKeyOf } from '../plan/item-id.js';
 
@@ -95,13 +98,18 @@ const MAX_LISTED = 5;
  */
 export const itemKeyOf = poolKeyOf;
 
+/** Reads one run for a comparison; a run that records an item twice is refused (its pass rate would count it twice). */
 export async function digestRun(dir: string, run: RunInfo): Promise<RunDigest> {
   const digest: RunDigest = { dir, run, samples: 0, items: new Map(), models: new Map() };
-  for await (const sample of readResults(dir)) {
+  const lines = new ItemLines();
+  const results = readResults(dir);
+  for await (const sample of results) {
+    lines.add(sample.item_id, results.stats.line);
     digest.samples++;
     addToItem(itemOf(digest.items, sample), sample);
     addToModel(digest.models, sample);
   }
+  lines.assertUnique(join(dir, RUN_FILES.results), 'compare again');
   return digest;
 }
 

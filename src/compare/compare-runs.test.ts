@@ -130,8 +130,8 @@ describe('compareRuns', () => {
   });
 
   it('gives the pass rate and credits per request summary.json gives for the same run (judges and unknown credits too)', async () => {
-    const judged = (credits: number | null): Sample => ({ ...sample({ credits }), checks: [{ type: 'judge', pass: true, detail: 'PASS', credits_used: 0.002 }] });
-    const samples = [judged(0.01), judged(null), { ...sample({ caseId: 'x', pass: false, outcome: 'timeout', credits: null }) }, sample({ caseId: 'y', credits: 0.03 })];
+    const judged = (credits: number | null, repeat: number): Sample => ({ ...sample({ credits, repeat }), checks: [{ type: 'judge', pass: true, detail: 'PASS', credits_used: 0.002 }] });
+    const samples = [judged(0.01, 1), judged(null, 2), { ...sample({ caseId: 'x', pass: false, outcome: 'timeout', credits: null }) }, sample({ caseId: 'y', credits: 0.03 })];
     const dir = writeRun(join(root, 'same-numbers'), samples);
     const summarizer = createSummarizer();
     samples.forEach((s) => summarizer.add(s));

@@ -47,3 +47,28 @@ describe('BudgetGuard: the learning phase and the balance as reported', () => {
     expect(new BudgetGuard({ minRemaining: 500 }, ledger).decide('m').kind).toBe('stop');
   });
 });
+
+describe('BudgetGuard: --min-remaining with no balance to guard with (issue 34 item 13)', () => {
+  for (const seen of ['null', '1e308', 'missing']) {
+    it(`stops once a JSON answer reported credits_remaining ${seen} before any balance was known`, async () => {
+      const ledger = new CreditLedger();
+      const guard = new BudgetGuard({ minRemaining: 990 }, ledger);
+      ticketOf(await guard.acquire('m')); // the first request starts: the balance is not known yet
+      ledger.record('m', { creditsUsed: 0.01, creditsRemaining: null, balanceMissing: seen });
+      expect(guard.decide('m')).toMatchObject({ kind: 'stop', reason: expect.stringContaining(`--min-remaining 990 cannot guard: the service reported credits_remaining ${seen}`) });
+    });
+  }
+
+  it('keeps guarding with the balance known before an answer that reported none', () => {
+    const ledger = new CreditLedger();
+    ledger.record('m', { creditsUsed: 0.01, creditsRemaining: 1000 });
+    ledger.record('m', { creditsUsed: 0.01, creditsRemaining: null, balanceMissing: 'null' });
+    expect(new BudgetGuard({ minRemaining: 990 }, ledger).decide('m').kind).toBe('go');
+  });
+
+  it('a --max-credits run alone is not stopped by a missing balance', () => {
+    const ledger = new CreditLedger();
+    ledger.record('m', { creditsUsed: 0.01, creditsRemaining: null, balanceMissing: 'missing' });
+    expect(new BudgetGuard({ maxCredits: 10 }, ledger).decide('m').kind).toBe('go');
+  });
+});

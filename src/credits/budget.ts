@@ -72,6 +72,8 @@ export class BudgetGuard {
     if (this.ledger.unbounded && !balanceGuards) {
       return { kind: 'stop', reason: 'an answer was charged but its cost was not reported (no usage chunk, or a stream cut midway) before any cost was known, so the budget cannot be kept; --no-stream answers always report it' };
     }
+    const unguarded = this.minRemainingUnguarded();
+    if (unguarded !== null) return { kind: 'stop', reason: unguarded };
     const known = this.ledger.worstCase(model);
     const learning = this.ledger.pricedAnswers(model) < PRICED_BEFORE_CONCURRENCY;
     const busy = this.inFlight.size > 0;
@@ -94,6 +96,17 @@ export class BudgetGuard {
       return { kind: 'stop', reason: overMax ? `the credit budget (--max-credits ${this.limits.maxCredits}) would be passed` : `the account could fall below --min-remaining ${this.limits.minRemaining}` };
     }
     return { kind: 'go', worst };
+  }
+
+  /**
+   * --min-remaining guards with the balance the answers report. An answer that reported none (absent,
+   * null, 1e308) before any balance was known leaves nothing to guard with: the run stops there, as
+   * --max-credits does when nothing bounds a cost, instead of running on unguarded.
+   */
+  private minRemainingUnguarded(): string | null {
+    const seen = this.ledger.balanceMissing;
+    if (this.limits.minRemaining === undefined || seen === null || this.ledger.estimatedRemaining !== null) return null;
+    return `--min-remaining ${this.limits.minRemaining} cannot guard: the service reported credits_remaining ${seen} (a finite number from 0 is needed), so the balance is unknown; drop --min-remaining, or use --max-credits`;
   }
 
   private overMax(worst: number, pending: number, probe: boolean): boolean {

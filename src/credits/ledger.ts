@@ -12,6 +12,11 @@ export interface LedgerEntry {
    * or one cut after it started). A failed request that was never answered is not charged.
    */
   paidUnknown?: boolean;
+  /**
+   * A JSON answer arrived without a usable credits_remaining: what was seen (`missing`, `null`,
+   * `1e308`). Before any balance is known, --min-remaining then has nothing to guard with.
+   */
+  balanceMissing?: string;
 }
 
 export interface Reconciliation {
@@ -34,6 +39,7 @@ export class CreditLedger {
   private unboundedCount = 0;
   private startUnits: number | null = null;
   private lowestUnits: number | null = null;
+  private firstBalanceMissing: string | null = null;
   private readonly maxAnswerByModel = new Map<string, number>();
   private readonly maxExtraByModel = new Map<string, number>();
   private readonly pricedByModel = new Map<string, number>();
@@ -54,6 +60,7 @@ export class CreditLedger {
       if (worst === null) this.unboundedCount += 1;
       else this.assumedUnits += worst;
     }
+    if (entry.balanceMissing !== undefined && this.firstBalanceMissing === null) this.firstBalanceMissing = entry.balanceMissing;
     if (entry.creditsRemaining !== null) {
       const remaining = toUnits(entry.creditsRemaining);
       this.lowestUnits = this.lowestUnits === null ? remaining : Math.min(this.lowestUnits, remaining);
@@ -80,6 +87,11 @@ export class CreditLedger {
   /** True when an answer's cost was unknown and nothing bounded it: a budget cannot be kept. */
   get unbounded(): boolean {
     return this.unboundedCount > 0;
+  }
+
+  /** What the first JSON answer without a usable balance reported instead (null while none came). */
+  get balanceMissing(): string | null {
+    return this.firstBalanceMissing;
   }
 
   get lastRemaining(): number | null {

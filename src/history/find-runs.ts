@@ -1,5 +1,7 @@
 // Finds run directories under the folders given: any folder holding a run.json, however deep (CI
-// artifacts nest them), without following symbolic links (a loop must not hang the walk).
+// artifacts nest them), without following symbolic links into folders (a loop must not hang the
+// walk). A run.json that is not a regular file (a link, a FIFO) still marks a run: the reader
+// (store/run-file.ts) then reads it or refuses it, and history says why the run was skipped.
 import { opendir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { InputError } from '../domain/errors.js';
@@ -13,7 +15,7 @@ async function* walk(dir: string): AsyncGenerator<string> {
   let isRun = false;
   const handle = await opendir(dir);
   for await (const entry of handle) {
-    if (entry.isFile() && entry.name === RUN_FILES.run) isRun = true;
+    if (entry.name === RUN_FILES.run && !entry.isDirectory()) isRun = true;
     else if (entry.isDirectory() && !SKIPPED_NAMES.has(entry.name)) children.push(entry.name);
   }
   // A run directory's own folders are not runs; its name is enough.

@@ -3,3 +3,4 @@ export { buildHistory, type HistoryOptions } from './build.js';
 export { writeHistory, HISTORY_FILES, type HistoryResult } from './write.js';
 export type { HistoryJson, HistorySeries, HistoryChangePoint, HistoryFlip, HistoryMetric } from './types.js';
 export { HISTORY_METRICS } from './types.js';
+export { shownLabel, MAX_SHOWN_LABEL_CHARS } from './shown-label.js';

@@ -7,6 +7,7 @@ import { createReadStream, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse';
 import { RUN_FILES } from '../store/run-dir.js';
+import { KbError } from '../domain/errors.js';
 import { wilsonInterval } from '../stats/wilson.js';
 import type { MetricValues, QuestionOutcomes, RunGroup, RunRecord } from './types.js';
 
@@ -143,13 +144,19 @@ export class RunReadError extends Error {
   readonly code = 'HISTORY_RUN_UNREADABLE';
 }
 
+/** The reader's own words (a FIFO, a file past its limit), else the system's code (ENOENT, EACCES). */
+function reasonOf(error: unknown): string {
+  if (error instanceof KbError) return error.message;
+  return (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+}
+
 function readJson(path: string): Json {
   let text: string;
   try {
     // Sync: two small files a run, read one run after another; the thread pool's hand-offs cost more than they save.
     text = readRunFile(path, MAX_SUMMARY_BYTES);
   } catch (error) {
-    throw new RunReadError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new RunReadError(`cannot read ${path}: ${reasonOf(error)}`);
   }
   try {
     const value: unknown = JSON.parse(text);
@@ -173,7 +180,10 @@ export async function readRun(dir: string, intern: Interner): Promise<RunRecord>
   const suite = isObject(run.suite) ? (str(run.suite.name) ?? '') : '';
   let cells = new Map<string, Cell[]>();
   if (summary.cases_truncated !== null && summary.cases_truncated !== undefined && existsSync(join(dir, RUN_FILES.casesCsv))) {
-    cells = await cellsFromCsv(join(dir, RUN_FILES.casesCsv), intern);
+    const csvPath = join(dir, RUN_FILES.casesCsv);
+    cells = await cellsFromCsv(csvPath, intern).catch((error: unknown) => {
+      throw new RunReadError(`cannot read ${csvPath}: ${reasonOf(error)}`);
+    });
   } else if (Array.isArray(summary.cases)) {
     cells = cellsFromSummary(summary.cases, intern);
   }

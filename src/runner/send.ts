@@ -190,7 +190,14 @@ function withChecks(sample: Sample, spec: PlanRequest, deps: SendDeps): Sample |
 }
 
 function record(sample: Sample, deps: SendDeps): void {
-  deps.ledger.record(sample.model, { creditsUsed: sample.credits_used, creditsRemaining: sample.credits_remaining, paidUnknown: paidUnknown(sample) });
+  const balanceMissing = balanceMissingOf(sample);
+  deps.ledger.record(sample.model, { creditsUsed: sample.credits_used, creditsRemaining: sample.credits_remaining, paidUnknown: paidUnknown(sample), ...(balanceMissing !== undefined ? { balanceMissing } : {}) });
+}
+
+/** A JSON answer reports its balance; one that did not (absent, null, 1e308) says what it sent instead. */
+function balanceMissingOf(sample: Sample): string | undefined {
+  if (sample.streaming || sample.outcome !== 'ok' || sample.credits_remaining !== null) return undefined;
+  return /credits_remaining ([^,]*)/.exec(sample.credits_invalid ?? '')?.[1] ?? 'missing';
 }
 
 function judged(sample: Sample, checks: CheckResult[], deps: SendDeps, scoreThreshold: number | undefined): Sample {

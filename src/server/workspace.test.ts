@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { symlinkSync } from 'node:fs';
+import { symlinkSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadWorkspace, WorkspaceError } from './workspace.js';
+import { loadWorkspace, MAX_DOCUMENT_BYTES, WorkspaceError } from './workspace.js';
 import { DEMO, loadDemoWorkspace, writeTempFiles } from './test-helpers.js';
 
 const valid = `accounts:
@@ -113,6 +113,12 @@ describe('the documents root', () => {
   it('refuses what is not a regular file (a device), even inside the root', async () => {
     const folder = await writeTempFiles({ 'ws.yaml': `docs_root: /dev\n${withDoc('/dev/zero')}` });
     await expect(loadWorkspace(join(folder, 'ws.yaml'))).rejects.toThrow(/not a regular file/);
+  });
+
+  it('refuses a document past MAX_DOCUMENT_BYTES (16 MiB) from its size, before reading it', async () => {
+    const folder = await writeTempFiles({ 'ws.yaml': valid, 'docs/one.md': '' });
+    truncateSync(join(folder, 'docs', 'one.md'), MAX_DOCUMENT_BYTES + 1); // sparse: no 16 MiB written
+    await expect(loadWorkspace(join(folder, 'ws.yaml'))).rejects.toThrow(`larger than the limit of ${MAX_DOCUMENT_BYTES} bytes`);
   });
 
   it('names a docs_root that does not exist', async () => {

@@ -37,7 +37,7 @@ describe('readResults', () => {
     const runDir = await runDirWith('torn', `${lines.join('\n')}\n${lines[0]!.slice(0, 40)}`);
     const { samples: read, stats } = await collect(runDir);
     expect(read).toHaveLength(samples.length);
-    expect(stats).toEqual({ lines: samples.length + 1, samples: samples.length, torn_lines: 1, invalid_lines: 0 });
+    expect(stats).toEqual({ lines: samples.length + 1, samples: samples.length, torn_lines: 1, invalid_lines: 0, line: samples.length });
   });
 
   it('keeps a complete last line that only lacks its newline', async () => {

@@ -14,6 +14,8 @@ export interface ResultsReadStats {
   torn_lines: number;
   /** Other lines that are not a result object (kept apart: they mean corruption, not interruption). */
   invalid_lines: number;
+  /** The line number (from 1, blank lines counted) of the sample last yielded: where a caller's finding is. */
+  line: number;
 }
 
 /** An async iterable of Samples; `stats` is complete once iteration has finished. */
@@ -27,18 +29,21 @@ export function readResults(runDir: string, fileName: string = RUN_FILES.results
 }
 
 export function readResultsFile(path: string): ResultsStream {
-  const stats: ResultsReadStats = { lines: 0, samples: 0, torn_lines: 0, invalid_lines: 0 };
+  const stats: ResultsReadStats = { lines: 0, samples: 0, torn_lines: 0, invalid_lines: 0, line: 0 };
   return { stats, [Symbol.asyncIterator]: () => iterateSamples(path, stats) };
 }
 
 async function* iterateSamples(path: string, stats: ResultsReadStats): AsyncGenerator<Sample> {
+  let lineNumber = 0;
   for await (const { lines, complete } of readLineBatches(path)) {
     for (const line of lines) {
+      lineNumber++;
       if (line.trim() === '') continue;
       stats.lines++;
       const sample = parseSample(line);
       if (sample) {
         stats.samples++;
+        stats.line = lineNumber;
         yield sample;
       } else if (complete) {
         stats.invalid_lines++;

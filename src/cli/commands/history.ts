@@ -1,6 +1,6 @@
 // `kbbench history DIR… [--suite NAME] [--out DIR]`: every run of a suite on one page; exit 0, or 2 on bad input.
 import type { CommandModule } from 'yargs';
-import { writeHistory } from '../../history/index.js';
+import { shownLabel, writeHistory } from '../../history/index.js';
 import { EXIT, type ExitCode } from '../exit.js';
 import type { CliIo } from '../io.js';
 import { TOOL_VERSION } from '../version.js';
@@ -28,7 +28,7 @@ export function historyCommand(io: CliIo, setExit: (code: ExitCode) => void): Co
         const { runs, change_points: changes, flaky } = result.json;
         io.out(`${runs.length} runs, ${changes.length} change points, ${flaky.length} flaky questions`);
         for (const c of changes) {
-          const at = [c.label, c.commit?.slice(0, 12)].filter(Boolean).join(' · ') || c.run_id;
+          const at = [c.label === undefined ? undefined : shownLabel(c.label), c.commit?.slice(0, 12)].filter(Boolean).join(' · ') || c.run_id;
           io.out(`  ${c.suite} ${c.tag !== undefined ? `tag ${c.tag}` : c.model} ${c.metric}: ${round(c.before)} → ${round(c.after)} at ${at} (p = ${c.p_value.toFixed(3)})`);
         }
         io.out(`wrote ${result.htmlPath} and ${result.jsonPath}`);

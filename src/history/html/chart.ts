@@ -4,6 +4,7 @@ import { esc } from '../../report/html/escape.js';
 import { axes, CHART, linearScale, marker, niceTicks, pathOf, PLOT_HEIGHT, PLOT_WIDTH, svgFrame } from '../../report/html/chart-frame.js';
 import { formatTick } from '../../report/format.js';
 import type { HistoryChangePoint, HistorySeries } from '../types.js';
+import { shownLabel } from '../shown-label.js';
 
 /** Past this many points a chart draws its line only: markers that close cannot be told apart or clicked. */
 export const MAX_MARKERS = 400;
@@ -35,7 +36,7 @@ function tickLabel(series: HistorySeries, i: number, oneDay: boolean): string {
 
 export function pointTitle(series: HistorySeries, i: number): string {
   const p = series.points[i]!;
-  const names = [p.label, p.commit?.slice(0, 12)].filter(Boolean).join(' · ');
+  const names = [p.label === undefined ? undefined : shownLabel(p.label), p.commit?.slice(0, 12)].filter(Boolean).join(' · ');
   const ci = p.ci95 ? ` (95% ${formatValue(series.metric, p.ci95[0])}–${formatValue(series.metric, p.ci95[1])})` : '';
   return `${p.started_at}${names ? ` ${names}` : ''}: ${formatValue(series.metric, p.value)}${ci}`;
 }

@@ -6,6 +6,7 @@ import { STYLES } from '../../report/html/styles.js';
 import { METRIC_TITLES, type HistoryChangePoint, type HistoryJson, type HistorySeries } from '../types.js';
 import { formatValue, historyChart, safeHref } from './chart.js';
 import { HISTORY_SCRIPT } from './script.js';
+import { shownLabel } from '../shown-label.js';
 
 const EXTRA_STYLES = `
 .filters { display: flex; flex-wrap: wrap; gap: .75rem 1.5rem; margin: 1rem 0; }
@@ -55,7 +56,7 @@ ${select('f-metric', 'Metric', [`<option value="*">every metric</option>`, ...me
 }
 
 function runName(label: string | undefined, commit: string | undefined, runId: string): string {
-  return [label, commit?.slice(0, 12)].filter(Boolean).join(' · ') || runId.slice(0, 8);
+  return [label === undefined ? undefined : shownLabel(label), commit?.slice(0, 12)].filter(Boolean).join(' · ') || runId.slice(0, 8);
 }
 
 function changeTable(json: HistoryJson): string {
@@ -97,7 +98,7 @@ function runTable(json: HistoryJson): string {
     const kb = r.knowledge_base ? [r.knowledge_base.version, r.knowledge_base.sha256?.slice(0, 12)].filter(Boolean).join(' · ') : '–';
     const href = safeHref(r.report);
     const link = href !== undefined ? `<a href="${esc(href)}">report</a>` : '–';
-    return `<tr data-suite="${esc(r.suite)}"><td>${esc(r.started_at)}</td><td>${userText(r.run_id, 40)}</td><td>${userText(r.label ?? '', 60)}</td><td>${userText(r.commit?.slice(0, 12) ?? '', 20)}</td><td>${userText(kb, 40)}</td><td>${esc(r.status)}</td><td>${esc(r.verdict)}</td><td>${link}</td></tr>`;
+    return `<tr data-suite="${esc(r.suite)}"><td>${esc(r.started_at)}</td><td>${userText(r.run_id, 40)}</td><td>${userText(shownLabel(r.label ?? ''), 60)}</td><td>${userText(r.commit?.slice(0, 12) ?? '', 20)}</td><td>${userText(kb, 40)}</td><td>${esc(r.status)}</td><td>${esc(r.verdict)}</td><td>${link}</td></tr>`;
   });
   return `<div class="scroll"><table><thead><tr><th scope="col">Started</th><th scope="col">Run</th><th scope="col">Label</th><th scope="col">Commit</th><th scope="col">Knowledge base</th><th scope="col">Status</th><th scope="col">Verdict</th><th scope="col">Report</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
 }
