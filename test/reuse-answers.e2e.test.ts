@@ -5,7 +5,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
-import { readJson, readNdjson, runCliInProcess as runCli, startCountingProxy, startServe, tempDir, type CountingProxy, type ServeHandle } from './helpers.js';
+import { demoWorkspaceWithRefundWindowChanged, readJson, readNdjson, runCliInProcess as runCli, startCountingProxy, startServe, tempDir, type CountingProxy, type ServeHandle } from './helpers.js';
 
 const suiteText = (edits: { extra?: string; refundContext?: string; secondTurn?: string } = {}): string => `name: reuse-e2e
 target: { board_id: winter-frost-CJk4G, chat_id: chatNode-patient-star-4uIJt }
@@ -119,6 +119,26 @@ describe('kbbench run --reuse-answers', () => {
     const lines = readNdjson<Sample>(join(out, 'results.ndjson'));
     expect(lines.filter((s) => s.thread_id === 'onboarding').every((s) => s.reused_from === undefined)).toBe(true);
   }, 60_000);
+
+  it('records its sources and label in run.json', () => {
+    const run = readJson<{ options: { reuseAnswers?: string[]; kbVersion?: string } }>(join(dir, 'two-new', 'run.json'));
+    expect(run.options).toMatchObject({ reuseAnswers: [source], kbVersion: 'docs-v1' });
+  });
+
+  it('the embedded service: its documents are its knowledge base; the same documents reuse every answer, changed ones none', async () => {
+    const first = join(dir, 'embedded-a');
+    expect((await runCli(['run', 'suites/demo.yaml', '--latency-scale', '0', '--out', first, '--quiet'])).code).toBe(0);
+    const again = join(dir, 'embedded-b');
+    const r = await runCli(['run', 'suites/demo.yaml', '--latency-scale', '0', '--reuse-answers', first, '--fail-on', 'checks', '--out', again, '--quiet']);
+    expect(r.code).toBe(0);
+    const summary = readJson<{ totals: { requests: number; reused?: number; credits_used: number } }>(join(again, 'summary.json'));
+    expect(summary.totals.reused).toBe(summary.totals.requests);
+    expect(summary.totals.credits_used).toBe(0);
+    const changed = join(dir, 'embedded-c');
+    const workspace = demoWorkspaceWithRefundWindowChanged(join(dir, 'ws'));
+    await runCli(['run', 'suites/demo.yaml', '--workspace', workspace, '--latency-scale', '0', '--reuse-answers', first, '--out', changed, '--quiet']);
+    expect(readJson<{ totals: { reused?: number } }>(join(changed, 'summary.json')).totals.reused).toBeUndefined();
+  }, 120_000);
 
   it('against a live service without --kb-version: exit 2 naming the flag, nothing sent', async () => {
     const before = proxy.requests();
