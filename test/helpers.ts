@@ -217,6 +217,8 @@ export interface CountingProxy {
   answers(): number;
   /** Every request that reached the service through the proxy (listings and conversation creation too). */
   requests(): number;
+  /** The answer requests' bodies as sent (JSON parsed; a GET's query parameters), oldest first. */
+  asked(): Record<string, unknown>[];
   stop(): Promise<void>;
 }
 
@@ -226,9 +228,18 @@ export async function startCountingProxy(upstream: string): Promise<CountingProx
   const target = new URL(upstream);
   let answers = 0;
   let requests = 0;
+  const asked: Record<string, unknown>[] = [];
   const server = createServer((req, res) => {
     requests += 1;
-    if (/\/conversation(?:\/[^/]+)?(?:\?|$)/.test(req.url ?? '') && !(req.url ?? '').includes('/conversation/new')) answers += 1;
+    if (/\/conversation(?:\/[^/]+)?(?:\?|$)/.test(req.url ?? '') && !(req.url ?? '').includes('/conversation/new')) {
+      answers += 1;
+      const body: Buffer[] = [];
+      req.on('data', (d: Buffer) => body.push(d));
+      req.on('end', () => {
+        const text = Buffer.concat(body).toString();
+        asked.push(text === '' ? Object.fromEntries(new URL(req.url ?? '/', 'http://x').searchParams) : (JSON.parse(text) as Record<string, unknown>));
+      });
+    }
     const forward = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (up) => {
       res.writeHead(up.statusCode ?? 502, up.headers);
       up.pipe(res);
@@ -242,6 +253,7 @@ export async function startCountingProxy(upstream: string): Promise<CountingProx
     url: `http://127.0.0.1:${port}`,
     answers: () => answers,
     requests: () => requests,
+    asked: () => [...asked],
     stop: () => new Promise<void>((r) => {
       server.closeAllConnections();
       server.close(() => r());

@@ -114,7 +114,7 @@ function adapt(line: string): { args: string[]; env: Record<string, string> } | 
     return { args: [...live, ...target, ...out], env: { KBBENCH_API_KEY: serve.key, ...baseUrl } };
   }
   if (command === 'run') {
-    const local = args.map((word, i) => (args[i - 1] === '--duration' ? '2s' : args[i - 1] === '--stages' ? SHORT_STAGES : args[i - 1] === '--concurrency-stages' ? '1s:2,1s:1' : args[i - 1] === '--baseline' ? baselineDir : args[i - 1] === '--workspace' && word === '/tmp/ws/workspace.yaml' ? changedWorkspace : args[i - 1] === '--markdown' ? markdownFile : word));
+    const local = args.map((word, i) => (args[i - 1] === '--duration' ? '2s' : args[i - 1] === '--stages' ? SHORT_STAGES : args[i - 1] === '--concurrency-stages' ? '1s:2,1s:1' : args[i - 1] === '--baseline' || args[i - 1] === '--reuse-answers' ? baselineDir : args[i - 1] === '--workspace' && word === '/tmp/ws/workspace.yaml' ? changedWorkspace : args[i - 1] === '--markdown' ? markdownFile : word));
     const ramp = suiteHasLoadBlock(args[1]) && !args.some((word) => SHAPE_FLAGS.includes(word)) ? ['--stages', SHORT_STAGES] : [];
     // A closed loop that cycles until its stages end sends as fast as answers come: with instant
     // answers it would spend past the demo's `credits_used sum<=5`, so it keeps a little latency.

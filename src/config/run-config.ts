@@ -77,6 +77,10 @@ export interface RunConfig {
   filter?: string[];
   /** `--only-failed RUN_DIR`: only the cases and threads that failed there run. */
   onlyFailedDir?: string;
+  /** `--reuse-answers RUN_DIR` (repeatable): earlier runs whose answers to unchanged questions are taken instead of asking again. */
+  reuseAnswers?: string[];
+  /** `--kb-version TEXT`: the live service's knowledge base, as the user labels it (part of an answer's key, store/answer-key.ts). */
+  kbVersion?: string;
   /** `--embeddings-url`: `similar` checks take their text score from this endpoint (the key never recorded). */
   embeddings?: { baseUrl: string; model: string; apiKey?: string };
   /** `--baseline` without --allow-different-suites: the suite must bear the baseline's name (checked before sending). */

@@ -38,6 +38,8 @@ export interface CreditsSummary {
   reconciliation: ReconciliationFindings;
   /** With --credit-price: the spend in money (null otherwise). */
   money: CreditsMoney | null;
+  /** --reuse-answers: what the reused answers cost when they were asked (not spent by this run). */
+  saved?: number;
   /** With --max-credits or --min-remaining: the limits and how far the spend passed them (credits/budget-readout.ts). */
   budget?: BudgetReadout;
 }

@@ -58,6 +58,8 @@ export interface RecordedOptions {
   outputs?: OutputSpec[];
   /** `--kb-version TEXT`: the live service's knowledge base, as the user labels it (part of an answer's key, store/answer-key.ts). */
   kbVersion?: string;
+  /** `--reuse-answers`: the run directories whose answers this run took instead of asking. */
+  reuseAnswers?: string[];
   /** What the run was for, when not a run of its own (`estimate-sample`). */
   purpose?: string;
   /** A merged run: the shards' run directories. */

@@ -105,6 +105,11 @@ export interface Sample {
   question_key?: string;
   /** The run (its run_id) this answer was recorded in, when this run did not ask for it (a regrade judges a source run's answers again). */
   reused_from?: string;
+  /** A reused answer (--reuse-answers): what it cost when it was asked (null: unknown); this run spent nothing on it (`credits_used` 0). */
+  credits_saved?: number | null;
+  /** A reused answer: its first chunk and latency when it was asked, kept out of this run's timing statistics. */
+  reused_ttfc_ms?: number | null;
+  reused_latency_ms?: number | null;
   /** The suite marks this case or thread as expected to fail (`expect_fail: reason`): its failure does not fail the run. */
   expected_failure?: string;
   /** Reports only (never in results.ndjson): a person's label (labels.csv), which is this answer's verdict. */

@@ -187,6 +187,22 @@ export interface TotalsSummary extends RequestStats {
   starts_per_s: number | null;
   /** Requests sent during --warmup: in results.ndjson (marked), not in these statistics. */
   warmup: number;
+  /** Answers taken from earlier runs (--reuse-answers): in requests and pass rates, not in timings or spend (summary `reused`). */
+  reused?: number;
+}
+
+/** Answers taken from earlier runs (--reuse-answers): not asked now, so apart from this run's timings and spend. */
+export interface ReusedSummary {
+  answers: number;
+  /** The run ids they were asked in. */
+  from: string[];
+  /** What they cost when they were asked: the credits this run did not spend. */
+  credits_saved: number;
+  /** Of them, answers whose cost was not reported (not in credits_saved). */
+  credits_saved_unknown: number;
+  /** Their first chunk and latency when they were asked. */
+  ttfc_ms: TimingPercentiles | null;
+  latency_ms: TimingPercentiles | null;
 }
 
 /** One case × model (or thread turn × model) cell: how its requests went, over repeats. */
@@ -332,6 +348,8 @@ export interface Summary {
   thresholds: ThresholdResult[];
   /** Spend per model and turn position, per passed answer, the balance and the ledger's reconciliation (computed by credits/run-credits.ts; shapes in credits.ts). */
   credits?: CreditsSummary;
+  /** --reuse-answers: the answers taken from earlier runs, with their recorded timings and the credits they saved. */
+  reused?: ReusedSummary;
   /** Open loop: per stage of the load profile (from timeline.ndjson, else rebuilt from results). */
   stages?: StageSummary[];
   /** Open loop with a ramp: the lowest achieved rate at which latency, errors or pass rate turned; null when none did. */

@@ -15,6 +15,7 @@ import { createRequestStats, type RequestStatsAccumulator } from './request-stat
 import { createFailedItems } from './failed-items.js';
 import { createTagCredits } from './tag-credits.js';
 import { createGraderStats } from './grader-stats.js';
+import { createReusedAnswers } from './reused-answers.js';
 
 export interface SummarizerOptions {
   /**
@@ -83,6 +84,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
   const credits = new RunCredits(options.cases?.spillDir !== undefined ? { spillDir: options.cases.spillDir } : {});
   const failures = createFailedItems();
   const graders = createGraderStats();
+  const reused = createReusedAnswers();
   // One accumulator per tag: tags are a suite's small vocabulary, bounded all the same.
   const tags = new Map<string, RequestStatsAccumulator>();
   const tagCredits = createTagCredits(MAX_TAGS);
@@ -119,6 +121,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
     credits.add(sample);
     failures.add(sample);
     graders.add(sample);
+    reused.add(sample);
     if (Array.isArray(sample.tags)) {
       addTags(tags, sample);
       tagCredits.add(sample);
@@ -140,6 +143,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
     for (const name of order) setOwn(modelSummaries, name, { ...models.get(name)!.toStats(), ...perQuestion.models.get(name) });
     const durationMs = context.duration_ms ?? (lastEndMs > 0 ? lastEndMs : null);
     const stats = total.toStats();
+    const reusedResult = reused.result();
     const totals: TotalsSummary = {
       ...stats,
       dropped, dropped_late: lateStarts, dropped_rate: droppedRate,
@@ -149,6 +153,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       duration_ms: durationMs,
       requests_per_s: durationMs ? Math.round((stats.requests / durationMs) * 1000 * 1000) / 1000 : null,
       warmup,
+      ...(reusedResult ? { reused: reusedResult.answers } : {}),
       starts,
       starts_per_s: durationMs ? Math.round((starts / durationMs) * 1000 * 1000) / 1000 : null,
     };
@@ -166,7 +171,8 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       cases: caseResult.cases,
       cases_truncated: caseResult.truncated,
       thresholds,
-      credits: credits.finish(order, context.credit_price),
+      credits: { ...credits.finish(order, context.credit_price), ...(reusedResult ? { saved: reusedResult.credits_saved } : {}) },
+      ...(reusedResult ? { reused: reusedResult } : {}),
       failures: failures.result(),
       ...(perQuestion.pairs.length > 0 ? { model_pairs: perQuestion.pairs } : {}),
       ...(perQuestion.flaky.total > 0 ? { flaky: perQuestion.flaky } : {}),

@@ -42,6 +42,15 @@ export function renderTable(headers: readonly string[], rows: readonly string[][
   return [line(headers), rule, ...rows.map(line)].join('\n');
 }
 
+/** --reuse-answers: what was not asked, what it saved, and what it took when it was asked (out of this run's timings). */
+function reusedLine(summary: Summary): string {
+  const r = summary.reused;
+  if (r === undefined) return '';
+  const unknown = r.credits_saved_unknown > 0 ? ` (+${formatCount(r.credits_saved_unknown)} of unknown cost)` : '';
+  const ttfc = r.ttfc_ms ? `, their TTFC p50 ${formatDurationMs(r.ttfc_ms.p50)} when asked` : '';
+  return `reused ${formatCount(r.answers)} answers of ${r.from.join(', ')} (not asked, out of the timings${ttfc}): credits spent now ${formatCredits(summary.totals.credits_used)}, saved ${formatCredits(r.credits_saved)}${unknown}`;
+}
+
 /** How many of the dropped starts were sent late, and their share of the planned starts. */
 function droppedDetail(t: Summary['totals']): string {
   const parts = [
@@ -58,6 +67,7 @@ function headline(summary: Summary, options: ConsoleSummaryOptions): string[] {
     t.dropped > 0 ? `dropped ${formatCount(t.dropped)}${droppedDetail(t)}` : '',
     (t.interrupted ?? 0) > 0 ? `interrupted ${formatCount(t.interrupted ?? 0)} (cut at the graceful stop or by a second signal; may have been charged)` : '',
     (t.warmup ?? 0) > 0 ? `warmup ${formatCount(t.warmup)} (sent, left out of these figures)` : '',
+    reusedLine(summary),
     t.credits_unknown > 0 ? `credits unknown for ${formatCount(t.credits_unknown)} answers (no usage report)` : '',
     failedCredits(t),
     ...gateExtras(summary),

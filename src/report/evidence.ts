@@ -43,6 +43,8 @@ export interface AnswerEvidence {
   attempts: number;
   error: SampleError | null;
   conversation_id: string | null;
+  /** --reuse-answers: the run this answer was taken from (not asked by this run). */
+  reused_from?: string;
 }
 
 export interface CellEvidence {
@@ -102,6 +104,7 @@ export function createEvidenceCollector(): EvidenceCollector {
       checks: sample.checks.map(({ grader_replies: _replies, ...c }) => ({ ...c, detail: cut(String(c.detail ?? ''), EVIDENCE_LIMITS.checkDetailChars) })),
       ttfb_ms: sample.ttfb_ms, ttfc_ms: sample.ttfc_ms, latency_ms: sample.latency_ms,
       credits_used: sample.credits_used, credits_unknown: sample.credits_unknown, attempts: sample.attempts,
+      ...(sample.reused_from !== undefined ? { reused_from: sample.reused_from } : {}),
       error: sample.error ? { ...sample.error, message: cut(sample.error.message, EVIDENCE_LIMITS.checkDetailChars) } : null,
       conversation_id: sample.conversation_id,
     };

@@ -3,6 +3,7 @@ import { setMaxListeners } from 'node:events';
 import { BudgetGuard, type BudgetLimits } from '../credits/budget.js';
 import { CreditLedger } from '../credits/ledger.js';
 import type { ChatClient } from '../domain/client.js';
+import type { AnswerReuse } from '../domain/answer-reuse.js';
 import { DEFAULT_BACKOFF, retryingClient, type BackoffPolicy } from '../client/retry.js';
 import { Channel, type EventStream } from './channel.js';
 import { systemClock, type Clock } from './clock.js';
@@ -41,6 +42,8 @@ export interface RunnerOptions {
   ledger?: CreditLedger;
   /** The run's t0 (monotonic ms), when set by whoever starts several loops at one instant (--workers). */
   runStartMs?: number;
+  /** --reuse-answers: earlier runs' answers, taken instead of sending (runner/reuse.ts). */
+  reuse?: AnswerReuse;
   /** Offsets, think times, retry waits and the loop's timers (default the system's monotonic clock and setTimeout; a test passes a fake one). */
   clock?: Clock;
 }
@@ -97,6 +100,7 @@ export function startRun(source: UnitSource, options: RunnerOptions): RunHandle 
     signalCut,
     gracefulStopMs: options.gracefulStopMs ?? DEFAULT_GRACEFUL_STOP_MS,
     refusedModels: new ModelRefusals(),
+    ...(options.reuse ? { reuse: options.reuse } : {}),
   };
   const guard = new BudgetGuard(options.budget ?? {}, ledger);
   const gate = new StartGate(guard, stop, (reason, detail) => channel.push({ type: 'stopped', reason, detail }));

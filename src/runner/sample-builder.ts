@@ -158,3 +158,22 @@ export function interruptedSample(spec: PlanRequest, ctx: SampleContext, waitedM
     chunks: 0, chars: 0, text: '', credits_used: null, credits_remaining: null, credits_unknown: false,
   });
 }
+
+/**
+ * An answer taken from an earlier run (--reuse-answers): this run sent nothing, so it has no timings
+ * and spent no credits; what the answer took and cost when it was asked is kept apart
+ * (`reused_ttfc_ms`, `reused_latency_ms`, `credits_saved`), out of this run's timing statistics.
+ */
+export function reusedSample(spec: PlanRequest, ctx: Pick<SampleContext, 'startedAt' | 'offsetMs'>, stored: Sample, runId: string): Sample {
+  const sample = sampleOf(spec, {
+    endpoint: stored.endpoint, method: stored.method, streaming: stored.streaming, conversationId: stored.conversation_id, attempts: 0, ...ctx,
+  }, NO_TIMINGS, {
+    status: stored.status, outcome: 'ok', error: null, chunks: stored.chunks, chars: stored.chars, text: stored.text,
+    credits_used: 0, credits_remaining: null, credits_unknown: false,
+  }, stored.stream_dialect);
+  sample.reused_from = runId;
+  sample.credits_saved = stored.credits_used;
+  sample.reused_ttfc_ms = stored.ttfc_ms;
+  sample.reused_latency_ms = stored.latency_ms;
+  return sample;
+}

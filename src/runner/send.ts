@@ -5,6 +5,7 @@ import { AbortedError, KbError, ValidationError } from '../domain/errors.js';
 import type { CheckResult, Sample } from '../domain/sample.js';
 import type { CheckSpec } from '../domain/suite.js';
 import type { CreditLedger } from '../credits/ledger.js';
+import type { AnswerReuse } from '../domain/answer-reuse.js';
 import { checkCreditUnits, fromUnits } from '../credits/units.js';
 import { itemOutcome } from '../checks/outcome.js';
 import type { PlanRequest } from '../plan/types.js';
@@ -46,6 +47,8 @@ export interface SendDeps {
   gracefulStopMs?: number;
   /** Models the service refused by name (model label → why); their remaining requests are skipped, not sent. */
   refusedModels?: ModelRefusals;
+  /** --reuse-answers: earlier runs' answers, taken instead of sending (runner/reuse.ts). */
+  reuse?: AnswerReuse;
 }
 
 /**
@@ -172,21 +175,23 @@ const paidUnknown = (sample: Sample): boolean =>
 /**
  * The answer and its judges enter the ledger together, after the checks: until then the model's
  * worst case must not look known, or the budget would admit requests on the answer's cost alone.
- * An answer with no checks is booked at once (no promise per request).
+ * An answer with no checks is booked at once (no promise per request). A reused answer (`reused`:
+ * what it was when asked, which its checks judge) was not paid for now: only its judges are booked.
  */
-function withChecks(sample: Sample, spec: PlanRequest, deps: SendDeps): Sample | Promise<Sample> {
+export function withChecks(sample: Sample, spec: PlanRequest, deps: SendDeps, reused?: CheckSubject): Sample | Promise<Sample> {
+  const paid = reused === undefined;
   if (sample.outcome !== 'ok') {
-    record(sample, deps);
+    if (paid) record(sample, deps);
     sample.pass = false;
     return sample;
   }
   if (spec.checks.length === 0) {
     // No check: the item passed with its answer (itemOutcome of none), its checks left empty.
-    record(sample, deps);
+    if (paid) record(sample, deps);
     sample.pass = true;
     return sample;
   }
-  return deps.check(spec.checks, sample, deps.abort).then((checks) => judged(sample, checks, deps, spec.score_threshold));
+  return deps.check(spec.checks, reused ?? sample, deps.abort).then((checks) => judged(sample, checks, deps, spec.score_threshold, paid));
 }
 
 function record(sample: Sample, deps: SendDeps): void {
@@ -200,8 +205,8 @@ function balanceMissingOf(sample: Sample): string | undefined {
   return /credits_remaining ([^,]*)/.exec(sample.credits_invalid ?? '')?.[1] ?? 'missing';
 }
 
-function judged(sample: Sample, checks: CheckResult[], deps: SendDeps, scoreThreshold: number | undefined): Sample {
-  record(sample, deps);
+function judged(sample: Sample, checks: CheckResult[], deps: SendDeps, scoreThreshold: number | undefined, paid: boolean): Sample {
+  if (paid) record(sample, deps);
   const extraUnits = checkCreditUnits(checks);
   if (extraUnits > 0) deps.ledger.recordExtra(sample.model, fromUnits(extraUnits));
   sample.checks = checks;

@@ -7,6 +7,7 @@ import type { PlanUnit } from '../plan/types.js';
 import type { StartGate, StopReason } from './gate.js';
 import { RequestCancelled, sendRequest, type SendDeps } from './send.js';
 import { runThread } from './thread.js';
+import { reuseUnit } from './reuse.js';
 
 export type RunEvent =
   | { type: 'sample'; sample: Sample }
@@ -42,6 +43,8 @@ export interface UnitSource {
 /** Runs one unit, pushing its samples; a hard abort ends it silently (nothing half-done is recorded). */
 export async function runUnit(unit: PlanUnit, deps: SendDeps, gate: StartGate, emit: (s: Sample) => void): Promise<void> {
   try {
+    // Answered from earlier runs (--reuse-answers): nothing is sent, so neither budget nor slot is asked for.
+    if (deps.reuse !== undefined && gate.stopped === null && (await reuseUnit(unit, deps, emit))) return;
     if (unit.kind === 'thread') {
       await runThread(unit, deps, { stopped: () => gate.stopped !== null, beforeTurn: (request) => gate.enter(request), emit });
       return;

@@ -6,6 +6,7 @@ import { createRedactor } from '../client/redact.js';
 import { fromUnits, sampleCreditUnits, toUnits } from '../credits/units.js';
 import type { LoadSpec } from '../domain/load.js';
 import type { RunStatus } from '../domain/run.js';
+import type { AnswerReuse } from '../domain/answer-reuse.js';
 import type { Sample } from '../domain/sample.js';
 import type { LiveInterval } from '../metrics/interval-recorder.js';
 import type { OutputReport } from '../domain/output.js';
@@ -75,6 +76,8 @@ export interface DriveCounts {
   outputContext?: OutputContext;
   /** --workers N (N > 1): the worker threads spawned on the run (absent: this thread's loop). */
   workers?: WorkerPool;
+  /** --reuse-answers: earlier runs' answers, taken instead of sending. */
+  reuse?: AnswerReuse;
 }
 
 function redactReports(reports: OutputReport[], redact: (text: string) => string): OutputReport[] {
@@ -100,7 +103,7 @@ function mixOf(spec: LoadSpec, seed: number | undefined, maxWeight: number) {
 
 /** The runner's options of a run: the one loop's, or each worker thread's (session/workers/). */
 export function runnerOptionsOf(
-  options: RunConfig, client: KbClient, target: ResolvedTarget, counts: Pick<DriveCounts, 'previousUnits' | 'maxWeight'>, grading: GradingDeps,
+  options: RunConfig, client: KbClient, target: ResolvedTarget, counts: Pick<DriveCounts, 'previousUnits' | 'maxWeight' | 'reuse'>, grading: GradingDeps,
   signals: { stop: AbortSignal; abort: AbortSignal },
 ): RunnerOptions {
   const spec = specOf(options);
@@ -115,6 +118,7 @@ export function runnerOptionsOf(
       ...(options.minRemaining !== undefined ? { minRemaining: options.minRemaining } : {}),
     },
     check: judgePort(client, target, options, grading), stop: signals.stop, abort: signals.abort,
+    ...(counts.reuse ? { reuse: counts.reuse } : {}),
   };
 }
 

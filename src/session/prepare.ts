@@ -11,6 +11,7 @@ import { loadSuites } from '../suite/index.js';
 import type { LoadSpec } from '../domain/load.js';
 import { specOf } from '../config/load-section.js';
 import { filterSuite, parseFilters } from '../suite/filter.js';
+import { assertReuseFlags } from './reuse-answers.js';
 import { onlyFailedFilter } from '../store/run-selection.js';
 import { withSuiteLoad } from '../config/from-suite.js';
 import type { RunConfig } from '../config/run-config.js';
@@ -105,6 +106,7 @@ function checkRunFlags(options: RunConfig): void {
   if (options.resumeDir !== undefined && options.outDir !== undefined) {
     throw new InputError('--resume continues a run in its own directory; leave out --out', { field: '--out' });
   }
+  assertReuseFlags(options);
 }
 
 /**

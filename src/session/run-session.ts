@@ -28,6 +28,7 @@ import { initialRunInfo, plannedTotal } from './run-info.js';
 import { startDurationHeartbeat } from './duration-heartbeat.js';
 import { waitForStartAt, waitForWholeSecond } from './start-at.js';
 import { resolveTarget, type EmbeddedLauncher } from './target.js';
+import { setUpReuse } from './reuse-answers.js';
 import { chooseWorkers, isLoopback } from './workers/count.js';
 import { spawnWorkers, type WorkerPool } from './workers/pool.js';
 
@@ -89,6 +90,10 @@ export async function runSession(requested: RunConfig, hooks: SessionHooks, over
   const target = await resolveTarget(options, prepared.suite, hooks.launchEmbedded);
   // A fresh embedded service knows none of the earlier conversations: half-done threads are rebuilt.
   const source: UnitSource = state ? remainingUnits(prepared.plan, state, !target.embedded) : prepared.plan;
+  const reuse = await setUpReuse(options, prepared.plan, target).catch(async (error: unknown) => {
+    await target.stop();
+    throw error;
+  });
   let heartbeat: ReturnType<typeof startDurationHeartbeat> | null = null;
   let pool: WorkerPool | null = null;
   const client = createClient({ baseUrl: target.baseUrl, apiKey: target.apiKey, auth: options.auth, ...(options.apiKeyHeader ? { apiKeyHeader: options.apiKeyHeader } : {}), ...(options.dialect ? { dialect: options.dialect } : {}) });
@@ -102,7 +107,7 @@ export async function runSession(requested: RunConfig, hooks: SessionHooks, over
     // Worker threads start up before the wait for the start instant, so their start-up does not move t0.
     const workers = chooseWorkers({
       load: prepared.load, serviceHere: target.embedded || isLoopback(target.baseUrl), partial: previous !== null || overrides.select !== undefined,
-      budget: options.maxCredits !== undefined || options.minRemaining !== undefined, ...(options.workers !== undefined ? { requested: options.workers } : {}),
+      budget: options.maxCredits !== undefined || options.minRemaining !== undefined, reuse: reuse !== null, ...(options.workers !== undefined ? { requested: options.workers } : {}),
     });
     const replayUnits = toUnits(previous?.replay_credits ?? 0);
     const previousUnits = (state?.creditUnits ?? 0) + replayUnits;
@@ -137,6 +142,7 @@ export async function runSession(requested: RunConfig, hooks: SessionHooks, over
     const tookOver = lock ? takeOverNotice(lock) : null;
     const warnings = [...(tookOver ? [tookOver] : []), ...(target.notice ? [target.notice] : []), ...prepared.warnings, ...resumed.warnings, ...resumeWarnings(previous, prepared, state)];
     if (workers.notice) warnings.push(workers.notice);
+    if (reuse) warnings.push(...reuse.notices);
     hooks.onStart?.({ runDir, total, done, baseUrl: target.baseUrl, embedded: target.embedded, demo: target.knowledgeBase?.demo === true, warnings, load: describeLoad(prepared.load, { concurrency: askedConcurrency(options.load), ...(options.shard ? { shard: options.shard } : {}) }), workers: workers.count });
     // A sweep's rates are known once its probes are done: run.json records them as its load (its kind says how).
     const onSweep = (sweep: SweepEvent): void => {
@@ -146,7 +152,7 @@ export async function runSession(requested: RunConfig, hooks: SessionHooks, over
       writeRunInfo(runDir, info);
       hooks.onSweep?.(sweep);
     };
-    const outcome = await drive(source, options, { ...hooks, onSweep }, client, target, runDir, { total, done, previousUnits, thresholdAborts: prepared.thresholdAborts, maxWeight, ...(pool ? { workers: pool } : {}), outputContext: outputContextOf(info, options) },
+    const outcome = await drive(source, options, { ...hooks, onSweep }, client, target, runDir, { total, done, previousUnits, thresholdAborts: prepared.thresholdAborts, maxWeight, ...(pool ? { workers: pool } : {}), ...(reuse ? { reuse: reuse.index } : {}), outputContext: outputContextOf(info, options) },
       { ...(grader ? { grader } : {}), ...(prepared.knowledge ? { knowledge: prepared.knowledge } : {}) });
     heartbeat.stop();
     const durationMs = priorMs + heartbeat.elapsedMs();

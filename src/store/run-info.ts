@@ -25,7 +25,7 @@ const recordedOptionsSchema = z.looseObject({
   embeddings: z.looseObject({ baseUrl: text, model: text }), thresholdFlags: stringList,
   embedded: z.looseObject({ workspacePath: text.optional(), seed: count.optional(), latencyScale: count.optional(), degradeQuality: flag.optional() }),
   dialect: text, failOn: stringList, allowChangedSuite: flag, graderChat: text, graderModel: text, graderUrl: text,
-  outputs: z.array(z.looseObject({ kind: z.enum(OUTPUT_KINDS), url: text })), kbVersion: text, purpose: text, merged_from: stringList,
+  outputs: z.array(z.looseObject({ kind: z.enum(OUTPUT_KINDS), url: text })), kbVersion: text, reuseAnswers: stringList, purpose: text, merged_from: stringList,
 }).partial();
 
 /** What every reader relies on; other fields pass through as written. */

@@ -107,7 +107,28 @@ export function runFlags<T>(y: Argv<T>) {
       type: 'string', array: true, group: 'Plan:',
       describe: 'run only cases/threads whose id or a tag matches: a glob (refund-*), /regex/, id:… or tag:… (repeatable: any matches)',
     })
-    .option('only-failed', { type: 'string', describe: 'run only the cases and threads that failed in this earlier run directory', group: 'Plan:' });
+    .option('only-failed', { type: 'string', describe: 'run only the cases and threads that failed in this earlier run directory', group: 'Plan:' })
+    .option('reuse-answers', {
+      type: 'string', array: true, group: 'Plan:',
+      describe: 'take the answers to unchanged questions from this earlier run directory instead of asking (repeatable); checks judge them again',
+    })
+    .option('kb-version', { type: 'string', describe: "a label for the live service's knowledge base (e.g. docs-2026-11-28); answers are reused only under the same label", group: 'Target:' });
+}
+
+/** `--reuse-answers DIR` (repeatable): each given once, never empty. */
+function reuseDirsOf(value: unknown): string[] | undefined {
+  if (value === undefined) return undefined;
+  const dirs = (Array.isArray(value) ? value : [value]).map(String);
+  if (dirs.some((d) => d.trim() === '')) throw new InputError('expected a run directory, got an empty value', { field: '--reuse-answers' });
+  return dirs.length > 0 ? [...new Set(dirs)] : undefined;
+}
+
+/** `--kb-version TEXT`: a label, never blank (a blank label would match every other blank one). */
+function kbVersionOf(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  const label = String(value).trim();
+  if (label === '') throw new InputError('expected a label for the knowledge base, got an empty value', { field: '--kb-version' });
+  return label;
 }
 
 
@@ -246,6 +267,8 @@ export function toSessionOptions(a: Record<string, unknown>, env: NodeJS.Process
     ...opt('embeddings', embeddingsOf(a, env)),
     ...opt('filter', (a.filter as string[] | undefined)?.length ? (a.filter as string[]) : undefined),
     ...opt('onlyFailedDir', a.onlyFailed as string | undefined),
+    ...opt('reuseAnswers', reuseDirsOf(a.reuseAnswers)),
+    ...opt('kbVersion', kbVersionOf(a.kbVersion)),
     embedded: {
     ...opt('workspacePath', a.workspace as string | undefined),
     ...opt('seed', seedOf(a.seed)),

@@ -43,6 +43,7 @@ function facts(a: AnswerEvidence): string {
           timing('latency', a.latency_ms),
           credits,
           a.attempts > 1 ? `${a.attempts} attempts` : '',
+          a.reused_from !== undefined ? `reused from run ${a.reused_from} (not asked)` : '',
         ];
   return `<div class="facts">${items.filter(Boolean).map((i) => `<span>${esc(i)}</span>`).join('')}</div>`;
 }

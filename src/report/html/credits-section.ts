@@ -2,7 +2,7 @@
 // balance over the run (and where its last value came from), and the ledger's reconciliation findings.
 import type { CreditsSummary } from '../../domain/credits.js';
 import type { Summary } from '../../domain/summary.js';
-import { formatCount, formatCredits, modelLabel } from '../format.js';
+import { formatCount, formatCredits, formatDurationMs, modelLabel } from '../format.js';
 import { esc } from './escape.js';
 
 /** The case table of the section lists the dearest cases only: the matrix and cases.csv have them all. */
@@ -49,6 +49,15 @@ function reconciliation(c: CreditsSummary): string {
 ${table(['between answers', 'from', 'to', 'expected', 'gap'], rows, 'Steps of the balance that the answers do not explain')}`;
 }
 
+/** --reuse-answers: spent now beside saved, and what the reused answers took when they were asked (out of this run's timings). */
+function reusedParagraph(summary: Summary): string {
+  const r = summary.reused;
+  if (r === undefined) return '';
+  const ttfc = r.ttfc_ms ? `; when asked, their TTFC p50 was ${esc(formatDurationMs(r.ttfc_ms.p50))} and latency p50 ${esc(formatDurationMs(r.latency_ms?.p50 ?? null))}` : '';
+  const unknown = r.credits_saved_unknown > 0 ? ` (and ${formatCount(r.credits_saved_unknown)} answers of unknown cost)` : '';
+  return `<p class="reused">Reused answers: <strong>${formatCount(r.answers)}</strong> taken from run ${esc(r.from.join(', '))}, not asked again (marked reused_from in every result line). Credits spent now: <strong>${esc(formatCredits(summary.totals.credits_used))}</strong>; saved: <strong>${esc(formatCredits(r.credits_saved))}</strong>${unknown}. Their timings are left out of this run's figures${ttfc}.</p>`;
+}
+
 export function renderCreditsSection(summary: Summary): string {
   const c = summary.credits;
   if (!c) return '<p>This run\'s summary has no credits section (written by an older kbbench).</p>';
@@ -62,6 +71,7 @@ export function renderCreditsSection(summary: Summary): string {
     : '';
   return [
     remaining,
+    reusedParagraph(summary),
     money,
     table(['model', 'credits', 'requests', 'mean', 'sd', 'per passed'], models, 'Spend by model'),
     table(['position', 'credits', 'requests', 'mean', 'sd'], turns, 'Spend by turn position (history grows with the turn)'),

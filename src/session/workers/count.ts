@@ -18,6 +18,8 @@ export interface WorkersContext {
   /** A resumed run, or part of a plan (an estimate's sample): the worker would rebuild a different plan. */
   partial: boolean;
   budget: boolean;
+  /** --reuse-answers: one index hands out each stored answer once. */
+  reuse?: boolean;
   /** Cores of the machine (os.availableParallelism()). */
   cores?: number;
 }
@@ -33,6 +35,7 @@ function oneLoopReason(ctx: WorkersContext): string | null {
   const kind = oneWorkerReason(ctx.load);
   if (kind !== null) return kind;
   if (ctx.budget) return 'a credit budget (--max-credits, --min-remaining) is kept by one ledger';
+  if (ctx.reuse === true) return 'answers reused from earlier runs (--reuse-answers) are handed out by one index';
   if (ctx.partial) return 'a resumed run (or an estimate\'s sample) sends part of a plan';
   return null;
 }
