@@ -42,7 +42,7 @@ export function partOf(record: TrafficRecord, count: number): number {
  * The due records of a replay. `read` gives the log's entries afresh for each pass (a file read
  * again as a stream); a looped pass starts a mean gap after the previous one ended.
  */
-export async function* replaySchedule(read: () => AsyncIterable<LogEntry>, options: ReplayOptions): AsyncGenerator<DueRecord> {
+export async function* replaySchedule(read: () => AsyncIterable<LogEntry> | Iterable<LogEntry>, options: ReplayOptions): AsyncGenerator<DueRecord> {
   const { timeScale, durationMs } = options;
   let pass = 1;
   let index = 0;
