@@ -124,6 +124,11 @@ function adapt(line: string): { args: string[]; env: Record<string, string> } | 
     return { args: [...local, '--latency-scale', '0', ...out], env: {} };
   }
   if (command === 'validate') return { args, env: {} };
+  if (command === 'traffic') {
+    // The log goes to stdout (the page redirects it): the redirect is the shell's; a run directory is the run made before all.
+    const words = args.includes('>') ? args.slice(0, args.indexOf('>')) : args;
+    return { args: words.map((word, i) => (i === 1 && word.startsWith('reports/') ? baselineDir : word)), env: {} };
+  }
   if (command === 'compare') {
     // `compare BASE HEAD`: the run made before all, against itself (nothing changed: a pass).
     const flags = args.slice(3);

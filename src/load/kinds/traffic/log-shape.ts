@@ -96,3 +96,8 @@ export function describeShape(shape: LogShape, timeScale: number): string[] {
 }
 
 const round = (value: number): number => Math.round(value * 100) / 100;
+
+/** `--traffic FILE` as the load input takes it: the file and its shape, read once (stages of `windowMs`, default a minute). */
+export async function readTrafficSource(file: string, windowMs?: number): Promise<{ file: string; shape: LogShape }> {
+  return { file, shape: await shapeOfLog(file, windowMs ?? DEFAULT_TRAFFIC_WINDOW_MS) };
+}

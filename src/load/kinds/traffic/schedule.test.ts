@@ -25,7 +25,7 @@ describe('replaySchedule', () => {
 
   it('splits by conversation: every turn of a thread in one part, the parts adding up to the whole', async () => {
     const many = entriesOf(Array.from({ length: 200 }, (_, i) => [i, i % 3 === 0 ? undefined : `c${i % 17}`] as const));
-    const parts = await Promise.all([1, 2, 3].map((index) => collect(replaySchedule(() => many, { timeScale: 1, part: { index, count: 3 } }))));
+    const parts = await Promise.all([1, 2, 3].map((index) => collect(replaySchedule(() => many, { timeScale: 1, parts: [{ index, count: 3 }] }))));
     expect(parts.map((p) => p.length).reduce((a, b) => a + b)).toBe(200);
     const owner = new Map<string, number>();
     parts.forEach((part, p) => part.forEach((d) => {

@@ -12,8 +12,8 @@ export interface ReplayOptions {
   durationMs?: number;
   /** Replay the log again after its end (`spanMs` + one gap later), until `durationMs`. */
   loop?: { spanMs: number };
-  /** Keep only this part (1-based index of count) of the conversations. */
-  part?: { index: number; count: number };
+  /** Keep only this part (1-based index of count) of the conversations; a later part splits the one before (a --shard's workers). */
+  parts?: readonly { index: number; count: number }[];
 }
 
 /** A record due on the run's clock: `dueMs` from t0; `pass` 1-based (--loop); `index` its place in the whole replay. */
@@ -33,10 +33,13 @@ export function scaleForRate(ratePerS: number, meanRatePerS: number | null): num
 }
 
 /** Which part of N a record belongs to: its conversation decides, so a thread stays on one loop. */
-export function partOf(record: TrafficRecord, count: number): number {
+export function partOf(record: TrafficRecord, count: number, level = 0): number {
   const key = record.conversation ?? `line:${record.line}`;
-  return (idHash(key) % count) + 1;
+  return (idHash(level === 0 ? key : `${level}:${key}`) % count) + 1;
 }
+
+const inParts = (record: TrafficRecord, parts: ReplayOptions['parts']): boolean =>
+  (parts ?? []).every((part, level) => partOf(record, part.count, level) === part.index);
 
 /**
  * The due records of a replay. `read` gives the log's entries afresh for each pass (a file read
@@ -55,7 +58,7 @@ export async function* replaySchedule(read: () => AsyncIterable<LogEntry> | Iter
       if (durationMs !== undefined && dueMs >= durationMs) return;
       const at = index;
       index += 1;
-      if (options.part && partOf(record, options.part.count) !== options.part.index) continue;
+      if (!inParts(record, options.parts)) continue;
       const conversationKey = record.conversation === undefined ? null : pass === 1 ? record.conversation : `${record.conversation}#${pass}`;
       yield { record, dueMs, pass, index: at, conversationKey };
     }
