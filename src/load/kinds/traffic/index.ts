@@ -110,7 +110,7 @@ export const trafficKind: LoadKind<TrafficLoad> = {
     const cut = spec.durationMs !== undefined ? `, cut at ${seconds(spec.durationMs)}${spec.loop ? ' (looped)' : ''}` : '';
     return [
       ...describeShape(spec.shape, spec.timeScale),
-      `  replayed${share}${cut}: at most ${spec.maxInFlight} in flight (--max-in-flight); starts held past it are sent late, and over ${seconds(GIVE_UP_LATE_MS)} late they count as dropped`,
+      `    replayed${share}${cut}: at most ${spec.maxInFlight} in flight (--max-in-flight); starts held past it are sent late, and over ${seconds(GIVE_UP_LATE_MS)} late they count as dropped`,
     ].join('\n');
   },
   schedule: (spec, shardCount) => ({ stages: trafficStages(spec, 1 / shardCount), max_in_flight: spec.maxInFlight }),

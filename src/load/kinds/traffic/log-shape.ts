@@ -86,12 +86,12 @@ export function describeShape(shape: LogShape, timeScale: number): string[] {
   const t = shape.thinkTime;
   const rate = shape.meanRatePerS === null ? 'all at one instant' : `${round(shape.meanRatePerS)}/s on average`;
   const lines = [`traffic log: ${shape.records} records over ${round(shape.spanMs / 1000)}s recorded (${rate}), replayed in ${round(shape.spanMs / 1000 / timeScale)}s (time scale ${round(timeScale)})`];
-  lines.push(`  ${t.conversations} conversations, ${t.one_time} one-time questions`);
+  lines.push(`    ${t.conversations} conversations, ${t.one_time} one-time questions`);
   if (t.turns_per_conversation) {
     const tc = t.turns_per_conversation;
-    lines.push(`  turns per conversation p50 ${tc.p50}, p95 ${tc.p95}, max ${tc.max}`);
+    lines.push(`    turns per conversation p50 ${tc.p50}, p95 ${tc.p95}, max ${tc.max}`);
   }
-  if (t.gap_ms) lines.push(`  think time between turns (recorded) p50 ${round(t.gap_ms.p50 / 1000)}s, p95 ${round(t.gap_ms.p95 / 1000)}s, max ${round(t.gap_ms.max / 1000)}s`);
+  if (t.gap_ms) lines.push(`    think time between turns (recorded) p50 ${round(t.gap_ms.p50 / 1000)}s, p95 ${round(t.gap_ms.p95 / 1000)}s, max ${round(t.gap_ms.max / 1000)}s`);
   return lines;
 }
 
