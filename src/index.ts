@@ -13,7 +13,7 @@ export { runSession, type SessionHooks, type SessionResult } from './session/run
 export type { RunConfig, LoadSection } from './config/run-config.js';
 /** The name of 0.1.0's library for what is now RunConfig. */
 export type { RunConfig as RunSessionOptions } from './config/run-config.js';
-export { estimateSuite } from './session/estimate.js';
+export { estimateSuite } from './estimate/estimate.js';
 export { createSummarizer, mergeHistogramFiles, IntervalRecorder, mergeTimelines, createLoadAnalysis, type LiveInterval } from './metrics/index.js';
 export { readTimeline } from './store/timeline-file.js';
 export { readResults } from './store/results-reader.js';

@@ -12,8 +12,9 @@ import { PATH_FIELDS, REFUSALS } from './rules.js';
  * When two kinds are asked for, the first in registry order (kinds/registry.ts) names the clash;
  * the default kind (no triggers: closed) is chosen only when no other is asked for.
  */
-const PRECEDENCE: readonly LoadKindName[] = (Object.keys(LOAD_KINDS) as LoadKindName[]).filter((kind) => kindOf(kind).triggers.length > 0);
-const DEFAULT_KIND: LoadKindName = (Object.keys(LOAD_KINDS) as LoadKindName[]).find((kind) => kindOf(kind).triggers.length === 0)!;
+const kindNames = (): LoadKindName[] => Object.keys(LOAD_KINDS) as LoadKindName[];
+const precedence = (): LoadKindName[] => kindNames().filter((kind) => kindOf(kind).triggers.length > 0);
+const defaultKind = (): LoadKindName => kindNames().find((kind) => kindOf(kind).triggers.length === 0)!;
 
 function fieldOfIssue(def: LoadKind, path: readonly PropertyKey[]): LoadField {
   for (let i = path.length - 1; i >= 0; i -= 1) {
@@ -40,8 +41,8 @@ export function validateSpec(spec: LoadSpec, n: FieldNames = FLAG_NAMES): LoadSp
  * `n` names the fields as the input does (flags, or a suite's keys).
  */
 export function buildLoadSpec(input: LoadInput, n: FieldNames = FLAG_NAMES): LoadSpec {
-  const asked = PRECEDENCE.filter((kind) => kindOf(kind).triggers.some((field) => isGiven(input, field)));
-  const kind = asked[0] ?? DEFAULT_KIND;
+  const asked = precedence().filter((kind) => kindOf(kind).triggers.some((field) => isGiven(input, field)));
+  const kind = asked[0] ?? defaultKind();
   const def = kindOf(kind);
   if (asked.length > 1) {
     const other = kindOf(asked[1]!).triggers.find((field) => isGiven(input, field))!;
@@ -56,10 +57,10 @@ export function buildLoadSpec(input: LoadInput, n: FieldNames = FLAG_NAMES): Loa
 }
 
 export { defaultMaxInFlight, FLAG_NAMES, SUITE_NAMES, LoadFieldError, type FieldNames, type LoadField, type LoadInput } from './input.js';
-export type { LoadKind, LoopContext, WorkerPlaces } from './kind.js';
+export type { LoadKind, LoopContext, ProbedRates, RatesFound, WorkerPlaces } from './kind.js';
 export { kindOf, LOAD_KINDS } from './kinds/registry.js';
 export { MAX_SWEEP_RATES, SWEEP_PROBE_MAX_MS, SWEEP_SATURATION_WORKERS } from './kinds/sweep/limits.js';
 export {
-  arrivalProfileOf, describeLoad, isTimeBound, loopOf, oneWorkerReason, probesFirst, specConcurrency, scheduleOf, shardsSchedule, sloOf, specMaxInFlight, startsOnWholeSecond, volumeUnknownOf, workerPlacesOf,
+  arrivalProfileOf, describeLoad, isTimeBound, loopOf, noResumeOf, oneWorkerReason, probedOf, specConcurrency, scheduleOf, shardsSchedule, specMaxInFlight, startsOnWholeSecond, volumeUnknownOf, workerPlacesOf,
   workersProfileOf,
 } from './profile.js';

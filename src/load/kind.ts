@@ -7,6 +7,7 @@ import type { LoadSpec, RunLoad } from '../domain/load.js';
 import type { Shard } from '../plan/types.js';
 import type { LoadProfile } from '../runner/arrivals.js';
 import type { Loop } from '../runner/loop/executor.js';
+import type { RunEvent } from '../runner/unit.js';
 import type { FieldNames, LoadField, LoadInput } from './input.js';
 
 /** What a run adds to its spec when it starts the loop: the seed of its random draws, its `--shard`. */
@@ -26,7 +27,21 @@ export interface WorkerPlaces {
   oneLoopBelow?: number;
 }
 
-export interface LoadKind<S extends LoadSpec = LoadSpec> {
+/** `S`: the kind's spec (one member of LoadSpec, once its folder merges it into LoadSpecs). */
+/** The rates a kind's probes found (its `sweep` event, without its type). */
+export type RatesFound = Omit<Extract<RunEvent, { type: 'sweep' }>, 'type'>;
+
+/** What a kind with probes does with the rates they found. */
+export interface ProbedRates<S> {
+  /** Target starts per second on the run's clock: 0 over the probes, then the rates. */
+  profile(found: RatesFound): LoadProfile;
+  /** The live line's phase at `tMs` (probing while `profile` is null, then which rate). */
+  phase(profile: LoadProfile | null, tMs: number): string;
+  /** run.json's `load` once the rates are known. */
+  recorded(found: RatesFound, spec: S): RunLoad;
+}
+
+export interface LoadKind<S extends { kind: string } = LoadSpec> {
   kind: S['kind'];
   /** One line for --help, docs and errors. */
   summary: string;
@@ -57,9 +72,9 @@ export interface LoadKind<S extends LoadSpec = LoadSpec> {
   timeBound: boolean;
   /**
    * Its first results are probes (recorded as warmup, no target rate, no cap) until its executor
-   * pushes a `sweep` event with the rates it found (a sweep).
+   * pushes a `sweep` event with the rates it found (a sweep): what that event means. Absent: no probes.
    */
-  probesFirst?: boolean;
+  probed?: ProbedRates<S>;
   /** Its schedule starts on a whole wall-clock second, so its stages start where a timeline line does. */
   startsOnWholeSecond?: boolean;
   /** `--shard i/N` takes a segment of this kind's schedule of starts, not a slice of the plan (runner/segment.ts). */
@@ -92,6 +107,4 @@ export interface LoadKind<S extends LoadSpec = LoadSpec> {
   maxInFlight?(spec: S): number;
   /** The closed loop's `--concurrency` the spec carries; absent: the spec does not say it. */
   concurrency?(spec: S): number;
-  /** SLOs judged per rate (a sweep's `--slo`); absent: none. */
-  slo?(spec: S): Record<string, string[]>;
 }

@@ -4,7 +4,7 @@ import type { LoadSpec, RunLoad } from '../domain/load.js';
 import type { Shard } from '../plan/types.js';
 import type { LoadProfile } from '../runner/arrivals.js';
 import type { Loop } from '../runner/loop/executor.js';
-import type { LoopContext, WorkerPlaces } from './kind.js';
+import type { LoopContext, ProbedRates, WorkerPlaces } from './kind.js';
 import { kindOf } from './kinds/registry.js';
 
 /** An open loop's arrival profile; null for a kind with no schedule of starts before the run (a sweep's rates come from its probes). */
@@ -42,9 +42,9 @@ export function shardsSchedule(spec: LoadSpec): boolean {
   return kindOf(spec.kind).shardsSchedule === true;
 }
 
-/** True when the run's first results are probes, until a `sweep` event says its rates (kind.ts `probesFirst`). */
-export function probesFirst(spec: LoadSpec): boolean {
-  return kindOf(spec.kind).probesFirst === true;
+/** What the spec's probes' rates mean (kind.ts `probed`), or null when its results are never probes. */
+export function probedOf(spec: LoadSpec): ProbedRates<LoadSpec> | null {
+  return kindOf(spec.kind).probed ?? null;
 }
 
 /** The `--concurrency` the spec carries (a closed loop's), or null when it does not say it. */
@@ -62,11 +62,6 @@ export function specMaxInFlight(spec: LoadSpec): number | null {
   return kindOf(spec.kind).maxInFlight?.(spec) ?? null;
 }
 
-/** SLOs judged per rate (a sweep's `--slo`); none for other kinds. */
-export function sloOf(spec: LoadSpec): Record<string, string[]> {
-  return kindOf(spec.kind).slo?.(spec) ?? {};
-}
-
 /** Why `--workers` keeps one event loop for the spec, or null when it splits. */
 export function oneWorkerReason(spec: LoadSpec): string | null {
   return kindOf(spec.kind).oneWorker ?? null;
@@ -75,6 +70,11 @@ export function oneWorkerReason(spec: LoadSpec): string | null {
 /** The bound `--workers` splits (each worker needs one of its places), or null. */
 export function workerPlacesOf(spec: LoadSpec): WorkerPlaces | null {
   return kindOf(spec.kind).workerPlaces?.(spec) ?? null;
+}
+
+/** Why `--resume` cannot continue a run of this spec, or null when it can (kind.ts `noResume`). */
+export function noResumeOf(spec: LoadSpec): string | null {
+  return kindOf(spec.kind).noResume ?? null;
 }
 
 /** Why a forecast cannot count what this load sends, or null when it can (kind.ts `volumeUnknown`). */

@@ -1,28 +1,26 @@
 // Drives the runner: every result appended to results.ndjson (and counted only once it is there),
 // progress reported, and how the run ended.
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import type { KbClient } from '../client/index.js';
 import { createRedactor } from '../client/redact.js';
 import { fromUnits, sampleCreditUnits, toUnits } from '../credits/units.js';
 import type { LoadSpec } from '../domain/load.js';
 import type { RunStatus } from '../domain/run.js';
 import type { Sample } from '../domain/sample.js';
-import { IntervalRecorder, type LiveInterval } from '../metrics/interval-recorder.js';
+import type { LiveInterval } from '../metrics/interval-recorder.js';
 import type { OutputReport } from '../domain/output.js';
-import { createOutputs, loadOutputs, ModelTally, OutputStream, type ClosedSecond, type Output, type OutputContext } from '../outputs/index.js';
+import { loadOutputs, type OutputContext } from '../outputs/index.js';
+import { startRunOutputs } from '../outputs/run-outputs.js';
 import { monotonicMs, startRun, type RunnerOptions, type RunEvent, type StopReason, type UnitSource } from '../runner/index.js';
 import { ResultsFile } from '../store/results-file.js';
 import { RUN_FILES } from '../store/run-dir.js';
-import { targetRateAt, type LoadProfile } from '../runner/arrivals.js';
-import { TimelineFile, timelinePath } from '../store/timeline-file.js';
-import { loadShapeOf, sweepRunProfile } from './load-shape.js';
+import { loadShapeOf } from './load-shape.js';
 import { startLoopDelayProbe } from './loop-delay.js';
 import { judgePort, type GradingDeps } from './judge-port.js';
 import { createSetupCheck } from './setup-check.js';
 import { createStopConditions, type StopDecision } from './stop-conditions.js';
 import type { ThresholdAbort } from '../domain/suite.js';
-import { isTimeBound, loopOf, probesFirst, specMaxInFlight, workersProfileOf } from '../load/index.js';
+import { loopOf, probedOf } from '../load/index.js';
 import { askedConcurrency, specOf } from '../config/load-section.js';
 import { redactSample, runCredentials } from './redact-sample.js';
 import type { RunConfig } from '../config/run-config.js';
@@ -50,9 +48,6 @@ export interface DriveHooks {
 }
 
 export type SweepEvent = Extract<RunEvent, { type: 'sweep' }>;
-
-/** How often closed seconds are looked for: a line reaches the file within this of its second's end. */
-const TIMELINE_TICK_MS = 250;
 
 export interface DriveOutcome {
   status: RunStatus;
@@ -140,7 +135,11 @@ export async function drive(
   // --workers N: N loops in worker threads, their events joined here (session/workers/).
   if (counts.workers) await counts.workers.ready;
   const handle = counts.workers ? counts.workers.start(hooks) : startRun(source, runnerOptionsOf(options, client, target, counts, grading, hooks));
-  const timeline = startTimeline(runDir, handle.runStartMs, options, spec, hooks, counts.outputContext);
+  const timeline = startRunOutputs({
+    runDir, runStartMs: handle.runStartMs, spec, shape: loadShapeOf(options), loopDelay: startLoopDelayProbe(),
+    ...(options.outputs ? { outputs: options.outputs } : {}), ...(counts.outputContext ? { outputContext: counts.outputContext } : {}),
+    ...(hooks.onInterval ? { onInterval: hooks.onInterval } : {}),
+  });
   cancelRun = () => handle.cancel();
   timeline.onFailure(() => cancelRun());
   const progress: ProgressInfo = { done: counts.done, total: counts.total, errors: 0, creditsUsed: fromUnits(counts.previousUnits) };
@@ -167,7 +166,7 @@ export async function drive(
     handle.halt(decision.by, decision.detail);
   };
   // A sweep's probe results come before its 'sweep' event: recorded as warmup, out of its figures.
-  let probing = probesFirst(spec);
+  let probing = probedOf(spec) !== null;
   try {
     // A turn's events at once: the results that arrived in it are booked together, after it.
     batches: for await (const batch of handle.events.batches()) {
@@ -213,99 +212,4 @@ export async function drive(
   if (stop === 'budget-exhausted') return { status: 'budget-exhausted', stopReason: stopDetail, dropped, unrecordedUnits: unrecordedUnits(), outputs };
   if (stop === 'interrupted') return { status: 'interrupted', stopReason: 'interrupted by a signal', dropped, unrecordedUnits: unrecordedUnits(), outputs };
   return { status: 'completed', dropped, unrecordedUnits: unrecordedUnits(), outputs };
-}
-
-/** Where a sweep is at `tMs`: probing, or its k-th rate of N (its stages follow a first one of target 0). */
-function sweepPhase(profile: LoadProfile | null, tMs: number): string {
-  if (profile === null || profile.kind !== 'stages') return 'probing (closed loops: one at a time, then at saturation)';
-  const rates = profile.stages.slice(1);
-  let endMs = profile.stages[0]!.durationMs;
-  for (const [i, stage] of rates.entries()) {
-    endMs += stage.durationMs;
-    if (tMs < endMs) return `rate ${i + 1}/${rates.length}`;
-  }
-  return 'rates done';
-}
-
-/**
- * The per-second recorder fed from this loop, each closed second one stream (src/outputs/) read by
- * timeline.ndjson, the console's live line and every `--output` (a timer looks for closed seconds,
- * so quiet seconds get their line too).
- */
-function startTimeline(runDir: string, runStartMs: number, options: RunConfig, spec: LoadSpec, hooks: DriveHooks, outputContext: OutputContext | undefined) {
-  const shape = loadShapeOf(options);
-  const workers = workersProfileOf(spec);
-  const sweep = probesFirst(spec);
-  const timeBound = isTimeBound(spec);
-  const maxInFlight = specMaxInFlight(spec);
-  const context = (tMs: number): Pick<LiveInterval, 'time_bound' | 'max_in_flight' | 'workers_target' | 'phase'> => ({
-    time_bound: timeBound,
-    // A sweep's probes are closed loops: its cap holds only once its rates begin.
-    max_in_flight: sweep && sweepShape === null ? null : maxInFlight,
-    workers_target: workers !== null ? Math.round(targetRateAt(workers, tMs)) : null,
-    phase: sweep ? sweepPhase(sweepShape, tMs) : null,
-  });
-  // A sweep's target is 0 during its probes (closed loops), then its rates' stages.
-  let sweepShape: LoadProfile | null = null;
-  const sweepTarget = (tMs: number): number => (sweepShape ? targetRateAt(sweepShape, tMs) : 0);
-  const target = shape ? shape.targetRateAt : sweep ? sweepTarget : null;
-  const recorder = new IntervalRecorder({
-    runStartMs, wallOriginMs: performance.timeOrigin, ...(target ? { targetRateAt: target } : {}),
-  });
-  const file = new TimelineFile(timelinePath(runDir));
-  const probe = startLoopDelayProbe();
-  const loopDelay = (): number | null => probe.takeP99Ms();
-  const tally = new ModelTally(performance.timeOrigin);
-  // The live line reads the recorder's last seconds: once per flush, at its latest line. Only when
-  // someone shows it, and only for a time-bound loop (a closed loop's progress is its count): its
-  // p95s add ten seconds' histograms, milliseconds on the loop that reads the answers, each second.
-  const showLive = hooks.onInterval !== undefined && timeBound;
-  const liveLine: Output = {
-    kind: 'live', start: () => undefined, stop: () => Promise.resolve(null),
-    second({ line }: ClosedSecond): void {
-      if (!showLive) return;
-      const live = recorder.live();
-      if (live && live.line === line) hooks.onInterval?.({ ...live, ...context(live.line.offset_ms + 1000) });
-    },
-  };
-  const timelineFile: Output = { kind: 'timeline', start: () => undefined, stop: () => Promise.resolve(null), second: ({ line }) => file.append([line]) };
-  const stream = new OutputStream([timelineFile, liveLine, ...(outputContext ? createOutputs(options.outputs ?? [], outputContext) : [])]);
-  stream.start();
-  const write = (lines: ReturnType<IntervalRecorder['flush']>, final = false): void => {
-    for (const [i, line] of lines.entries()) stream.second({ line, models: tally.take(final && i === lines.length - 1 ? Infinity : line.t) });
-  };
-  const timer = setInterval(() => write(recorder.flush(monotonicMs(), loopDelay)), TIMELINE_TICK_MS);
-  timer.unref();
-  let closed = false;
-  return {
-    failure: () => file.failure,
-    onFailure(listener: () => void): void {
-      file.onFailure = listener;
-    },
-    sweep(event: SweepEvent): void {
-      sweepShape = sweepRunProfile(event);
-    },
-    sample(sample: Sample): void {
-      const now = monotonicMs();
-      recorder.sample(sample, now);
-      tally.add(sample, now);
-    },
-    record(event: Exclude<RunEvent, { type: 'sample' | 'sweep' }>): void {
-      const now = monotonicMs();
-      if (event.type === 'start') recorder.start(event.at_ms, event.id, event.intended_at_ms);
-      else if (event.type === 'settled') recorder.settled(now, event.id);
-      else if (event.type === 'held') recorder.held(event.count, now);
-      else if (event.type === 'dropped') recorder.dropped(event.count, now);
-      else recorder.endSchedule();
-    },
-    /** The last seconds written, then the outputs flushed within their deadline: their reports. */
-    async close(): Promise<OutputReport[]> {
-      if (closed) return [];
-      closed = true;
-      clearInterval(timer);
-      write(recorder.finish(monotonicMs(), loopDelay), true);
-      probe.stop();
-      return stream.stop();
-    },
-  };
 }

@@ -1,6 +1,6 @@
 // What an open loop plans: starts, and the
 // requests those starts imply (a thread start sends all its turns).
-import { arrivalProfileOf, sloOf } from '../load/index.js';
+import { arrivalProfileOf } from '../load/index.js';
 import { specOf } from '../config/load-section.js';
 import { requestsOf } from '../plan/index.js';
 import type { Plan, Shard } from '../plan/types.js';
@@ -13,11 +13,6 @@ export { MAX_SWEEP_RATES } from '../load/index.js';
 /** The open loop's arrival profile; null for every other kind. */
 export function loadProfileOf(options: RunConfig): LoadProfile | null {
   return arrivalProfileOf(specOf(options));
-}
-
-/** A sweep's `--slo` definitions (the threshold grammar), judged per rate; none for other kinds. */
-export function sweepSlos(options: RunConfig): Record<string, string[]> {
-  return sloOf(specOf(options));
 }
 
 export interface PlannedLoad {

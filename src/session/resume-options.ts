@@ -1,7 +1,7 @@
 // --resume keeps the interrupted run's plan and target: only how it is sent may change.
 import { InputError } from '../domain/errors.js';
 import type { RecordedOptions, RunInfo } from '../domain/run.js';
-import { LOAD_KINDS } from '../load/index.js';
+import { noResumeOf } from '../load/index.js';
 import type { RunConfig } from '../config/run-config.js';
 import { RUN_DEFAULTS } from '../config/defaults.js';
 import { askedConcurrency, specOf } from '../config/load-section.js';
@@ -29,8 +29,8 @@ export function resumeOptions(previous: RunInfo, current: RunConfig): ResumedOpt
   const before = previous.options;
   const spec = previous.load.spec;
   // The recorded spec decides (the new flags' own spec is checked by src/load/ in prepareRun: --resume is one of its fields).
-  const noResume = LOAD_KINDS[spec.kind].noResume;
-  if (noResume !== undefined) throw new InputError(noResume, { field: '--resume' });
+  const noResume = noResumeOf(spec);
+  if (noResume !== null) throw new InputError(noResume, { field: '--resume' });
   // The new flags' load is checked as asked (a kind that cannot be continued names its flag), then
   // the recorded spec replaces the whole load section: how the run was loaded is part of what it measured.
   specOf(current);

@@ -16,8 +16,6 @@ import { removeLeftovers } from '../store/leftovers.js';
 import type { LiveInterval } from '../metrics/interval-recorder.js';
 import type { OutputContext } from '../outputs/index.js';
 import { drive, type ProgressInfo, type SweepEvent } from './drive.js';
-import { maxInFlightOf, sweepLoad } from './load-shape.js';
-import { sweepSlos } from './load-profile.js';
 import { askedConcurrency } from '../config/load-section.js';
 import { finishReports } from './finish.js';
 import type { RunConfig } from '../config/run-config.js';
@@ -25,7 +23,7 @@ import { preflight, preflightEmbeddings, preflightGrader } from './preflight.js'
 import { makeGrader } from '../graders/index.js';
 import { narrowPrepared, prepareRun, type PreparedRun } from './prepare.js';
 import { resumeOptions } from './resume-options.js';
-import { describeLoad, kindOf, startsOnWholeSecond } from '../load/index.js';
+import { describeLoad, noResumeOf, probedOf, startsOnWholeSecond } from '../load/index.js';
 import { initialRunInfo, plannedTotal } from './run-info.js';
 import { startDurationHeartbeat } from './duration-heartbeat.js';
 import { waitForStartAt, waitForWholeSecond } from './start-at.js';
@@ -140,10 +138,11 @@ export async function runSession(requested: RunConfig, hooks: SessionHooks, over
     const warnings = [...(tookOver ? [tookOver] : []), ...(target.notice ? [target.notice] : []), ...prepared.warnings, ...resumed.warnings, ...resumeWarnings(previous, prepared, state)];
     if (workers.notice) warnings.push(workers.notice);
     hooks.onStart?.({ runDir, total, done, baseUrl: target.baseUrl, embedded: target.embedded, demo: target.knowledgeBase?.demo === true, warnings, load: describeLoad(prepared.load, { concurrency: askedConcurrency(options.load), ...(options.shard ? { shard: options.shard } : {}) }), workers: workers.count });
-    // A sweep's rates are known once its probes are done: run.json records them as its load.
+    // A sweep's rates are known once its probes are done: run.json records them as its load (its kind says how).
     const onSweep = (sweep: SweepEvent): void => {
-      const { type: _type, ...plan } = sweep;
-      info = { ...info, load: { ...info.load, ...sweepLoad(plan, sweepSlos(options), maxInFlightOf(options)) } };
+      const { type: _type, ...found } = sweep;
+      const probed = probedOf(prepared.load);
+      if (probed) info = { ...info, load: { ...info.load, ...probed.recorded(found, prepared.load) } };
       writeRunInfo(runDir, info);
       hooks.onSweep?.(sweep);
     };
@@ -200,8 +199,8 @@ function storageStop(failure: StorageError, runDir: string, run: RunInfo, suiteP
     marked = false;
   }
   const state = marked ? `${RUN_FILES.run} is marked failed` : `${RUN_FILES.run} could not be marked failed either`;
-  const noResume = kindOf(run.load.spec.kind).noResume;
-  const next = noResume === undefined ? `continue with \`kbbench run ${suitePath} --resume ${runDir}\`` : `start a new run (${noResume.split(':')[0]})`;
+  const noResume = noResumeOf(run.load.spec);
+  const next = noResume === null ? `continue with \`kbbench run ${suitePath} --resume ${runDir}\`` : `start a new run (${noResume.split(':')[0]})`;
   return new StorageError(
     `${failure.message}. The results written before it are whole and ${state}: free some space, then ${next}`,
     failure.file,

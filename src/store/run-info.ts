@@ -7,10 +7,11 @@ import { InputError } from '../domain/errors.js';
 import type { LoadSpec } from '../domain/load.js';
 import { OUTPUT_KINDS } from '../domain/output.js';
 import { RUN_INFO_SCHEMA_VERSION, type RunInfo } from '../domain/run.js';
-import { buildLoadSpec, validateSpec, type LoadInput } from '../load/index.js';
+import { buildLoadSpec, LOAD_KINDS, validateSpec, type LoadInput } from '../load/index.js';
 import { RUN_DEFAULTS } from '../config/defaults.js';
 
 const text = z.string({ error: 'expected text' });
+const isLoadKind = (kind: string): boolean => Object.hasOwn(LOAD_KINDS, kind);
 const count = z.number({ error: 'expected a number' });
 const stringList = z.array(z.string(), { error: 'expected a list of text' });
 const flag = z.boolean({ error: 'expected true or false' });
@@ -44,7 +45,8 @@ const runInfoSchema = z.looseObject({
   finished_at: text.nullable().default(null),
   duration_ms: count.nullable().default(null),
   status: z.enum(['running', 'completed', 'interrupted', 'budget-exhausted', 'failed', 'aborted']),
-  load: z.looseObject({ spec: z.looseObject({ kind: z.enum(['closed', 'ramping-workers', 'arrivals', 'sweep']) }) }),
+  // Any kind the registry holds (load/kinds/registry.ts): its own schema checks the rest (validateSpec below).
+  load: z.looseObject({ spec: z.looseObject({ kind: z.string({ error: 'expected text' }).refine(isLoadKind, { error: (issue) => `not a load kind: ${String(issue.input)} (expected one of ${Object.keys(LOAD_KINDS).join(', ')})` }) }) }),
 });
 
 const num = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);

@@ -5,7 +5,7 @@ import { compareRuns, writeComparison, type Comparison } from '../../compare/ind
 import { assertRunDir } from '../../store/run-dir.js';
 import { withConfirmed } from '../../compare/compare-runs.js';
 import type { ConfirmFinding } from '../../compare/types.js';
-import { CONFIRM_DIR } from '../../session/confirm-flips.js';
+import { CONFIRM_DIR } from '../../confirm/confirm-flips.js';
 import { InputError } from '../../domain/errors.js';
 import type { RunInfo } from '../../domain/run.js';
 import type { SessionResult } from '../../session/run-session.js';
@@ -32,7 +32,7 @@ export function checkBaseline(argv: Record<string, unknown>): RunInfo | undefine
   return run;
 }
 
-/** Re-asks the comparison's stable regressions `repeats` times (session/confirm-flips.ts); null when there were none. */
+/** Re-asks the comparison's stable regressions `repeats` times (confirm/confirm-flips.ts); null when there were none. */
 export type ConfirmStep = (comparison: Comparison, repeats: number) => Promise<ConfirmFinding[] | null>;
 
 /** `--confirm N`: 0 when not given; exit 2 before anything is sent when not a whole number of 1 to 20. */

@@ -1,7 +1,7 @@
 // `kbbench estimate <suite>`: the credits (and money) a run or a volume of traffic will spend, from a
 // small real sample or from runs already made.
 import type { CommandModule } from 'yargs';
-import { estimateSuite, type Estimate } from '../../session/estimate.js';
+import { estimateSuite, type Estimate } from '../../estimate/estimate.js';
 import type { SampleSize } from '../../credits/sample-plan.js';
 import { InputError } from '../../domain/errors.js';
 import { formatCredits, formatCount } from '../../report/format.js';

@@ -2,7 +2,7 @@
 // A run directory's labels (kbbench review) are compared with the run's own verdicts: nothing is sent.
 import type { CommandModule } from 'yargs';
 import { createRedactor } from '../../client/redact.js';
-import { runGraderCheck, type GraderCheckResult } from '../../session/grader-check.js';
+import { runGraderCheck, type GraderCheckResult } from '../../grader-check/grader-check.js';
 import { agreementOfRun, isDirectory } from '../../review/labels-of-run.js';
 import { renderRunAgreement } from '../../report/agreement-text.js';
 import { startEmbeddedService } from '../embedded.js';

@@ -5,7 +5,7 @@ import { renderConsoleSummary, verdictLine } from '../../report/console-summary.
 import type { RunInfo } from '../../domain/run.js';
 import type { Sample } from '../../domain/sample.js';
 import type { RunConfig } from '../../config/run-config.js';
-import { LOAD_KINDS } from '../../load/index.js';
+import { noResumeOf } from '../../load/index.js';
 import { runSession, type SessionResult } from '../../session/run-session.js';
 import { EXIT, exitForVerdict, type ExitCode } from '../exit.js';
 import type { CliIo } from '../io.js';
@@ -39,7 +39,7 @@ export async function runAction(io: CliIo, setExit: (code: ExitCode) => void, ar
   await withSessionConsole(io, { label: 'kbbench:', quiet, apiKey: options.apiKey, apiKeyFile: argv.apiKeyFile as string | undefined, credentials: runCredentials(options, io.env) }, async (hooks, settle) => {
     const result = await runSession(options, watchProfile ? { ...hooks, onProgress: (p, sample) => (watchProfile(sample), hooks.onProgress?.(p, sample)) } : hooks);
     settle();
-    const confirm: ConfirmStep = async (comparison, repeats) => (await import('../../session/confirm-flips.js')).confirmFlips(options, result.runDir, comparison, repeats, hooks);
+    const confirm: ConfirmStep = async (comparison, repeats) => (await import('../../confirm/confirm-flips.js')).confirmFlips(options, result.runDir, comparison, repeats, hooks);
     const baselineFailed = baselineStep && typeof argv.baseline === 'string' ? await baselineStep.runBaselineCompare(io, argv, result, quiet || json, confirm) : false;
     if (json) io.out(JSON.stringify(result.summary, null, 2));
     else if (quiet) {
@@ -59,8 +59,8 @@ export async function runAction(io: CliIo, setExit: (code: ExitCode) => void, ar
 
 /** What to do after an early stop: a `--resume` command only where a resume works (src/load/: the kind says). */
 function stoppedEarlyLine(run: RunInfo, suitePath: string, runDir: string): string {
-  const noResume = LOAD_KINDS[run.load.spec.kind].noResume;
-  if (noResume !== undefined) return `stopped early (${run.status}); ${noResume}`;
+  const noResume = noResumeOf(run.load.spec);
+  if (noResume !== null) return `stopped early (${run.status}); ${noResume}`;
   return `stopped early (${run.status}); finish it with: kbbench run ${suitePath} --resume ${runDir}`;
 }
 

@@ -9,6 +9,7 @@ import type { LoadKind } from '../../kind.js';
 import { arrivalSchema, commonShape, positive, seconds, whole } from '../../schemas.js';
 import { inFlightCapWords } from '../arrivals/index.js';
 import { sweepLoop } from './executor.js';
+import { sweepProbed } from './rates.js';
 import { MAX_SWEEP_RATES, SWEEP_PROBE_MAX_MS, SWEEP_SATURATION_WORKERS } from './limits.js';
 
 export { MAX_SWEEP_RATES, SWEEP_PROBE_MAX_MS, SWEEP_SATURATION_WORKERS } from './limits.js';
@@ -64,9 +65,8 @@ export const sweepKind: LoadKind<SweepLoad> = {
     ...(run.seed !== undefined ? { seed: run.seed } : {}),
   }),
   timeBound: true,
-  probesFirst: true,
+  probed: sweepProbed,
   oneWorker: "a sweep's probes and rates are one schedule",
   describe: (spec, run) => `sweep: two probes, then ${spec.rates} rates of ${seconds(spec.rateMs)} each, ${inFlightCapWords(spec.maxInFlight, run.concurrency)}`,
   maxInFlight: (spec) => spec.maxInFlight,
-  slo: (spec) => spec.slo,
 };

@@ -4,7 +4,7 @@ import type { Comparison, ConfirmFinding } from '../compare/types.js';
 import { itemKeyOf } from '../compare/collect.js';
 import { readResults } from '../store/results-reader.js';
 import type { RunConfig } from '../config/run-config.js';
-import { runSession, type SessionHooks } from './run-session.js';
+import { runSession, type SessionHooks } from '../session/run-session.js';
 import { askedConcurrency, closedLoad } from '../config/load-section.js';
 
 /** Where the re-asks' own run directory goes, inside the head run's. */

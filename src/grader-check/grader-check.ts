@@ -7,8 +7,8 @@ import { describeGrader, graderOf, makeGrader, type GraderFlags } from '../grade
 import { agreement, type Agreement } from '../graders/agreement.js';
 import { readLabels } from '../graders/labels.js';
 import { loadSuite } from '../suite/index.js';
-import type { EmbeddedLauncher } from './target.js';
-import { preflightGrader } from './preflight.js';
+import type { EmbeddedLauncher } from '../session/target.js';
+import { preflightGrader } from '../session/preflight.js';
 
 export interface GraderCheckOptions extends GraderFlags {
   labelsPath: string;

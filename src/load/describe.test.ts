@@ -1,7 +1,7 @@
 // The header's load line comes from the LoadSpec alone (one owner): a spec with no flag behind it
 // (a suite's `load:` block, a unit's options) reads the same as one built from flags.
 import { describe, expect, it } from 'vitest';
-import { buildLoadSpec, describeLoad } from '../load/index.js';
+import { buildLoadSpec, describeLoad } from './index.js';
 
 describe('describeLoad', () => {
   it('reads every kind from its spec', () => {

@@ -13,12 +13,12 @@ import { readResults } from '../store/results-reader.js';
 import { defaultRunDir, hasResults, RUN_FILES, writeJsonAtomic } from '../store/run-dir.js';
 import { fromUnits, sampleCreditUnits } from '../credits/units.js';
 import type { RunConfig } from '../config/run-config.js';
-import { prepareRun } from './prepare.js';
+import { prepareRun } from '../session/prepare.js';
 import { arrivalProfileOf, volumeUnknownOf } from '../load/index.js';
 import type { LoadSpec } from '../domain/load.js';
-import { plannedLoad } from './load-profile.js';
+import { plannedLoad } from '../session/load-profile.js';
 import { askedConcurrency, closedLoad, specOf } from '../config/load-section.js';
-import { runSession, type SessionHooks } from './run-session.js';
+import { runSession, type SessionHooks } from '../session/run-session.js';
 
 export const ESTIMATE_FILE = 'estimate.json';
 export const ESTIMATE_METHOD =
