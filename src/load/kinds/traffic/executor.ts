@@ -49,12 +49,43 @@ export function unitOf(paced: PacedTurn, turn: number | null): PlanUnit {
   };
 }
 
+/** The next records of the replay, read a little ahead of their instants by one background reader. */
+class ReadAhead {
+  readonly records: DueRecord[] = [];
+  ended = false;
+  failure: unknown = null;
+  private reading = false;
+
+  constructor(private readonly source: AsyncIterator<DueRecord>) {}
+
+  fill(): void {
+    if (this.reading || this.ended || this.records.length >= READ_AHEAD) return;
+    this.reading = true;
+    void this.read();
+  }
+
+  private async read(): Promise<void> {
+    try {
+      while (this.records.length < READ_AHEAD) {
+        const next = await this.source.next();
+        if (next.done) {
+          this.ended = true;
+          break;
+        }
+        this.records.push(next.value);
+      }
+    } catch (error) {
+      this.failure = error;
+      this.ended = true;
+    } finally {
+      this.reading = false;
+    }
+  }
+}
+
 export function trafficExecutor(spec: TrafficLoopSpec, control: { push(event: { type: 'dropped'; count: number }): void }): Executor {
-  const source = replaySchedule(() => readLog(spec.file), spec.replay)[Symbol.asyncIterator]();
-  const ahead: DueRecord[] = [];
-  let ended = false;
-  let reading = false;
-  let failure: unknown = null;
+  const log = new ReadAhead(replaySchedule(() => readLog(spec.file), spec.replay)[Symbol.asyncIterator]());
+  const ahead = log.records;
   const pacer = new ConversationPacer();
   const released: PacedTurn[] = [];
   const turns = new Map<string, number>();
@@ -63,27 +94,6 @@ export function trafficExecutor(spec: TrafficLoopSpec, control: { push(event: { 
   let elapsedMs = 0;
   const endMs = spec.replay.durationMs ?? Infinity;
 
-  const fill = (): void => {
-    if (reading || ended || ahead.length >= READ_AHEAD) return;
-    reading = true;
-    void (async () => {
-      try {
-        while (ahead.length < READ_AHEAD) {
-          const next = await source.next();
-          if (next.done) {
-            ended = true;
-            break;
-          }
-          ahead.push(next.value);
-        }
-      } catch (error) {
-        failure = error;
-        ended = true;
-      } finally {
-        reading = false;
-      }
-    })();
-  };
   const start = (paced: PacedTurn): NextStart => {
     const key = paced.due.conversationKey;
     const unit = unitOf(paced, key === null ? null : turnOf(paced.due));
@@ -93,14 +103,14 @@ export function trafficExecutor(spec: TrafficLoopSpec, control: { push(event: { 
   // Turn numbers count in file order, when a record is taken off the read-ahead.
   const numbered = new WeakMap<DueRecord, number>();
   const turnOf = (due: DueRecord): number => numbered.get(due) ?? 1;
-  fill();
+  log.fill();
   return {
     cycles: true,
     timeBound: true,
     maxInFlight: () => spec.maxInFlight,
     next: (state) => {
       elapsedMs = state.elapsedMs;
-      if (failure !== null) throw failure;
+      if (log.failure !== null) throw log.failure;
       if (elapsedMs >= endMs) {
         // The duration is over: turns still waiting behind an answer are dropped, counted, never lost.
         const held = pacer.drain().length + released.splice(0).length;
@@ -117,12 +127,12 @@ export function trafficExecutor(spec: TrafficLoopSpec, control: { push(event: { 
           numbered.set(due, turn);
         }
         const paced = pacer.offer(due, elapsedMs);
-        fill();
+        log.fill();
         if (paced) return start(paced);
       }
-      fill();
+      log.fill();
       if (ahead.length > 0) return { kind: 'wait', untilMs: Math.min(endMs, ahead[0]!.dueMs) };
-      if (!ended) return { kind: 'wait', untilMs: elapsedMs + POLL_MS };
+      if (!log.ended) return { kind: 'wait', untilMs: elapsedMs + POLL_MS };
       // The log is done: turns held behind answers still go when those arrive (a settle wakes the loop).
       if (pacer.held > 0) return { kind: 'wait', untilMs: null };
       return { kind: 'done' };
