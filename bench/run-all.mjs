@@ -1,6 +1,6 @@
 // Runs every benchmark in one process (servers and memory measurements in child processes), prints
 // each table with its method, and writes the figures to reports/bench-latest.json (git-ignored).
-//   node bench/run-all.mjs [--quick] [overhead|throughput|memory|memory-run|memory-structures|memory-csv|decoder|peers-throughput|layers|peers-promptfoo|peers-artillery|streams|credits-forecast|history|model-compare|timing-claims|peers ...]
+//   node bench/run-all.mjs [--quick] [overhead|throughput|memory|memory-run|memory-structures|memory-csv|decoder|peers-throughput|layers|peers-promptfoo|peers-artillery|streams|credits-forecast|history|model-compare|timing-claims|traffic-memory|peers ...]
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -34,6 +34,7 @@ const BENCHES = {
   history: async () => (await import('./history.mjs')).benchHistory,
   'model-compare': async () => (await import('./model-compare.mjs')).benchModelCompare,
   'timing-claims': async () => (await import('./timing-claims.mjs')).benchTimingClaims,
+  'traffic-memory': async () => (await import('./traffic-memory.mjs')).benchTrafficMemory,
 };
 /** What runs with no name given, and the `peers` group (minutes, and first-use installs). */
 const DEFAULT = ['overhead', 'throughput', 'memory', 'decoder'];

@@ -133,6 +133,11 @@ function adapt(line: string): { args: string[]; env: Record<string, string> } | 
     const local = args.map((word, i) => (i === 1 || args[i - 1] === '--baseline' ? baselineDir : args[i - 1] === '--markdown' ? markdownFile : word));
     return { args: [...local, ...out], env: {} };
   }
+  if (command === 'traffic') {
+    // The log goes to stdout (the page redirects it): the redirect is the shell's; a run directory is the run made before all.
+    const words = args.includes('>') ? args.slice(0, args.indexOf('>')) : args;
+    return { args: words.map((word, i) => (i === 1 && word.startsWith('reports/') ? baselineDir : word)), env: {} };
+  }
   if (command === 'compare') {
     // `compare BASE HEAD`: the run made before all, against itself (nothing changed: a pass).
     const flags = args.slice(3);

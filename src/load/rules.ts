@@ -18,10 +18,16 @@ export const REFUSALS: Record<LoadField, (n: FieldNames) => string> = {
   warmupMs: (n) => `${n.warmupMs} does not apply to this load`,
   shard: (n) => `${n.shard} does not apply to this load`,
   resume: (n) => `${n.resume} does not apply to this load`,
+  traffic: (n) => `${n.traffic} replays a traffic log: it is a load of its own`,
+  timeScale: (n) => `${n.timeScale} speeds up a replayed log: it needs ${n.traffic}`,
+  trafficRate: (n) => `${n.trafficRate} scales a replayed log to a mean rate: it needs ${n.traffic}`,
+  loop: (n) => `${n.loop} repeats a replayed log: it needs ${n.traffic}`,
+  trafficWindowMs: (n) => `${n.trafficWindowMs} is a replayed log's stage length: it needs ${n.traffic}`,
 };
 
 /** A spec's key (the deepest named one in a schema issue's path) as the input field that set it. */
 export const PATH_FIELDS: Partial<Record<string, LoadField>> = {
   concurrency: 'concurrency', ratePerS: 'rate', durationMs: 'durationMs', stages: 'stages', startRatePerS: 'startRate',
   arrival: 'arrival', mix: 'mix', maxInFlight: 'maxInFlight', warmupMs: 'warmupMs', slo: 'slo',
+  timeScale: 'timeScale', trafficRate: 'trafficRate', windowMs: 'trafficWindowMs',
 };

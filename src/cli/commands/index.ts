@@ -30,6 +30,10 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   { command: 'merge <run-dirs..>', describe: 'merge shard runs (--shard i/N) into one run, histograms added exactly', load: async () => (await import('./merge.js')).mergeCommand },
   {
+    command: 'traffic [run-dir]', describe: "write a traffic log on stdout for run --traffic: a run's requests, or a synthetic day from a suite",
+    load: async () => (await import('./traffic.js')).trafficCommand,
+  },
+  {
     command: 'history <dirs..>', describe: 'every run of a suite on one page: trends, change points, flipped and flaky questions (history.html, history.json)',
     load: async () => (await import('./history.js')).historyCommand,
   },

@@ -23,6 +23,11 @@ function exitFor(result: SessionResult, baselineFailed: boolean): ExitCode {
 
 export async function runAction(io: CliIo, setExit: (code: ExitCode) => void, argv: Record<string, unknown>): Promise<void> {
   const options = toSessionOptions(argv, io.env, io.cwd);
+  // --traffic: the log is read once before the run (checked whole, its shape and think times), then replayed as a stream.
+  if (typeof argv.traffic === 'string' && 'asked' in options.load) {
+    const { readTrafficSource } = await import('../../load/kinds/traffic/log-shape.js');
+    options.load.asked.traffic = await readTrafficSource(resolve(io.cwd, argv.traffic), options.load.asked.trafficWindowMs);
+  }
   const watchProfile = typeof argv.profile === 'string' ? await applyProfile(io, options, argv) : undefined;
   // The comparison (and its statistics and HTML) is loaded only for a run that compares.
   const baselineStep = typeof argv.baseline === 'string' || argv.confirm !== undefined ? await import('./baseline.js') : undefined;

@@ -51,6 +51,11 @@ export function sendFlags<T>(y: Argv<T>) {
     .option('warmup', { type: 'string', describe: 'requests started in this first stretch (e.g. 30s) are sent and recorded (warmup: true) but left out of statistics and thresholds', group: 'Load:' })
     .option('mix', { choices: MIX_KINDS, describe: 'time-bound runs: which case or thread each start draws: the plan in order (sequential, the default), shuffled each pass, or weighted by a case\'s or thread\'s `weight` (seeded by --seed)', group: 'Load:' })
     .option('max-in-flight', { type: 'number', describe: 'open loop: outstanding requests at most (default: the larger of --concurrency and 64); later starts are held, sent late, and past 1 s late or never sent they count as dropped (a failing gate)', group: 'Load:' })
+    .option('traffic', { type: 'string', describe: 'replay a traffic log (JSONL or CSV: at, prompt, conversation, model, additional_context, user, source, expected): each record at its recorded instant, a conversation\'s turns never before the previous answer', group: 'Load:' })
+    .option('time-scale', { type: 'number', describe: '--traffic: replay this many times faster (2 = in half the time)', group: 'Load:' })
+    .option('traffic-rate', { type: 'number', describe: '--traffic: scale the log to this mean rate (requests per second), keeping its shape', group: 'Load:' })
+    .option('loop', { type: 'boolean', describe: '--traffic: replay the log again after its end until --duration is over', group: 'Load:' })
+    .option('traffic-window', { type: 'string', describe: '--traffic: the stages\' length, in recorded time (default 1m)', group: 'Load:' })
     .option('workers', { type: 'number', describe: 'client event loops in worker threads, each running its share of the load, joined into one run directory (autocannon); default 1 for a closed loop under 256 --concurrency, else the cores free beside the service when it runs on this machine (embedded, or a loopback --base-url)', group: 'Load:' })
     .option('graceful-stop', { type: 'string', default: RUN_DEFAULTS.gracefulStop, describe: 'time-bound runs and stops: how long requests in flight get once the schedule ends (or a stop comes) before they are cut, recorded as interrupted (k6)', group: 'Load:' })
     .option('timeout', { type: 'string', default: RUN_DEFAULTS.timeout, describe: 'per-request time limit (0: none)', group: 'Load:' })
@@ -225,6 +230,10 @@ function loadAskedOf(a: Record<string, unknown>): LoadAsked {
     ...opt('mix', a.mix as MixKind | undefined),
     ...opt('warmupMs', a.warmup === undefined ? undefined : parseDurationMs(a.warmup as string, 'warmup')),
     ...opt('maxInFlight', positive(a.maxInFlight as number | undefined, 'max-in-flight', { integer: true })),
+    ...opt('timeScale', positive(a.timeScale as number | undefined, 'time-scale')),
+    ...opt('trafficRate', positive(a.trafficRate as number | undefined, 'traffic-rate')),
+    ...opt('loop', a.loop === true ? true : undefined),
+    ...opt('trafficWindowMs', a.trafficWindow === undefined ? undefined : parseDurationMs(a.trafficWindow as string, 'traffic-window')),
   };
 }
 

@@ -7,9 +7,11 @@ import { arrivalsKind } from './arrivals/index.js';
 import { closedKind } from './closed/index.js';
 import { rampingWorkersKind } from './ramping-workers/index.js';
 import { sweepKind } from './sweep/index.js';
+import { trafficKind } from './traffic/index.js';
 
 /** In precedence order: when the fields of two kinds are given, the first one here names the clash. */
 export const LOAD_KINDS: { [K in LoadKindName]: LoadKind<LoadSpecs[K]> } = {
+  traffic: trafficKind,
   sweep: sweepKind,
   'ramping-workers': rampingWorkersKind,
   arrivals: arrivalsKind,

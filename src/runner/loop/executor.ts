@@ -2,6 +2,8 @@
 // — start and settled events, holding starts past the in-flight cap, stopping through the gate, the
 // graceful stop, the retry deadline and the one plan walker — is the skeleton's (skeleton.ts).
 // The runner never names a load kind: each kind's module (src/load/kinds/) makes its Loop.
+import type { Sample } from '../../domain/sample.js';
+import type { PlanUnit } from '../../plan/types.js';
 import type { RunEvent } from '../unit.js';
 
 /** What the skeleton tells an executor each time it asks. */
@@ -17,8 +19,11 @@ export interface LoopState {
 }
 
 export type NextStart =
-  /** A start is due now: `intendedAtMs` (ms since t0) when it has a schedule, `index` its global place in it. */
-  | { kind: 'start'; intendedAtMs: number | null; index?: number }
+  /**
+   * A start is due now: `intendedAtMs` (ms since t0) when it has a schedule, `index` its global place in
+   * it; `unit` when the executor brings its own (a traffic log's record), else the plan walker draws one.
+   */
+  | { kind: 'start'; intendedAtMs: number | null; index?: number; unit?: PlanUnit }
   /** Nothing due: ask again at `untilMs` (ms since t0), or when a unit settles (null). */
   | { kind: 'wait'; untilMs: number | null }
   /** The schedule is over: no more starts (in-flight units get the graceful stop). */
@@ -39,6 +44,8 @@ export interface Executor {
   /** True when the schedule has an end of its own: in-flight units then get the graceful stop. */
   readonly timeBound: boolean;
   next(state: LoopState): NextStart;
+  /** A unit it brought has settled, with its last result line (a conversation's id is in it); absent: not asked. */
+  settled?(unit: PlanUnit, last: Sample | null): void;
 }
 
 /**

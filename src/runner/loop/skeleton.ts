@@ -98,9 +98,15 @@ export function runLoop(options: LoopOptions): void {
     inFlight += 1;
     const id = nextId++;
     channel.push({ type: 'start', id, at_ms: now(), intended_at_ms: intendedAtOf(unit) });
-    runUnit(unit, deps, gate, emit).then(
+    let last: Sample | null = null;
+    const emitUnit = executor.settled === undefined ? emit : (sample: Sample): void => {
+      last = sample;
+      emit(sample);
+    };
+    runUnit(unit, deps, gate, emitUnit).then(
       () => {
         inFlight -= 1;
+        executor.settled?.(unit, last);
         settled += 1;
         channel.push({ type: 'settled', id });
         pump();
@@ -112,7 +118,9 @@ export function runLoop(options: LoopOptions): void {
       },
     );
   };
-  const drawUnit = (index: number, intendedAtMs: number | null): PlanUnit | null => {
+  const drawUnit = (index: number, intendedAtMs: number | null, own?: PlanUnit): PlanUnit | null => {
+    // A unit the executor brought (a traffic record) carries its ids; it is stamped with its instant only.
+    if (own) return stampStart(own, 1, intendedAtMs === null ? null : t0 + intendedAtMs);
     if (pass) return pass();
     const drawn = draw!(index);
     return drawn === null ? null : stampStart(drawn.unit, drawn.cycle, intendedAtMs === null ? null : t0 + intendedAtMs);
@@ -155,7 +163,7 @@ export function runLoop(options: LoopOptions): void {
       }
       const index = next.index ?? nextIndex;
       nextIndex = index + 1;
-      const unit = drawUnit(index, next.intendedAtMs);
+      const unit = drawUnit(index, next.intendedAtMs, next.unit);
       if (unit === null) {
         end(); // the plan is done (a closed loop), or empty
         break;

@@ -1,0 +1,168 @@
+// The replay's executor: records come off the log as a stream (a small read-ahead, never the file),
+// each due at its scaled instant; a conversation's turns go through the pacer (never before the
+// previous answer); the skeleton holds what passes --max-in-flight and records lateness as for every
+// open loop. Each record brings its own unit: a one-time question, or one turn of its conversation.
+import type { Sample } from '../../../domain/sample.js';
+import { caseId, threadKey, turnId } from '../../../plan/item-id.js';
+import type { PlanRequest, PlanUnit, Shard } from '../../../plan/types.js';
+import type { Executor, Loop, NextStart } from '../../../runner/loop/executor.js';
+import { workerShare } from '../../../runner/segment.js';
+import { ConversationPacer, type PacedTurn } from './pacing.js';
+import { readLog } from './read-log.js';
+import { replaySchedule, type DueRecord, type ReplayOptions } from './schedule.js';
+
+export interface TrafficLoopSpec {
+  file: string;
+  replay: ReplayOptions;
+  maxInFlight: number;
+}
+
+/** Records read ahead of their instant: enough to keep a burst on time, bounded whatever the file's size. */
+const READ_AHEAD = 512;
+/** How soon to look again when the read-ahead ran dry before the log's end. */
+const POLL_MS = 5;
+
+/** The label and parameter of a record's model: its own, else the service's default. */
+function requestOf(due: DueRecord, turn: number | null): PlanRequest {
+  const { record } = due;
+  const model = record.model ?? 'default';
+  const id = due.conversationKey === null ? caseId(`line-${record.line}`, model, 1, due.pass) : turnId(record.conversation!, turn!, model, 1, due.pass);
+  const options = {
+    ...(record.additional_context !== undefined ? { additional_context: record.additional_context } : {}),
+    ...(record.user !== undefined ? { user: record.user } : {}),
+    ...(record.source !== undefined ? { source: record.source } : {}),
+  };
+  return {
+    id, case_id: due.conversationKey === null ? `line-${record.line}` : null, thread_id: due.conversationKey === null ? null : record.conversation!, turn,
+    model, request_model: record.model ?? null, repeat: 1, prompt: record.prompt, options, checks: record.checks,
+  };
+}
+
+/** A paced record as the unit the skeleton runs: a case, or a one-turn thread (created at its first turn). */
+export function unitOf(paced: PacedTurn, turn: number | null): PlanUnit {
+  const { due } = paced;
+  const request = requestOf(due, turn);
+  if (due.conversationKey === null) return { kind: 'case', index: due.index, request };
+  return {
+    kind: 'thread', index: due.index, key: threadKey(due.record.conversation!, request.model, 1, due.pass), thread_id: request.thread_id!, model: request.model, repeat: 1,
+    turns: [request], ...(paced.conversationId !== null ? { conversation_id: paced.conversationId } : {}),
+  };
+}
+
+/** The next records of the replay, read a little ahead of their instants by one background reader. */
+class ReadAhead {
+  readonly records: DueRecord[] = [];
+  ended = false;
+  failure: unknown = null;
+  private reading = false;
+
+  constructor(private readonly source: AsyncIterator<DueRecord>) {}
+
+  fill(): void {
+    if (this.reading || this.ended || this.records.length >= READ_AHEAD) return;
+    this.reading = true;
+    void this.read();
+  }
+
+  private async read(): Promise<void> {
+    try {
+      while (this.records.length < READ_AHEAD) {
+        const next = await this.source.next();
+        if (next.done) {
+          this.ended = true;
+          break;
+        }
+        this.records.push(next.value);
+      }
+    } catch (error) {
+      this.failure = error;
+      this.ended = true;
+    } finally {
+      this.reading = false;
+    }
+  }
+}
+
+export function trafficExecutor(spec: TrafficLoopSpec, control: { push(event: { type: 'dropped'; count: number }): void }): Executor {
+  const log = new ReadAhead(replaySchedule(() => readLog(spec.file), spec.replay)[Symbol.asyncIterator]());
+  const ahead = log.records;
+  const pacer = new ConversationPacer();
+  const released: PacedTurn[] = [];
+  const turns = new Map<string, number>();
+  // The conversation of each thread unit in flight, by its index (the skeleton stamps a copy of the unit).
+  const units = new Map<number, string>();
+  let elapsedMs = 0;
+  const endMs = spec.replay.durationMs ?? Infinity;
+
+  const start = (paced: PacedTurn): NextStart => {
+    const key = paced.due.conversationKey;
+    const unit = unitOf(paced, key === null ? null : turnOf(paced.due));
+    if (key !== null) units.set(unit.index, key);
+    return { kind: 'start', intendedAtMs: paced.due.dueMs, index: paced.due.index, unit };
+  };
+  // Turn numbers count in file order, when a record is taken off the read-ahead.
+  const numbered = new WeakMap<DueRecord, number>();
+  const turnOf = (due: DueRecord): number => numbered.get(due) ?? 1;
+  log.fill();
+  return {
+    cycles: true,
+    timeBound: true,
+    maxInFlight: () => spec.maxInFlight,
+    next: (state) => {
+      elapsedMs = state.elapsedMs;
+      if (log.failure !== null) throw log.failure;
+      if (elapsedMs >= endMs) {
+        // The duration is over: turns still waiting behind an answer are dropped, counted, never lost.
+        const held = pacer.drain().length + released.splice(0).length;
+        if (held > 0) control.push({ type: 'dropped', count: held });
+        return { kind: 'done' };
+      }
+      const ready = released.shift();
+      if (ready) return start(ready);
+      while (ahead.length > 0 && ahead[0]!.dueMs <= elapsedMs) {
+        const due = ahead.shift()!;
+        if (due.conversationKey !== null) {
+          const turn = (turns.get(due.conversationKey) ?? 0) + 1;
+          turns.set(due.conversationKey, turn);
+          numbered.set(due, turn);
+        }
+        const paced = pacer.offer(due, elapsedMs);
+        log.fill();
+        if (paced) return start(paced);
+      }
+      log.fill();
+      if (ahead.length > 0) return { kind: 'wait', untilMs: Math.min(endMs, ahead[0]!.dueMs) };
+      if (!log.ended) return { kind: 'wait', untilMs: elapsedMs + POLL_MS };
+      // The log is done: turns held behind answers still go when those arrive (a settle wakes the loop).
+      if (pacer.held > 0) return { kind: 'wait', untilMs: null };
+      return { kind: 'done' };
+    },
+    settled: (unit: PlanUnit, last: Sample | null) => {
+      const key = units.get(unit.index);
+      if (key === undefined) return;
+      units.delete(unit.index);
+      const next = pacer.answered(key, last?.conversation_id ?? null, elapsedMs);
+      if (next) released.push(next);
+    },
+  };
+}
+
+/** The run's loop: a --shard's part of the conversations, each worker a part of that, with its share of the cap. */
+export function trafficLoop(spec: TrafficLoopSpec): Loop {
+  return {
+    kind: 'traffic',
+    executor(control) {
+      if (spec.replay.durationMs !== undefined) control.setRetryDeadline(spec.replay.durationMs);
+      return trafficExecutor(spec, control);
+    },
+    share: (index, count) => trafficLoop({
+      ...spec,
+      replay: { ...spec.replay, parts: [...(spec.replay.parts ?? []), { index, count }] },
+      maxInFlight: workerShare(spec.maxInFlight, index, count, '--max-in-flight'),
+    }),
+  };
+}
+
+export function shardParts(shard: Shard | null): ReplayOptions['parts'] {
+  return shard === null ? [] : [{ index: shard.index, count: shard.count }];
+}

@@ -1,0 +1,103 @@
+// One pass over a traffic log before the run: its size, span and mean rate (what --traffic-rate
+// scales from), starts per window (its stages), and its think times (turns per conversation, gaps).
+import { createHistogram, createTally, percentilesMs, recordMs } from '../../../metrics/histogram.js';
+import { readLog, type LogEntry } from './read-log.js';
+
+export interface ThinkTimeStats {
+  conversations: number;
+  /** Records outside any conversation (one-time questions). */
+  one_time: number;
+  turns_per_conversation: { p50: number; p95: number; max: number } | null;
+  /** Recorded time between a conversation's turns. */
+  gap_ms: { p50: number; p95: number; max: number } | null;
+}
+
+export interface LogShape {
+  records: number;
+  /** From 0 (the log's start) to its last record. */
+  spanMs: number;
+  /** Records per second over the span (null for a log whose records share one instant). */
+  meanRatePerS: number | null;
+  /** Records per window of `windowMs` of recorded time, from 0. */
+  windowMs: number;
+  startsPerWindow: number[];
+  thinkTime: ThinkTimeStats;
+}
+
+export const DEFAULT_TRAFFIC_WINDOW_MS = 60_000;
+
+/** The shape of entries (a log read by readLog, or a list in a test); memory ∝ conversations, not records. */
+export async function shapeOfEntries(entries: AsyncIterable<LogEntry> | Iterable<LogEntry>, windowMs = DEFAULT_TRAFFIC_WINDOW_MS): Promise<LogShape> {
+  const lastAtMs = new Map<string, number>();
+  const turns = new Map<string, number>();
+  const gaps = createHistogram();
+  // Exact max beside the histogram: a gap of hours passes its trackable range.
+  const gapTally = createTally();
+  const startsPerWindow: number[] = [];
+  let records = 0;
+  let oneTime = 0;
+  let spanMs = 0;
+  for await (const { record, offsetMs } of entries) {
+    records += 1;
+    spanMs = offsetMs;
+    const window = Math.floor(offsetMs / windowMs);
+    while (startsPerWindow.length <= window) startsPerWindow.push(0);
+    startsPerWindow[window]! += 1;
+    const key = record.conversation;
+    if (key === undefined) {
+      oneTime += 1;
+      continue;
+    }
+    const previous = lastAtMs.get(key);
+    if (previous !== undefined) recordMs(gaps, offsetMs - previous, gapTally);
+    lastAtMs.set(key, offsetMs);
+    turns.set(key, (turns.get(key) ?? 0) + 1);
+  }
+  const turnCounts = createHistogram();
+  let maxTurns = 0;
+  for (const count of turns.values()) {
+    recordMs(turnCounts, count);
+    maxTurns = Math.max(maxTurns, count);
+  }
+  const turnStats = percentilesMs(turnCounts);
+  const gapStats = percentilesMs(gaps, gapTally);
+  return {
+    records,
+    spanMs,
+    meanRatePerS: spanMs > 0 ? records / (spanMs / 1000) : null,
+    windowMs,
+    startsPerWindow,
+    thinkTime: {
+      conversations: turns.size,
+      one_time: oneTime,
+      turns_per_conversation: turnStats === null ? null : { p50: Math.round(turnStats.p50), p95: Math.round(turnStats.p95), max: maxTurns },
+      gap_ms: gapStats === null ? null : { p50: gapStats.p50, p95: gapStats.p95, max: gapStats.max },
+    },
+  };
+}
+
+/** The shape of a log file (its first pass; the replay reads it again as a stream). */
+export function shapeOfLog(file: string, windowMs = DEFAULT_TRAFFIC_WINDOW_MS): Promise<LogShape> {
+  return shapeOfEntries(readLog(file), windowMs);
+}
+
+/** The words printed before the run: what the log holds and how its conversations pace themselves. */
+export function describeShape(shape: LogShape, timeScale: number): string[] {
+  const t = shape.thinkTime;
+  const rate = shape.meanRatePerS === null ? 'all at one instant' : `${round(shape.meanRatePerS)}/s on average`;
+  const lines = [`traffic log: ${shape.records} records over ${round(shape.spanMs / 1000)}s recorded (${rate}), replayed in ${round(shape.spanMs / 1000 / timeScale)}s (time scale ${round(timeScale)})`];
+  lines.push(`    ${t.conversations} conversations, ${t.one_time} one-time questions`);
+  if (t.turns_per_conversation) {
+    const tc = t.turns_per_conversation;
+    lines.push(`    turns per conversation p50 ${tc.p50}, p95 ${tc.p95}, max ${tc.max}`);
+  }
+  if (t.gap_ms) lines.push(`    think time between turns (recorded) p50 ${round(t.gap_ms.p50 / 1000)}s, p95 ${round(t.gap_ms.p95 / 1000)}s, max ${round(t.gap_ms.max / 1000)}s`);
+  return lines;
+}
+
+const round = (value: number): number => Math.round(value * 100) / 100;
+
+/** `--traffic FILE` as the load input takes it: the file and its shape, read once (stages of `windowMs`, default a minute). */
+export async function readTrafficSource(file: string, windowMs?: number): Promise<{ file: string; shape: LogShape }> {
+  return { file, shape: await shapeOfLog(file, windowMs ?? DEFAULT_TRAFFIC_WINDOW_MS) };
+}

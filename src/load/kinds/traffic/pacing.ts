@@ -1,0 +1,75 @@
+// Conversations at their own pace: a thread is created at its first turn's instant; each next turn
+// is due at its recorded instant but never sent before the previous answer arrived. A turn held
+// back by a slow answer goes as soon as that answer is in, its lateness recorded (corrected latency
+// counts from the intended instant, as the open loop's does). Memory ∝ conversations seen.
+import type { DueRecord } from './schedule.js';
+
+/** When a turn is sent: at its due instant, or when the previous answer arrived if that is later. */
+export function turnSendAtMs(dueMs: number, previousAnswerAtMs: number | null): number {
+  return previousAnswerAtMs === null ? dueMs : Math.max(dueMs, previousAnswerAtMs);
+}
+
+/** A turn to send now: its due record and how late it goes (0 when on time). */
+export interface PacedTurn {
+  due: DueRecord;
+  latenessMs: number;
+  /** The conversation's id from its first answer (null: the first turn, which creates it). */
+  conversationId: string | null;
+}
+
+interface Conversation {
+  busy: boolean;
+  waiting: DueRecord[];
+  conversationId: string | null;
+}
+
+export class ConversationPacer {
+  private readonly conversations = new Map<string, Conversation>();
+
+  /** A record whose instant has come: sent now, or held until its conversation's previous answer arrives. */
+  offer(due: DueRecord, nowMs: number): PacedTurn | null {
+    const key = due.conversationKey;
+    if (key === null) return { due, latenessMs: Math.max(0, nowMs - due.dueMs), conversationId: null };
+    let conversation = this.conversations.get(key);
+    if (conversation === undefined) {
+      conversation = { busy: false, waiting: [], conversationId: null };
+      this.conversations.set(key, conversation);
+    }
+    if (conversation.busy) {
+      conversation.waiting.push(due);
+      return null;
+    }
+    conversation.busy = true;
+    return { due, latenessMs: Math.max(0, nowMs - due.dueMs), conversationId: conversation.conversationId };
+  }
+
+  /**
+   * The previous turn of `key` has its answer (or failed: `conversationId` null after a failed
+   * create): the next held turn, if any, goes now, late by now − its due instant.
+   */
+  answered(key: string, conversationId: string | null, nowMs: number): PacedTurn | null {
+    const conversation = this.conversations.get(key);
+    if (conversation === undefined) return null;
+    if (conversationId !== null) conversation.conversationId = conversationId;
+    const next = conversation.waiting.shift();
+    if (next === undefined) {
+      conversation.busy = false;
+      return null;
+    }
+    return { due: next, latenessMs: Math.max(0, nowMs - next.dueMs), conversationId: conversation.conversationId };
+  }
+
+  /** Turns held behind an answer (the run's in-flight accounting counts them as held). */
+  get held(): number {
+    let count = 0;
+    for (const conversation of this.conversations.values()) count += conversation.waiting.length;
+    return count;
+  }
+
+  /** Every held turn, taken out (the end of the run: each is recorded as dropped or interrupted, never lost). */
+  drain(): DueRecord[] {
+    const all: DueRecord[] = [];
+    for (const conversation of this.conversations.values()) all.push(...conversation.waiting.splice(0));
+    return all;
+  }
+}

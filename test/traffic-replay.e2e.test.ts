@@ -1,0 +1,64 @@
+// `run --traffic LOG`: records arrive in order, a conversation's turn never before its previous
+// answer, and every record is accounted for (a result line each). Timing precision is bench/'s.
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sample } from '../src/domain/sample.js';
+import { readJson, readNdjson, runCliInProcess as runCli, startServiceInProcess, tempDir, type InProcessService } from './helpers.js';
+import { startTrafficPeer, type TrafficPeer } from './traffic-peer.js';
+
+const LOG = 'test/fixtures/traffic/small.jsonl';
+
+describe('run --traffic against a peer that stamps arrivals', () => {
+  let serve: InProcessService;
+  let peer: TrafficPeer;
+  beforeAll(async () => {
+    // Every answer stalls 300 ms: a conversation's next turn (due 100 ms later) must wait for it.
+    serve = await startServiceInProcess({ latencyScale: 0, stallRate: 1, stallMs: 300 });
+    peer = await startTrafficPeer(serve.url);
+  });
+  afterAll(async () => {
+    await peer.stop();
+    await serve.stop();
+  });
+
+  it('replays each record once, turns in order and never before the previous answer, lateness recorded', async () => {
+    const out = join(tempDir(), 'run');
+    const r = await runCli(['run', 'test/fixtures/e2e/small.yaml', '--traffic', LOG, '--base-url', peer.url, '--out', out, '--quiet'], { env: { KBBENCH_API_KEY: serve.key } });
+    expect(r.code, r.stderr).toBe(0);
+    const samples = readNdjson<Sample>(join(out, 'results.ndjson')).filter((s) => s.endpoint !== 'create');
+    // Every record: one result line, one arrival.
+    expect(samples).toHaveLength(7);
+    expect(new Set(samples.map((s) => s.item_id)).size).toBe(7);
+    expect(peer.arrivals).toHaveLength(7);
+    const byConversation = new Map<string, typeof peer.arrivals>();
+    for (const a of peer.arrivals) if (a.conversation !== null) byConversation.set(a.conversation, [...(byConversation.get(a.conversation) ?? []), a]);
+    expect([...byConversation.values()].map((turns) => turns.map((t) => t.question))).toEqual(expect.arrayContaining([
+      ['Which plans do you offer?', 'How much is the second one?', 'And the first one?'],
+      ['Is there a free trial?', 'How long does it last?'],
+    ]));
+    for (const turns of byConversation.values()) {
+      for (let i = 1; i < turns.length; i += 1) expect(turns[i]!.atMs).toBeGreaterThanOrEqual(turns[i - 1]!.answeredAtMs!);
+    }
+    // The second turn of c1 was due at 0.2 s and held behind a 300 ms answer: sent late, its lateness recorded.
+    const second = samples.find((s) => s.thread_id === 'c1' && s.turn === 2)!;
+    expect(second.scheduled_delay_ms!).toBeGreaterThan(100);
+    expect(second.corrected_latency_ms!).toBeGreaterThan(second.latency_ms!);
+    const checked = samples.find((s) => s.prompt === 'How is customer data encrypted?')!;
+    expect(checked.checks.map((c) => c.type)).toEqual(['contains']);
+    const run = readJson<{ options: { load: { spec: { kind: string; file: string } } }; load: { spec: { kind: string } } }>(join(out, 'run.json'));
+    expect(JSON.stringify(run)).toContain('"kind":"traffic"');
+    const summary = readJson<{ totals: { requests: number; dropped: number } }>(join(out, 'summary.json'));
+    expect(summary.totals.dropped).toBe(0);
+  });
+
+  it('refuses a bad log with its file, line and field, sending nothing (exit 2)', async () => {
+    const dir = tempDir();
+    const bad = join(dir, 'bad.jsonl');
+    (await import('node:fs')).writeFileSync(bad, '{"at":0,"prompt":"a"}\n{"at":"later","prompt":"b"}\n');
+    const before = peer.arrivals.length;
+    const r = await runCli(['run', 'test/fixtures/e2e/small.yaml', '--traffic', bad, '--base-url', peer.url, '--out', join(dir, 'run'), '--quiet'], { env: { KBBENCH_API_KEY: serve.key } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/bad\.jsonl:2 at: "later"/);
+    expect(peer.arrivals.length).toBe(before);
+  });
+});
