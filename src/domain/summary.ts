@@ -185,6 +185,24 @@ export interface TotalsSummary extends RequestStats {
   starts_per_s: number | null;
   /** Requests sent during --warmup: in results.ndjson (marked), not in these statistics. */
   warmup: number;
+  /** Answers within the run's SLOs that passed their checks (summary.json `goodput.definition`); absent in older summaries. */
+  good_answers?: number;
+  /** Goodput: good_answers per second of the run; null without a duration; absent in older summaries. */
+  goodput?: number | null;
+}
+
+/** summary.json's `goodput`: what it counts, and the offered load that gave the most of it. */
+export interface GoodputSummary {
+  /** In words: `answers that passed their checks with ttfc_ms<1500 each`. */
+  definition: string;
+  /** The SLOs' per-answer bounds it applies (`ttfc_ms<1500`); empty without --slo. */
+  slo_bounds: string[];
+  /**
+   * The knee by goodput (stages or sweep rates): the stage whose goodput was highest, the lowest such
+   * when tied; past it more offered load gave fewer good answers. `is_last`: it is the highest load
+   * offered, so the knee lies at or above it. Null without stages.
+   */
+  knee: { stage: number; target_rate: number; achieved_rate: number | null; goodput: number; is_last: boolean } | null;
 }
 
 /** One case × model (or thread turn × model) cell: how its requests went, over repeats. */
@@ -336,6 +354,8 @@ export interface Summary {
   knee?: KneeSummary | null;
   /** Whether the harness itself was the limit (from the timeline). */
   harness?: HarnessSaturation;
+  /** Goodput's definition and its knee (totals.goodput, stages[].goodput and sweep rates carry the figures). */
+  goodput?: GoodputSummary;
   /** `--sweep N`: the probes, each rate's figures (the stage table's) and SLO verdict, and slo_max_rate. */
   sweep?: SweepSummary;
   /**
@@ -386,6 +406,9 @@ export interface SweepRateSummary {
   corrected_latency_ms: StagePercentiles | null;
   error_rate: number | null;
   pass_rate: number | null;
+  /** Answers per second and good answers per second (summary.json `goodput`), its stage's; absent in older summaries. */
+  throughput?: number | null;
+  goodput?: number | null;
   /** Every SLO met (and something was answered); null when no SLO was given. */
   slo_pass: boolean | null;
   /** The SLOs this rate missed, as `metric=expression`. */

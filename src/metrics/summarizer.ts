@@ -15,6 +15,7 @@ import { createRequestStats, type RequestStatsAccumulator } from './request-stat
 import { createFailedItems } from './failed-items.js';
 import { createTagCredits } from './tag-credits.js';
 import { createGraderStats } from './grader-stats.js';
+import { goodAnswerOf, type GoodAnswer } from './goodput.js';
 
 export interface SummarizerOptions {
   /**
@@ -26,6 +27,8 @@ export interface SummarizerOptions {
   cases?: CaseStatsOptions;
   /** Which part of the run a result belongs to, for the `checks` gate (a sweep's rate index; sweep.ts). */
   checksPartition?: (sample: Sample) => number;
+  /** Which answers count in goodput (goodput.ts); those that passed their checks when absent. */
+  goodAnswer?: GoodAnswer;
 }
 
 export interface SummaryContext {
@@ -94,6 +97,8 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
   let scheduledStarts = 0;
   let lateStarts = 0;
   let warmup = 0;
+  let good = 0;
+  const goodAnswer = options.goodAnswer ?? goodAnswerOf([]);
 
   const add = (sample: Sample): void => {
     // Warmup requests were sent and recorded; statistics and thresholds start after them.
@@ -119,6 +124,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
     credits.add(sample);
     failures.add(sample);
     graders.add(sample);
+    if (goodAnswer(sample)) good += 1;
     if (Array.isArray(sample.tags)) {
       addTags(tags, sample);
       tagCredits.add(sample);
@@ -151,6 +157,8 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       warmup,
       starts,
       starts_per_s: durationMs ? Math.round((starts / durationMs) * 1000 * 1000) / 1000 : null,
+      good_answers: good,
+      goodput: durationMs ? Math.round((good / durationMs) * 1000 * 1000) / 1000 : null,
     };
     const gated = context.dropped_gated !== undefined ? { gated: context.dropped_gated } : {};
     const gates = judgeGates(context.fail_on ?? DEFAULT_GATES, checksGate.counts(context.checks_gated), thresholds, totals.not_judged, { count: dropped, rate: droppedRate, ...gated }, context.no_slo_rate === true);

@@ -77,6 +77,7 @@ function rateSummary(index: number, target: number, stage: StageSummary | null, 
     ttfc_ms: stage?.ttfc_ms ?? null, latency_ms: stage?.latency_ms ?? null, corrected_latency_ms: stage?.corrected_latency_ms ?? null,
     inter_chunk_ms: stage?.inter_chunk_ms ?? null, output_chars_per_s: stage?.output_chars_per_s ?? null,
     error_rate: stage?.error_rate ?? null, pass_rate: stage?.pass_rate ?? null,
+    throughput: stage?.throughput ?? null, goodput: stage?.goodput ?? null,
     slo_pass: judged ? answered > 0 && failed.length === 0 : null,
     slo_failed: failed,
   };

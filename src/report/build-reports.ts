@@ -9,6 +9,7 @@ import type { LoadAnalysis } from '../metrics/load-analysis.js';
 import { readResults, type ResultsReadStats } from '../store/results-reader.js';
 import { roundToUnits } from '../metrics/round-units.js';
 import { createSummarizer } from '../metrics/summarizer.js';
+import { answerBoundsOf, goodAnswerOf, goodputSummary, sloOfLoad } from '../metrics/goodput.js';
 import { createSweepJudge, rateIndexOf, sweepGating } from '../metrics/sweep.js';
 import { createEvidenceCollector } from './evidence.js';
 import { createLoadPass } from './load-pass.js';
@@ -57,8 +58,9 @@ export async function buildReports(options: BuildReportsOptions): Promise<BuildR
   const results = readResults(runDir);
   // Past the in-memory case limit, partition files go to a temporary directory inside the run's own.
   const stages = run.load.sweep ? run.load.stages : undefined;
+  const bounds = answerBoundsOf(sloOfLoad(run.load.spec));
   const summarizer = createSummarizer({
-    thresholds: options.thresholds ?? run.thresholds ?? {}, cases: { spillDir: runDir },
+    thresholds: options.thresholds ?? run.thresholds ?? {}, cases: { spillDir: runDir }, goodAnswer: goodAnswerOf(bounds),
     ...(stages ? { checksPartition: (sample: Sample) => rateIndexOf(stages, sample) } : {}),
   });
   const evidence = createEvidenceCollector();
@@ -101,7 +103,8 @@ export async function buildReports(options: BuildReportsOptions): Promise<BuildR
   });
   try {
     const loaded = withBudget(withLoad(finished.summary, load), run.options);
-    const swept = sweepSummary ? { ...loaded, sweep: sweepSummary } : loaded;
+    const good = { ...loaded, goodput: goodputSummary(bounds, loaded.stages) };
+    const swept = sweepSummary ? { ...good, sweep: sweepSummary } : good;
     // Every number in its unit (credits 1e-5, ms 1e-3): summary.json carries no float noise.
     const summary: Summary = roundToUnits(people.finish(run.outputs ? { ...swept, outputs: run.outputs } : swept));
     const files = [await writeHistogramFile(runDir, finished.histograms)];

@@ -1,5 +1,6 @@
 // Drives the runner: every result appended to results.ndjson (and counted only once it is there),
 // progress reported, and how the run ended.
+import { answerBoundsOf, goodAnswerOf, sloOfLoad } from '../metrics/goodput.js';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { KbClient } from '../client/index.js';
@@ -269,6 +270,7 @@ function startTimeline(runDir: string, runStartMs: number, options: RunConfig, s
   const target = shape ? shape.targetRateAt : sweep ? sweepTarget : null;
   const recorder = new IntervalRecorder({
     runStartMs, wallOriginMs: performance.timeOrigin, ...(target ? { targetRateAt: target } : {}),
+    goodAnswer: goodAnswerOf(answerBoundsOf(sloOfLoad(spec))),
   });
   const file = new TimelineFile(timelinePath(runDir));
   const probe = startLoopDelayProbe();
