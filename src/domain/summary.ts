@@ -149,6 +149,34 @@ export interface FlakyList {
   shown: Array<{ key: string; label: string; model: string; passed: number; judged: number; errors?: number }>;
 }
 
+/** One question × model whose pass rate fell with the offered load: its answers per stage and its test. */
+export interface DegradingQuestion {
+  key: string;
+  label: string;
+  model: string;
+  /** Answered (judged) repeats per level of offered load with answers (0 = the lowest; stages of equal load are one level). */
+  levels: Array<{ level: number; target_rate: number; passed: number; judged: number }>;
+  /** One-sided Cochran–Armitage trend p, and Holm-adjusted over every question × model tested. */
+  p_value: number;
+  p_adjusted: number;
+}
+
+/** summary.json's `degrades_under_load`: the questions called, and how. */
+export interface DegradesList {
+  total: number;
+  shown: DegradingQuestion[];
+  /** The method in words (the README's statistics section names it too). */
+  method: string;
+  alpha: number;
+  /** Question × model cells tested (answers in two or more stages). */
+  tested: number;
+  /**
+   * Miller (2024): the question is the unit, its repeats averaged. The mean over questions of each
+   * question's pass rate in a stage, per model and stage (the questions with answers there).
+   */
+  pass_rate_by_level: Array<{ model: string; level: number; target_rate: number; questions: number; pass_rate: number }>;
+}
+
 /** Who graded the model-graded checks and what grading cost, apart from the answers. */
 export interface GraderSummary {
   /** Each grader's label (`chat chatNode-… (gpt-4o-mini)`, `openai http://… llama3`) and its checks. */
@@ -220,7 +248,7 @@ export interface CaseCell {
   /** Requests no check judged (`pass: null`): outside the pass rate. Absent when none. */
   not_judged?: number;
   /** With two or more answered repeats: all passed, some (flaky), or none; `failed_to_answer` when its failures are request errors and its answers agree. */
-  stability?: 'stable_pass' | 'flaky' | 'stable_fail' | 'failed_to_answer';
+  stability?: 'stable_pass' | 'flaky' | 'stable_fail' | 'failed_to_answer' | 'degrades_under_load';
 }
 
 /** A one-time case, or one turn of a thread, with its cells per model. */
@@ -373,6 +401,8 @@ export interface Summary {
   flaky?: FlakyList;
   /** Case × model cells whose failures are request errors (429, timeout, a cut stream), not a wavering answer. */
   failed_to_answer?: FlakyList;
+  /** Case × model cells whose pass rate falls as the offered load rises (stages or sweep rates; metrics/load-trend.ts). */
+  degrades_under_load?: DegradesList;
   /** Model-graded checks: who graded, and what it cost apart from the answers (absent when none ran). */
   grading?: GraderSummary;
   /** People's labels (labels.csv) against the run's verdicts; absent without labels. Labelled answers' `pass` is the person's. */

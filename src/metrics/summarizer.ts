@@ -4,7 +4,7 @@ import { DEFAULT_GATES, verdictFor, type Gate } from './gates.js';
 import { createThresholdSinks, type ThresholdSinks } from './thresholds-sinks.js';
 import type { RunInfo, RunStatus, ThresholdResult } from '../domain/run.js';
 import type { Sample } from '../domain/sample.js';
-import type { GatesSummary, HistogramFile, ModelSummary, Summary, TotalsSummary, Verdict } from '../domain/summary.js';
+import type { CaseSummary, GatesSummary, HistogramFile, ModelSummary, Summary, TotalsSummary, Verdict } from '../domain/summary.js';
 import { createChecksGate, type ChecksGateCounts } from './checks-gate.js';
 import { createCaseStats, type CaseStatsOptions } from './case-stats.js';
 import type { CaseTable } from './case-table.js';
@@ -16,6 +16,8 @@ import { createFailedItems } from './failed-items.js';
 import { createTagCredits } from './tag-credits.js';
 import { createGraderStats } from './grader-stats.js';
 import { goodAnswerOf, type GoodAnswer } from './goodput.js';
+import { createLoadTrend, trendKey } from './load-trend.js';
+import type { StageWindow } from './stage-window.js';
 
 export interface SummarizerOptions {
   /**
@@ -29,6 +31,8 @@ export interface SummarizerOptions {
   checksPartition?: (sample: Sample) => number;
   /** Which answers count in goodput (goodput.ts); those that passed their checks when absent. */
   goodAnswer?: GoodAnswer;
+  /** The run's stages (or sweep rates): a question whose pass rate falls across them is degrades_under_load. */
+  loadStages?: readonly StageWindow[];
 }
 
 export interface SummaryContext {
@@ -99,6 +103,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
   let warmup = 0;
   let good = 0;
   const goodAnswer = options.goodAnswer ?? goodAnswerOf([]);
+  const trend = options.loadStages ? createLoadTrend(options.loadStages) : null;
 
   const add = (sample: Sample): void => {
     // Warmup requests were sent and recorded; statistics and thresholds start after them.
@@ -125,6 +130,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
     failures.add(sample);
     graders.add(sample);
     if (goodAnswer(sample)) good += 1;
+    trend?.add(sample);
     if (Array.isArray(sample.tags)) {
       addTags(tags, sample);
       tagCredits.add(sample);
@@ -140,7 +146,9 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
     const planned = starts + unsent;
     const droppedRate = planned > 0 && (unsent > 0 || scheduledStarts > 0) ? Math.round((dropped / planned) * 10_000) / 10_000 : null;
     const thresholds = sinks.evaluate({ dropped: { count: dropped, planned } });
-    const caseResult = cases.finish(order);
+    const degrades = trend?.finish() ?? null;
+    const caseResult = cases.finish(order, degrades?.keys);
+    if (degrades) markDegrading(caseResult.cases, degrades.keys);
     const perQuestion = caseResult.questions;
     const modelSummaries: Record<string, ModelSummary> = {};
     for (const name of order) setOwn(modelSummaries, name, { ...models.get(name)!.toStats(), ...perQuestion.models.get(name) });
@@ -179,6 +187,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       ...(perQuestion.pairs.length > 0 ? { model_pairs: perQuestion.pairs } : {}),
       ...(perQuestion.flaky.total > 0 ? { flaky: perQuestion.flaky } : {}),
       ...(perQuestion.failedToAnswer.total > 0 ? { failed_to_answer: perQuestion.failedToAnswer } : {}),
+      ...(degrades && degrades.list.total > 0 ? { degrades_under_load: degrades.list } : {}),
     };
     const grading = graders.result();
     if (grading) summary.grading = grading;
@@ -197,6 +206,14 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
     credits.dispose();
   };
   return { add, finish, discard };
+}
+
+/** A cell whose pass rate fell with the load is that, whatever its repeats' counts say. */
+function markDegrading(cases: readonly CaseSummary[], keys: ReadonlySet<string>): void {
+  if (keys.size === 0) return;
+  for (const c of cases) {
+    for (const [model, cell] of Object.entries(c.models)) if (keys.has(trendKey(c.key, model))) cell.stability = 'degrades_under_load';
+  }
 }
 
 /** No answer was judged: none was recorded, or a grader could judge none of them. */

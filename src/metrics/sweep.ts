@@ -7,7 +7,9 @@ import type { StageSummary, SweepPlan } from '../domain/load.js';
 import type { ThresholdResult } from '../domain/run.js';
 import type { Sample } from '../domain/sample.js';
 import type { SweepRateSummary, SweepSummary } from '../domain/summary.js';
-import type { StageWindow } from './stage-window.js';
+import { rateIndexOf, type StageWindow } from './stage-window.js';
+
+export { rateIndexOf };
 import { LATE_START_MS } from './summarizer.js';
 
 export interface SweepJudge {
@@ -15,19 +17,6 @@ export interface SweepJudge {
   add(sample: Sample): void;
   /** Folds the stage table (summary.json `stages`, in the rates' order) with the SLO verdicts. */
   finish(stages: readonly StageSummary[] | null): SweepSummary;
-}
-
-/**
- * The rate a result belongs to: the stage in which it was intended to start, as the stage table
- * counts it, whenever it finished (the slowest answers of an overloaded rate must not escape its
- * SLO, nor land on the next rate's).
- */
-export function rateIndexOf(stages: readonly StageWindow[], sample: Sample): number {
-  const startMs = sample.offset_ms - (sample.scheduled_delay_ms ?? 0);
-  const first = stages[0];
-  if (!first || startMs < first.start_ms) return -1;
-  const i = stages.findIndex((s) => startMs < s.end_ms);
-  return i === -1 ? stages.length - 1 : i;
 }
 
 export function createSweepJudge(plan: SweepPlan, stages: readonly StageWindow[]): SweepJudge {

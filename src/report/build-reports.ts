@@ -12,7 +12,7 @@ import { createSummarizer } from '../metrics/summarizer.js';
 import { answerBoundsOf, goodAnswerOf, goodputSummary, sloOfLoad } from '../metrics/goodput.js';
 import { createSweepJudge, rateIndexOf, sweepGating } from '../metrics/sweep.js';
 import { createEvidenceCollector } from './evidence.js';
-import { createLoadPass } from './load-pass.js';
+import { createLoadPass, recordedSchedule } from './load-pass.js';
 import { createPeoplePass } from './people-pass.js';
 import { REPORT_WRITERS } from './registry.js';
 import { REPORT_FORMATS, type ReportFormat, type ReportInput, type UnsentItem } from './types.js';
@@ -58,10 +58,12 @@ export async function buildReports(options: BuildReportsOptions): Promise<BuildR
   const results = readResults(runDir);
   // Past the in-memory case limit, partition files go to a temporary directory inside the run's own.
   const stages = run.load.sweep ? run.load.stages : undefined;
+  const schedule = recordedSchedule(run);
   const bounds = answerBoundsOf(sloOfLoad(run.load.spec));
   const summarizer = createSummarizer({
     thresholds: options.thresholds ?? run.thresholds ?? {}, cases: { spillDir: runDir }, goodAnswer: goodAnswerOf(bounds),
     ...(stages ? { checksPartition: (sample: Sample) => rateIndexOf(stages, sample) } : {}),
+    ...(schedule ? { loadStages: schedule.stages } : {}),
   });
   const evidence = createEvidenceCollector();
   const loadPass = createLoadPass(runDir, run);
