@@ -217,6 +217,8 @@ export interface TotalsSummary extends RequestStats {
   good_answers?: number;
   /** Goodput: good_answers per second of the run; null without a duration; absent in older summaries. */
   goodput?: number | null;
+  /** --judge-sample: answers whose model-graded checks were left ungraded by the share (counted in not_judged; not gated by `judged`). */
+  not_sampled?: number;
 }
 
 /** summary.json's `goodput`: what it counts, and the offered load that gave the most of it. */
@@ -231,6 +233,8 @@ export interface GoodputSummary {
    * offered, so the knee lies at or above it. Null without stages.
    */
   knee: { stage: number; target_rate: number; achieved_rate: number | null; goodput: number; is_last: boolean } | null;
+  /** --judge-sample's share, when the run had one (the definition says it too). */
+  judge_sample?: number;
 }
 
 /** One case × model (or thread turn × model) cell: how its requests went, over repeats. */
@@ -382,6 +386,11 @@ export interface Summary {
   knee?: KneeSummary | null;
   /** Whether the harness itself was the limit (from the timeline). */
   harness?: HarnessSaturation;
+  /**
+   * --judge-sample P: model-graded checks were graded on a seeded share of the answers; the others are
+   * not judged (out of pass rates, never good answers). Every figure of answer quality is over the share.
+   */
+  judge_sample?: { share: number; not_sampled: number };
   /** Goodput's definition and its knee (totals.goodput, stages[].goodput and sweep rates carry the figures). */
   goodput?: GoodputSummary;
   /** `--sweep N`: the probes, each rate's figures (the stage table's) and SLO verdict, and slo_max_rate. */

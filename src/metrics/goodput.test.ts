@@ -4,6 +4,8 @@ import { sample, sampleWith } from '../test-support/fixtures.js';
 import { answerBoundsOf, goodAnswerOf, goodputDefinition, goodputKnee, sloOfLoad } from './goodput.js';
 import { createLoadStages } from './load-stages.js';
 import { IntervalSum } from './interval-bucket.js';
+import { createSummarizer } from './summarizer.js';
+import { notSampledReason } from '../domain/sample.js';
 
 describe('goodput: answers within the SLOs that passed their checks', () => {
   it('bounds each answer by the SLO timings, whatever their aggregation; pass_rate and counts bound none', () => {
@@ -71,5 +73,21 @@ describe('goodput: answers within the SLOs that passed their checks', () => {
     expect(goodputKnee([stage(0, 2, 1), stage(1, 4, 2)])!.is_last).toBe(true);
     expect(goodputKnee([stage(0, 2, null)])).toBeNull();
     expect(goodputKnee(undefined)).toBeNull();
+  });
+
+  // --judge-sample
+  it('the summary counts them apart: not judged, never passed, never good, and not what makes a run incomplete', () => {
+    const s = createSummarizer();
+    s.add(sampleWith({ item_id: 'a' }));
+    s.add(sampleWith({ item_id: 'b', pass: null as unknown as boolean, not_judged: notSampledReason(0.5) }));
+    const { summary } = s.finish({ run_id: 'r', status: 'completed', judge_sample: 0.5, duration_ms: 1000 });
+    expect(summary.totals).toMatchObject({ passed: 1, not_judged: 1, not_sampled: 1, pass_rate: 1, good_answers: 1, goodput: 1 });
+    expect(summary.judge_sample).toEqual({ share: 0.5, not_sampled: 1 });
+    expect(summary.verdict).toBe('pass');
+    // A grader's own failure still leaves the run incomplete.
+    const failing = createSummarizer();
+    failing.add(sampleWith({ item_id: 'a' }));
+    failing.add(sampleWith({ item_id: 'c', pass: null as unknown as boolean, not_judged: 'the grader request failed' }));
+    expect(failing.finish({ run_id: 'r', status: 'completed' }).summary.verdict).toBe('incomplete');
   });
 });

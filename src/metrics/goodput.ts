@@ -98,6 +98,16 @@ export function goodputKnee(stages: readonly StageSummary[] | undefined): Goodpu
   return { stage: best.index, target_rate: best.to_rate, achieved_rate: best.achieved_rate, goodput: best.goodput!, is_last: best.index === last.index };
 }
 
-export function goodputSummary(bounds: readonly AnswerBound[], stages: readonly StageSummary[] | undefined): GoodputSummary {
-  return { definition: goodputDefinition(bounds), slo_bounds: bounds.map((b) => b.words), knee: goodputKnee(stages) };
+/** `judgeShare`: --judge-sample's P; the definition then says that unsampled answers are not counted good. */
+export function goodputSummary(bounds: readonly AnswerBound[], stages: readonly StageSummary[] | undefined, judgeShare?: number): GoodputSummary {
+  const share = judgeShare === undefined ? '' : `; ${judgeShareWords(judgeShare)}: the others are not judged, so not counted good`;
+  return {
+    definition: `${goodputDefinition(bounds)}${share}`, slo_bounds: bounds.map((b) => b.words), knee: goodputKnee(stages),
+    ...(judgeShare !== undefined ? { judge_sample: judgeShare } : {}),
+  };
+}
+
+/** `model-graded checks graded on a seeded 25% of the answers (--judge-sample 0.25)`: one wording for every figure it affects. */
+export function judgeShareWords(share: number): string {
+  return `model-graded checks graded on a seeded ${Number((share * 100).toPrecision(4))}% of the answers (--judge-sample ${share})`;
 }

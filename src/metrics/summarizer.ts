@@ -3,7 +3,7 @@ import { RunCredits } from '../credits/run-credits.js';
 import { DEFAULT_GATES, verdictFor, type Gate } from './gates.js';
 import { createThresholdSinks, type ThresholdSinks } from './thresholds-sinks.js';
 import type { RunInfo, RunStatus, ThresholdResult } from '../domain/run.js';
-import type { Sample } from '../domain/sample.js';
+import { isNotSampled, type Sample } from '../domain/sample.js';
 import type { CaseSummary, GatesSummary, HistogramFile, ModelSummary, Summary, TotalsSummary, Verdict } from '../domain/summary.js';
 import { createChecksGate, type ChecksGateCounts } from './checks-gate.js';
 import { createCaseStats, type CaseStatsOptions } from './case-stats.js';
@@ -61,6 +61,8 @@ export interface SummaryContext {
   duration_ms?: number | null;
   /** Models in the order the report should list them (the plan's); others follow alphabetically. */
   model_order?: readonly string[];
+  /** run.json's --judge-sample: the share of answers whose model-graded checks were graded. */
+  judge_sample?: number;
   /** run.json's --credit-price and --currency: money beside credits. */
   credit_price?: { price: number; currency: string | null };
 }
@@ -102,6 +104,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
   let lateStarts = 0;
   let warmup = 0;
   let good = 0;
+  let notSampled = 0;
   const goodAnswer = options.goodAnswer ?? goodAnswerOf([]);
   const trend = options.loadStages ? createLoadTrend(options.loadStages) : null;
 
@@ -130,6 +133,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
     failures.add(sample);
     graders.add(sample);
     if (goodAnswer(sample)) good += 1;
+    if (isNotSampled(sample.not_judged)) notSampled += 1;
     trend?.add(sample);
     if (Array.isArray(sample.tags)) {
       addTags(tags, sample);
@@ -167,9 +171,10 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       starts_per_s: durationMs ? Math.round((starts / durationMs) * 1000 * 1000) / 1000 : null,
       good_answers: good,
       goodput: durationMs ? Math.round((good / durationMs) * 1000 * 1000) / 1000 : null,
+      ...(notSampled > 0 ? { not_sampled: notSampled } : {}),
     };
     const gated = context.dropped_gated !== undefined ? { gated: context.dropped_gated } : {};
-    const gates = judgeGates(context.fail_on ?? DEFAULT_GATES, checksGate.counts(context.checks_gated), thresholds, totals.not_judged, { count: dropped, rate: droppedRate, ...gated }, context.no_slo_rate === true);
+    const gates = judgeGates(context.fail_on ?? DEFAULT_GATES, checksGate.counts(context.checks_gated), thresholds, (totals.not_judged ?? 0) - notSampled, { count: dropped, rate: droppedRate, ...gated }, context.no_slo_rate === true);
     const summary: Summary = {
       run_id: context.run_id,
       status: context.status,
@@ -188,6 +193,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       ...(perQuestion.flaky.total > 0 ? { flaky: perQuestion.flaky } : {}),
       ...(perQuestion.failedToAnswer.total > 0 ? { failed_to_answer: perQuestion.failedToAnswer } : {}),
       ...(degrades && degrades.list.total > 0 ? { degrades_under_load: degrades.list } : {}),
+      ...(context.judge_sample !== undefined ? { judge_sample: { share: context.judge_sample, not_sampled: notSampled } } : {}),
     };
     const grading = graders.result();
     if (grading) summary.grading = grading;

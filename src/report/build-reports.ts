@@ -101,11 +101,12 @@ export async function buildReports(options: BuildReportsOptions): Promise<BuildR
     missing: missingAnswers(run, answers),
     duration_ms: run.duration_ms,
     model_order: run.plan.models,
+    ...(run.options.judgeSample !== undefined ? { judge_sample: run.options.judgeSample } : {}),
     ...creditPriceOf(run.options),
   });
   try {
     const loaded = withBudget(withLoad(finished.summary, load), run.options);
-    const good = { ...loaded, goodput: goodputSummary(bounds, loaded.stages) };
+    const good = { ...loaded, goodput: goodputSummary(bounds, loaded.stages, run.options.judgeSample) };
     const swept = sweepSummary ? { ...good, sweep: sweepSummary } : good;
     // Every number in its unit (credits 1e-5, ms 1e-3): summary.json carries no float noise.
     const summary: Summary = roundToUnits(people.finish(run.outputs ? { ...swept, outputs: run.outputs } : swept));

@@ -1,7 +1,7 @@
 // Model-graded checks ask the run's grader (or a grader chat named on the check), under the run's
 // timeout and through the one retry path; context checks get the suite's knowledge passages, and
 // `similar` an embeddings endpoint when given.
-import { runChecks, type JudgeRequest } from '../checks/index.js';
+import { inJudgeSample, notSampledReason, runChecks, type JudgeRequest } from '../checks/index.js';
 import type { KbClient } from '../client/index.js';
 import { fetchEmbeddings } from '../client/embeddings.js';
 import { AbortedError } from '../domain/errors.js';
@@ -19,7 +19,7 @@ export interface GradingDeps {
   knowledge?: Knowledge;
 }
 
-type PortOptions = Pick<RunConfig, 'timeoutMs' | 'retries' | 'maxRetryWaitMs' | 'embeddings'>;
+type PortOptions = Pick<RunConfig, 'timeoutMs' | 'retries' | 'maxRetryWaitMs' | 'embeddings' | 'judgeSample' | 'seed'>;
 
 /**
  * The grader of one request: a chat named on the check (with its own model), else the run's. Each
@@ -49,8 +49,11 @@ export function judgePort(client: KbClient, target: ResolvedTarget, options: Por
   const policy = retryPolicyOf({ ...DEFAULT_BACKOFF, retries: options.retries }, options);
   const runGrader = deps.grader && retryingGrader(deps.grader, policy);
   const embeddings = options.embeddings && { ...options.embeddings, timeoutMs: options.timeoutMs };
+  const share = options.judgeSample;
   return async (specs, subject, requestSignal) => {
+    const sampledOut = share !== undefined && !inJudgeSample(subject.item_id ?? subject.prompt ?? subject.text, share, options.seed);
     const results = await runChecks(specs, subject, {
+      ...(sampledOut ? { notSampled: notSampledReason(share) } : {}),
       judge: async (request) => {
         const grader = graderFor(request, runGrader, client, target, policy, options, cache);
         if (grader === undefined) throw new Error('no grader is named for this check');
