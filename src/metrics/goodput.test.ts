@@ -28,7 +28,7 @@ describe('goodput: answers within the SLOs that passed their checks', () => {
 
   it('with no SLO every passed answer is good, and the definition says so', () => {
     expect(goodAnswerOf([])(sample({ ttfcMs: 99_999 }))).toBe(true);
-    expect(goodputDefinition([])).toMatch(/passed their checks \(no --slo/);
+    expect(goodputDefinition([])).toMatch(/passed their checks, with no time bound \(no --slo\)/);
     expect(goodputDefinition(answerBoundsOf({ ttfc_ms: ['p(95)<1500'] }))).toBe('answers that passed their checks with ttfc_ms<1500 each');
     expect(sloOfLoad({ kind: 'closed', concurrency: 2 })).toEqual({});
   });
@@ -72,6 +72,8 @@ describe('goodput: answers within the SLOs that passed their checks', () => {
     expect(goodputKnee([stage(0, 2, 2), stage(1, 4, 2)])!.stage).toBe(0);
     expect(goodputKnee([stage(0, 2, 1), stage(1, 4, 2)])!.is_last).toBe(true);
     expect(goodputKnee([stage(0, 2, null)])).toBeNull();
+    // One offered load (a constant rate) has no knee.
+    expect(goodputKnee([stage(0, 2, 2)])).toBeNull();
     expect(goodputKnee(undefined)).toBeNull();
   });
 

@@ -61,7 +61,7 @@ export function sloOfLoad(spec: LoadSpec | undefined): Readonly<Record<string, r
 
 /** What goodput counts, in words (summary.json `goodput.definition`, the console, report.html). */
 export function goodputDefinition(bounds: readonly AnswerBound[]): string {
-  if (bounds.length === 0) return 'answers that passed their checks (no --slo: no time bound)';
+  if (bounds.length === 0) return 'answers that passed their checks, with no time bound (no --slo)';
   return `answers that passed their checks with ${bounds.map((b) => b.words).join(' and ')} each`;
 }
 
@@ -89,6 +89,8 @@ function compare(x: number, operator: AnswerBound['operator'], value: number): b
  */
 export function goodputKnee(stages: readonly StageSummary[] | undefined): GoodputSummary['knee'] {
   let best: StageSummary | null = null;
+  // One load offered has no knee to find: only a run of several stages or rates says where goodput turned.
+  if (new Set((stages ?? []).filter((s) => typeof s.goodput === 'number').map((s) => (s.from_rate + s.to_rate) / 2)).size < 2) return null;
   for (const stage of stages ?? []) {
     if (typeof stage.goodput !== 'number') continue;
     if (best === null || stage.goodput > best.goodput!) best = stage;
