@@ -36,17 +36,22 @@ describe('a peer that degrades answers above a concurrency', () => {
     const summary = readJson<Summary>(join(out, 'summary.json'));
     const [low, , high] = summary.stages!;
     // At 2/s every answer is right: goodput is the throughput.
-    expect(low!.throughput).toBeGreaterThan(1.5);
+    expect(low!.throughput).toBeGreaterThan(1);
     expect(low!.goodput).toBeCloseTo(low!.throughput!, 5);
-    // At 12/s the answers keep coming (throughput holds at the offered rate) but are wrong.
-    expect(high!.throughput).toBeGreaterThan(9);
+    // At 12/s the answers keep coming (throughput holds at the rate achieved, well above the low stage's) but are wrong.
+    // (Against the achieved rate, not the target: on a busy 2-core machine the harness may start fewer.)
+    expect(high!.throughput!).toBeGreaterThan(0.8 * high!.achieved_rate!);
+    expect(high!.throughput!).toBeGreaterThan(2 * low!.throughput!);
     expect(high!.goodput!).toBeLessThan(low!.goodput!);
     expect(high!.goodput!).toBeLessThan(0.3 * high!.throughput!);
     expect(summary.totals.goodput).toBeGreaterThan(0);
     expect(summary.totals.good_answers).toBeLessThan(summary.totals.ok);
     expect(summary.goodput!.definition).toMatch(/passed their checks, with no time bound \(no --slo\)/);
-    // The knee by goodput: the low stage gave the most good answers per second.
-    expect(summary.goodput!.knee).toMatchObject({ stage: 0, is_last: false });
+    // The knee by goodput: a stage below the 12/s one gave the most good answers per second (the low stage,
+    // or the 1 s ramp out of it when its few answers came quick enough).
+    expect(summary.goodput!.knee).toMatchObject({ is_last: false });
+    expect(summary.goodput!.knee!.stage).toBeLessThan(2);
+    expect(summary.goodput!.knee!.goodput).toBeGreaterThan(high!.goodput!);
     const lines = readNdjson<TimelineLine>(join(out, 'timeline.ndjson'));
     expect(lines.every((l) => typeof l.good === 'number')).toBe(true);
     expect(lines.reduce((a, l) => a + l.good!, 0)).toBe(summary.totals.good_answers);
