@@ -89,8 +89,8 @@ describe.skipIf(!hasChromium)('report.html in Chromium', () => {
   it('shows the Load section: rate, throughput and latency charts, the stage table with the knee marked', async () => {
     const load = page.locator('section#load');
     await load.scrollIntoViewIfNeeded();
-    // Rate, throughput, latency percentiles, and TTFC / inter-chunk latency over time.
-    expect(await load.locator('svg.chart').count()).toBe(4);
+    // Rate, throughput, latency percentiles, and TTFC / inter-chunk latency over time; goodput against offered load.
+    expect(await load.locator('svg.chart').count()).toBe(5);
     const rate = load.locator('figure', { hasText: 'Target and achieved rate' });
     expect(await rate.locator('path.line').count()).toBeGreaterThanOrEqual(4);
     expect(await rate.locator('line.knee-mark').count()).toBe(1);
@@ -107,6 +107,23 @@ describe.skipIf(!hasChromium)('report.html in Chromium', () => {
     const box = await load.locator('svg.chart').first().boundingBox();
     expect(box!.width).toBeGreaterThan(200);
     await page.screenshot({ path: join(dir, 'run', 'report-load.png'), fullPage: false });
+  });
+
+  it('draws goodput beside all answers against the offered load of each stage', async () => {
+    const card = page.locator('section#load #goodput');
+    await card.scrollIntoViewIfNeeded();
+    const chart = card.locator('figure#goodput-chart');
+    // One line each for answers/s and goodput/s, a marker per stage on each.
+    expect(await chart.locator('path.line').count()).toBe(2);
+    await expect(chart.locator('.legend').textContent()).resolves.toMatch(/answers\/s.*goodput\/s/);
+    // The synthetic run's answers all started in its first stage: one load with goodput has no knee to mark.
+    expect(await chart.locator('line.knee-mark').count()).toBe(0);
+    await expect(card.locator('p').first().textContent()).resolves.toMatch(/^goodput [\d.]+\/s of [\d.]+ answers\/s \(answers that passed their checks/);
+    const box = await chart.locator('svg.chart').boundingBox();
+    expect(box!.width).toBeGreaterThan(200);
+    expect(box!.height).toBeGreaterThan(100);
+    // The stage table carries both figures.
+    await expect(page.locator('#stage-table thead').textContent()).resolves.toMatch(/Answers\/s.*Goodput\/s/);
   });
 
   it('draws a sweep against achieved rate (latency percentiles, error and pass rate) with slo_max_rate marked', async () => {

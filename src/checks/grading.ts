@@ -89,6 +89,8 @@ function excerpt(text: string): string {
  */
 export async function grade(type: string, ports: CheckPorts, request: JudgeRequest, votes = 1, rule: VerdictRule = (v) => v): Promise<CheckResult> {
   if (!ports.judge) return { type, pass: null, detail: 'not judged: no grader', not_judged: 'no grader was given to this check' };
+  // Outside --judge-sample's share: not asked, not passed (judge-sample.ts).
+  if (ports.notSampled !== undefined) return { type, pass: null, detail: `not judged: ${ports.notSampled}`, not_judged: ports.notSampled };
   const key = { type, request, votes };
   const recalled = await ports.verdicts?.recall(key);
   if (recalled !== undefined) return recalledVerdict(recalled);

@@ -7,3 +7,4 @@ export { textSimilarity, tokenize } from './similarity.js';
 export { parseVerdict, type Verdict } from './verdict.js';
 export { GRADER_INSTRUCTION, buildGradingPrompt, parseGraderReply, grade } from './grading.js';
 export { itemOutcome, checkState, type ItemOutcome } from './outcome.js';
+export { inJudgeSample, isNotSampled, notSampledReason, NOT_SAMPLED } from './judge-sample.js';

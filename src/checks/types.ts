@@ -10,6 +10,8 @@ export interface CheckSubject {
   credits_used: number | null;
   /** The question asked (answer-relevance and context checks read it). */
   prompt?: string;
+  /** The answer's item id (a result line's): --judge-sample draws its share by it. */
+  item_id?: string;
 }
 
 export interface JudgeRequest {
@@ -57,6 +59,8 @@ export interface CheckPorts {
   passages?: (question: string) => Promise<string[]> | string[];
   /** Embedding vectors of the texts, in order (an OpenAI-compatible /v1/embeddings): `similar` uses them when given. */
   embed?: (texts: string[]) => Promise<number[][]>;
+  /** --judge-sample: set when this answer is outside the sampled share: model-graded checks are then not judged, with this reason. */
+  notSampled?: string;
 }
 
 /**

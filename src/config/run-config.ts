@@ -50,6 +50,8 @@ export interface RunConfig {
   gracefulStopMs?: number;
   /** One seed for arrivals, the traffic mix and the embedded service. */
   seed?: number;
+  /** --judge-sample P (0 < P ≤ 1): grade a seeded share of the answers' model-graded checks (checks/judge-sample.ts). */
+  judgeSample?: number;
   /** Stop conditions: a clean stop (status aborted) at the N-th failed request, or when the failed share over the window passes the rate. */
   maxErrors?: number;
   maxErrorRate?: number;

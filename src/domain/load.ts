@@ -36,6 +36,13 @@ export interface StageSummary {
    * result lines or covered seconds; absent in older summaries.
    */
   output_chars_per_s?: number | null;
+  /** Answers (outcome ok) of the requests that started in the stage, per covered second; absent in older summaries. */
+  throughput?: number | null;
+  /**
+   * Goodput: of those, the answers within the run's SLOs that passed their checks (metrics/goodput.ts),
+   * per covered second; null when the timeline predates goodput; absent in older summaries.
+   */
+  goodput?: number | null;
   credits_used: number;
   credits_per_min: number | null;
 }

@@ -27,6 +27,8 @@ export interface RecordedOptions {
   workers?: number;
   gracefulStopMs?: number;
   seed?: number;
+  /** --judge-sample: the share of answers whose model-graded checks were graded. */
+  judgeSample?: number;
   maxErrors?: number;
   maxErrorRate?: number;
   errorWindowMs?: number;

@@ -117,3 +117,11 @@ export interface Sample {
   /** Reports only: the checks' own verdict when a person's label or a calibration changed `pass`. */
   grader_pass?: boolean;
 }
+
+/** --judge-sample: the not-judged reason of a model-graded check left ungraded by the share; reports find these answers by it. */
+export const NOT_SAMPLED = 'not sampled';
+
+export const notSampledReason = (share: number): string => `${NOT_SAMPLED} (--judge-sample ${share})`;
+
+/** Whether a not-judged reason is the sample's (by design) rather than a grader's failure. */
+export const isNotSampled = (reason: string | undefined): boolean => reason !== undefined && reason.startsWith(NOT_SAMPLED);

@@ -149,6 +149,34 @@ export interface FlakyList {
   shown: Array<{ key: string; label: string; model: string; passed: number; judged: number; errors?: number }>;
 }
 
+/** One question × model whose pass rate fell with the offered load: its answers per stage and its test. */
+export interface DegradingQuestion {
+  key: string;
+  label: string;
+  model: string;
+  /** Answered (judged) repeats per level of offered load with answers (0 = the lowest; stages of equal load are one level). */
+  levels: Array<{ level: number; target_rate: number; passed: number; judged: number }>;
+  /** One-sided Cochran–Armitage trend p, and Holm-adjusted over every question × model tested. */
+  p_value: number;
+  p_adjusted: number;
+}
+
+/** summary.json's `degrades_under_load`: the questions called, and how. */
+export interface DegradesList {
+  total: number;
+  shown: DegradingQuestion[];
+  /** The method in words (the README's statistics section names it too). */
+  method: string;
+  alpha: number;
+  /** Question × model cells tested (answers in two or more stages). */
+  tested: number;
+  /**
+   * Miller (2024): the question is the unit, its repeats averaged. The mean over questions of each
+   * question's pass rate in a stage, per model and stage (the questions with answers there).
+   */
+  pass_rate_by_level: Array<{ model: string; level: number; target_rate: number; questions: number; pass_rate: number }>;
+}
+
 /** Who graded the model-graded checks and what grading cost, apart from the answers. */
 export interface GraderSummary {
   /** Each grader's label (`chat chatNode-… (gpt-4o-mini)`, `openai http://… llama3`) and its checks. */
@@ -189,6 +217,12 @@ export interface TotalsSummary extends RequestStats {
   warmup: number;
   /** Answers taken from earlier runs (--reuse-answers): in requests and pass rates, not in timings or spend (summary `reused`). */
   reused?: number;
+  /** Answers within the run's SLOs that passed their checks (summary.json `goodput.definition`); absent in older summaries. */
+  good_answers?: number;
+  /** Goodput: good_answers per second of the run; null without a duration; absent in older summaries. */
+  goodput?: number | null;
+  /** --judge-sample: answers whose model-graded checks were left ungraded by the share (counted in not_judged; not gated by `judged`). */
+  not_sampled?: number;
 }
 
 /** Answers taken from earlier runs (--reuse-answers): not asked now, so apart from this run's timings and spend. */
@@ -203,6 +237,22 @@ export interface ReusedSummary {
   /** Their first chunk and latency when they were asked. */
   ttfc_ms: TimingPercentiles | null;
   latency_ms: TimingPercentiles | null;
+}
+
+/** summary.json's `goodput`: what it counts, and the offered load that gave the most of it. */
+export interface GoodputSummary {
+  /** In words: `answers that passed their checks with ttfc_ms<1500 each`. */
+  definition: string;
+  /** The SLOs' per-answer bounds it applies (`ttfc_ms<1500`); empty without --slo. */
+  slo_bounds: string[];
+  /**
+   * The knee by goodput (stages or sweep rates): the stage whose goodput was highest, the lowest such
+   * when tied; past it more offered load gave fewer good answers. `is_last`: it is the highest load
+   * offered, so the knee lies at or above it. Null without stages.
+   */
+  knee: { stage: number; target_rate: number; achieved_rate: number | null; goodput: number; is_last: boolean } | null;
+  /** --judge-sample's share, when the run had one (the definition says it too). */
+  judge_sample?: number;
 }
 
 /** One case × model (or thread turn × model) cell: how its requests went, over repeats. */
@@ -220,7 +270,7 @@ export interface CaseCell {
   /** Requests no check judged (`pass: null`): outside the pass rate. Absent when none. */
   not_judged?: number;
   /** With two or more answered repeats: all passed, some (flaky), or none; `failed_to_answer` when its failures are request errors and its answers agree. */
-  stability?: 'stable_pass' | 'flaky' | 'stable_fail' | 'failed_to_answer';
+  stability?: 'stable_pass' | 'flaky' | 'stable_fail' | 'failed_to_answer' | 'degrades_under_load';
 }
 
 /** A one-time case, or one turn of a thread, with its cells per model. */
@@ -356,6 +406,13 @@ export interface Summary {
   knee?: KneeSummary | null;
   /** Whether the harness itself was the limit (from the timeline). */
   harness?: HarnessSaturation;
+  /**
+   * --judge-sample P: model-graded checks were graded on a seeded share of the answers; the others are
+   * not judged (out of pass rates, never good answers). Every figure of answer quality is over the share.
+   */
+  judge_sample?: { share: number; not_sampled: number };
+  /** Goodput's definition and its knee (totals.goodput, stages[].goodput and sweep rates carry the figures). */
+  goodput?: GoodputSummary;
   /** `--sweep N`: the probes, each rate's figures (the stage table's) and SLO verdict, and slo_max_rate. */
   sweep?: SweepSummary;
   /**
@@ -373,6 +430,8 @@ export interface Summary {
   flaky?: FlakyList;
   /** Case × model cells whose failures are request errors (429, timeout, a cut stream), not a wavering answer. */
   failed_to_answer?: FlakyList;
+  /** Case × model cells whose pass rate falls as the offered load rises (stages or sweep rates; metrics/load-trend.ts). */
+  degrades_under_load?: DegradesList;
   /** Model-graded checks: who graded, and what it cost apart from the answers (absent when none ran). */
   grading?: GraderSummary;
   /** People's labels (labels.csv) against the run's verdicts; absent without labels. Labelled answers' `pass` is the person's. */
@@ -406,6 +465,9 @@ export interface SweepRateSummary {
   corrected_latency_ms: StagePercentiles | null;
   error_rate: number | null;
   pass_rate: number | null;
+  /** Answers per second and good answers per second (summary.json `goodput`), its stage's; absent in older summaries. */
+  throughput?: number | null;
+  goodput?: number | null;
   /** Every SLO met (and something was answered); null when no SLO was given. */
   slo_pass: boolean | null;
   /** The SLOs this rate missed, as `metric=expression`. */

@@ -40,6 +40,11 @@ export interface TimelineLine {
   /** Requests that passed their checks, and those that did not (request errors included). */
   passed: number;
   failed: number;
+  /**
+   * Goodput: answers finished in this second that arrived within the run's SLOs and passed their
+   * checks (metrics/goodput.ts); with no SLO, the answers that passed. Absent in older files.
+   */
+  good?: number;
   /** Credits spent by the requests finished in this second, in exact 1e-5 units, and as credits. */
   credit_units: number;
   credits_used: number;

@@ -38,7 +38,8 @@ export interface CaseStatsResult {
 
 export interface CaseStatsAccumulator {
   add(sample: Sample): void;
-  finish(modelOrder: readonly string[]): CaseStatsResult;
+  /** `degrading`: case × model cells classed degrades_under_load (load-trend.ts), left out of the flaky lists. */
+  finish(modelOrder: readonly string[], degrading?: ReadonlySet<string>): CaseStatsResult;
   /** Deletes the partition files when finish() will not be called (the read failed midway). */
   discard(): void;
 }
@@ -76,8 +77,8 @@ export function createCaseStats(options: CaseStatsOptions = {}): CaseStatsAccumu
     addTotals(entry, sample.model, totalsOfSample(sample), sample.offset_ms);
   };
 
-  const finish = (modelOrder: readonly string[]): CaseStatsResult => {
-    const questions = createQuestionStats();
+  const finish = (modelOrder: readonly string[], degrading?: ReadonlySet<string>): CaseStatsResult => {
+    const questions = createQuestionStats(undefined, degrading);
     if (!spill) {
       const ordered = orderEntries([...entries.values()]);
       for (const entry of ordered) questions.add(entry);

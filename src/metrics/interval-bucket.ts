@@ -35,6 +35,8 @@ export class IntervalSum {
   status429 = 0;
   passed = 0;
   failed = 0;
+  /** Good answers (goodput.ts: within the SLOs and passed); null when no line said (files before goodput). */
+  good: number | null = null;
   creditUnits = 0;
   /** Sum of the lines' target rates (one per second), and how many lines had one. */
   targetSum = 0;
@@ -51,12 +53,14 @@ export class IntervalSum {
     return n;
   }
 
-  addSample(sample: Sample): void {
+  /** `good`: whether the answer counts in goodput (goodput.ts); passed when not said. */
+  addSample(sample: Sample, good: boolean = sample.pass === true && sample.outcome === 'ok'): void {
     if (sample.outcome === 'skipped') return;
     this.completed += 1;
     if (sample.status === 429) this.status429 += 1;
     if (sample.pass) this.passed += 1;
     else this.failed += 1;
+    this.good = (this.good ?? 0) + (good ? 1 : 0);
     this.creditUnits += sampleCreditUnits(sample);
     if (isRequestError(sample)) {
       const kind = errorKindOf(sample);
@@ -92,6 +96,7 @@ export class IntervalSum {
     this.status429 += line.status_429;
     this.passed += line.passed;
     this.failed += line.failed;
+    if (line.good !== undefined) this.good = (this.good ?? 0) + line.good;
     this.creditUnits += line.credit_units;
     if (line.target_rate !== null) {
       this.targetSum += line.target_rate;
@@ -155,6 +160,7 @@ export class IntervalSum {
       corrected_latency_ms: this.percentiles('corrected_latency_ms'), inter_chunk_ms: this.percentiles('inter_chunk_ms'),
       loop_delay_p99_ms: this.loopDelayP99Ms, hdr: this.encoded(),
     };
+    if (this.good !== null) line.good = this.good;
     if (this.planned !== null) line.planned = this.planned;
     if (this.held !== null) line.held = this.held;
     if (this.inFlightOldestMs !== null) line.in_flight_oldest_ms = this.inFlightOldestMs;

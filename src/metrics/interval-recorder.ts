@@ -4,6 +4,7 @@
 import type { Sample } from '../domain/sample.js';
 import type { TimelineLine } from '../domain/timeline.js';
 import { IntervalSum } from './interval-bucket.js';
+import type { GoodAnswer } from './goodput.js';
 
 export interface IntervalRecorderOptions {
   /** The run's start on the monotonic clock (offsets and the target rate are measured from it). */
@@ -14,6 +15,8 @@ export interface IntervalRecorderOptions {
   targetRateAt?: (tMs: number) => number;
   /** Seconds the live view looks back over; 10 by default. */
   recentSeconds?: number;
+  /** Which answers count in goodput (goodput.ts); those that passed their checks when absent. */
+  goodAnswer?: GoodAnswer;
 }
 
 /** What the console's live line shows, over the last `seconds` closed seconds. */
@@ -106,7 +109,7 @@ export class IntervalRecorder {
 
   sample(sample: Sample, atMs: number): void {
     this.roll(atMs);
-    this.current.addSample(sample);
+    this.current.addSample(sample, this.options.goodAnswer?.(sample));
   }
 
   /**
@@ -189,6 +192,8 @@ export class IntervalRecorder {
       this.current.inFlightOldestMs = round3(oldest);
     }
     if (loopDelayP99Ms !== null) this.current.loopDelayP99Ms = round3(loopDelayP99Ms);
+    // A second with no answer had no good one: every line of a new file says its goodput.
+    this.current.good ??= 0;
     const target = targetRateAt && !this.scheduleEnded ? round3(intendedStarts(targetRateAt, offsetMs)) : null;
     const line = this.current.toLine(this.currentT, offsetMs, target);
     this.recentLines.push(line);

@@ -6,6 +6,7 @@ import type { TimelineLine } from '../domain/timeline.js';
 import { createHarnessSaturation } from './harness-saturation.js';
 import { createLoadStages } from './load-stages.js';
 import type { StageWindow } from './stage-window.js';
+import type { GoodAnswer } from './goodput.js';
 
 /** One point of the Load section's charts: per-second rates over `seconds` seconds. */
 export interface LoadPoint {
@@ -31,6 +32,8 @@ export interface LoadPoint {
   itl_p95_ms: number | null;
   /** The oldest unit in flight: how long it had waited from its intended start (ms). */
   in_flight_oldest_ms: number | null;
+  /** Goodput (goodput.ts): good answers finished per second; null when the lines predate it. */
+  good_rate: number | null;
 }
 
 export interface LoadAnalysis {
@@ -46,12 +49,14 @@ export interface LoadAnalysisOptions {
   /** The open loop's stages; null for a closed loop (no stages, no knee). */
   stages: readonly StageWindow[] | null;
   maxInFlight: number | null;
+  /** Which answers count in the stages' goodput; those that passed when absent. */
+  goodAnswer?: GoodAnswer;
 }
 
 export const MAX_LOAD_POINTS = 600;
 
 export function createLoadAnalysis(options: LoadAnalysisOptions) {
-  const stages = options.stages ? createLoadStages(options.stages) : null;
+  const stages = options.stages ? createLoadStages(options.stages, options.goodAnswer) : null;
   const harness = createHarnessSaturation({ maxInFlight: options.maxInFlight });
   let series: LoadPoint[] = [];
   let lines = 0;
@@ -87,6 +92,7 @@ function pointOf(l: TimelineLine): LoadPoint {
     ttfc_p50_ms: l.ttfc_ms?.p50 ?? null, ttfc_p95_ms: l.ttfc_ms?.p95 ?? null,
     itl_p50_ms: l.inter_chunk_ms?.p50 ?? null, itl_p95_ms: l.inter_chunk_ms?.p95 ?? null,
     in_flight_oldest_ms: l.in_flight_oldest_ms ?? null,
+    good_rate: l.good ?? null,
   };
 }
 
@@ -116,6 +122,7 @@ function halve(points: LoadPoint[]): LoadPoint[] {
       ttfc_p50_ms: max(a.ttfc_p50_ms, b.ttfc_p50_ms), ttfc_p95_ms: max(a.ttfc_p95_ms, b.ttfc_p95_ms),
       itl_p50_ms: max(a.itl_p50_ms, b.itl_p50_ms), itl_p95_ms: max(a.itl_p95_ms, b.itl_p95_ms),
       in_flight_oldest_ms: max(a.in_flight_oldest_ms, b.in_flight_oldest_ms),
+      good_rate: a.good_rate === null || b.good_rate === null ? null : avg(a.good_rate, b.good_rate),
     });
   }
   return out;

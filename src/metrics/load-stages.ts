@@ -5,6 +5,7 @@ import type { TimelineLine } from '../domain/timeline.js';
 import type { KneeSummary, StagePercentiles, StageSummary } from '../domain/load.js';
 import { IntervalSum } from './interval-bucket.js';
 import { rateInStages, type StageWindow } from './stage-window.js';
+import type { GoodAnswer } from './goodput.js';
 
 /** The knee's windows, and the answers a window needs before it is judged (fewer is noise). */
 export const KNEE_WINDOW_MS = 5000;
@@ -22,7 +23,7 @@ export interface LoadStagesAccumulator {
   finish(): { stages: StageSummary[]; knee: KneeSummary | null };
 }
 
-export function createLoadStages(stages: readonly StageWindow[]): LoadStagesAccumulator {
+export function createLoadStages(stages: readonly StageWindow[], goodAnswer?: GoodAnswer): LoadStagesAccumulator {
   const sums = stages.map(() => new IntervalSum());
   const byStart = stages.map(() => new IntervalSum());
   /** Answer characters of the requests that started in each stage (output throughput). */
@@ -58,7 +59,7 @@ export function createLoadStages(stages: readonly StageWindow[]): LoadStagesAccu
       const i = startMs >= lastEnd && stages.length > 0 ? stages.length - 1 : stages.findIndex((s) => startMs >= s.start_ms && startMs < s.end_ms);
       if (i < 0) return;
       samples += 1;
-      byStart[i]!.addSample(sample);
+      byStart[i]!.addSample(sample, goodAnswer?.(sample));
       if (sample.outcome === 'ok' && Number.isFinite(sample.chars)) charsByStart[i]! += sample.chars;
     },
     finish() {
@@ -91,6 +92,9 @@ function stageSummary(stage: StageWindow, lines: IntervalSum, lastEndMs: number,
     corrected_latency_ms: percentiles(sum, 'corrected_latency_ms'),
     inter_chunk_ms: percentiles(sum, 'inter_chunk_ms'),
     output_chars_per_s: byStart !== null && coveredMs > 0 ? Math.round((byStart.chars / (coveredMs / 1000)) * 10) / 10 : null,
+    // Throughput and goodput over the same seconds: a service answering fast but wrong keeps one and loses the other.
+    throughput: perSecond(sum.ok, coveredMs),
+    goodput: sum.good === null ? null : perSecond(sum.good, coveredMs),
     credits_used: round5(sum.creditUnits / 100_000),
     credits_per_min: coveredMs > 0 ? round5(sum.creditUnits / 100_000 / (coveredMs / 60_000)) : null,
   };
@@ -183,4 +187,5 @@ function createKneeFinder(endMs: number | null) {
 }
 
 const round4 = (x: number): number => Math.round(x * 10_000) / 10_000;
+const perSecond = (n: number, ms: number): number | null => (ms > 0 ? round4(n / (ms / 1000)) : null);
 const round5 = (x: number): number => Math.round(x * 100_000) / 100_000;

@@ -5,6 +5,7 @@ import { isCreateLine, type CaseEntry, type CellTotals } from './case-entry.js';
 
 export type { QuestionRow } from './model-pairs.js';
 import { partitionOf } from './case-spill.js';
+import { trendKey } from './load-trend.js';
 import { buildModelPairs, type QuestionRow } from './model-pairs.js';
 
 /**
@@ -31,7 +32,8 @@ export interface QuestionStats {
 
 export const judgedOf = (cell: CellTotals): number => cell.requests - cell.notJudged;
 
-export function createQuestionStats(limit = QUESTION_SAMPLE_LIMIT): QuestionStats {
+/** `degrading`: case × model cells (load-trend.ts `trendKey`) already classed degrades_under_load: neither flaky nor failed to answer. */
+export function createQuestionStats(limit = QUESTION_SAMPLE_LIMIT, degrading: ReadonlySet<string> = new Set()): QuestionStats {
   let rows: QuestionRow[] = [];
   // Clusters hashing above this were cut from the sample: rows of theirs are refused at once.
   let ceiling = Infinity;
@@ -52,7 +54,7 @@ export function createQuestionStats(limit = QUESTION_SAMPLE_LIMIT): QuestionStat
     for (const [model, cell] of entry.cells) {
       if (cell.requests > 0) questions.set(model, (questions.get(model) ?? 0) + 1);
       // Flaky: answered repeats disagreed. Failed to answer: its failures are request errors (429, timeout, cut).
-      const kind = classOf(cell);
+      const kind = degrading.has(trendKey(entry.key, model)) ? 'degrades_under_load' : classOf(cell);
       const list = kind === 'flaky' ? flaky : kind === 'failed_to_answer' ? failedToAnswer : null;
       if (list !== null) {
         list.total++;

@@ -1,6 +1,7 @@
 // A stage of an open loop's load profile, as the arrivals module describes it (same shape: the
 // metrics take stages as plain data and never import the runner's schedule).
 import type { StageWindow } from '../domain/load.js';
+import type { Sample } from '../domain/sample.js';
 
 export type { RunLoad, StageWindow } from '../domain/load.js';
 
@@ -14,3 +15,15 @@ export function rateInStages(stages: readonly StageWindow[], tMs: number): numbe
   return 0;
 }
 
+/**
+ * The rate a result belongs to: the stage in which it was intended to start, as the stage table
+ * counts it, whenever it finished (the slowest answers of an overloaded rate must not escape its
+ * SLO, nor land on the next rate's).
+ */
+export function rateIndexOf(stages: readonly StageWindow[], sample: Sample): number {
+  const startMs = sample.offset_ms - (sample.scheduled_delay_ms ?? 0);
+  const first = stages[0];
+  if (!first || startMs < first.start_ms) return -1;
+  const i = stages.findIndex((s) => startMs < s.end_ms);
+  return i === -1 ? stages.length - 1 : i;
+}

@@ -3,8 +3,8 @@ import { RunCredits } from '../credits/run-credits.js';
 import { DEFAULT_GATES, verdictFor, type Gate } from './gates.js';
 import { createThresholdSinks, type ThresholdSinks } from './thresholds-sinks.js';
 import type { RunInfo, RunStatus, ThresholdResult } from '../domain/run.js';
-import type { Sample } from '../domain/sample.js';
-import type { GatesSummary, HistogramFile, ModelSummary, Summary, TotalsSummary, Verdict } from '../domain/summary.js';
+import { isNotSampled, type Sample } from '../domain/sample.js';
+import type { CaseSummary, GatesSummary, HistogramFile, ModelSummary, Summary, TotalsSummary, Verdict } from '../domain/summary.js';
 import { createChecksGate, type ChecksGateCounts } from './checks-gate.js';
 import { createCaseStats, type CaseStatsOptions } from './case-stats.js';
 import type { CaseTable } from './case-table.js';
@@ -16,6 +16,9 @@ import { createFailedItems } from './failed-items.js';
 import { createTagCredits } from './tag-credits.js';
 import { createGraderStats } from './grader-stats.js';
 import { createReusedAnswers } from './reused-answers.js';
+import { goodAnswerOf, type GoodAnswer } from './goodput.js';
+import { createLoadTrend, trendKey } from './load-trend.js';
+import type { StageWindow } from './stage-window.js';
 
 export interface SummarizerOptions {
   /**
@@ -27,6 +30,10 @@ export interface SummarizerOptions {
   cases?: CaseStatsOptions;
   /** Which part of the run a result belongs to, for the `checks` gate (a sweep's rate index; sweep.ts). */
   checksPartition?: (sample: Sample) => number;
+  /** Which answers count in goodput (goodput.ts); those that passed their checks when absent. */
+  goodAnswer?: GoodAnswer;
+  /** The run's stages (or sweep rates): a question whose pass rate falls across them is degrades_under_load. */
+  loadStages?: readonly StageWindow[];
 }
 
 export interface SummaryContext {
@@ -55,6 +62,8 @@ export interface SummaryContext {
   duration_ms?: number | null;
   /** Models in the order the report should list them (the plan's); others follow alphabetically. */
   model_order?: readonly string[];
+  /** run.json's --judge-sample: the share of answers whose model-graded checks were graded. */
+  judge_sample?: number;
   /** run.json's --credit-price and --currency: money beside credits. */
   credit_price?: { price: number; currency: string | null };
 }
@@ -96,6 +105,10 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
   let scheduledStarts = 0;
   let lateStarts = 0;
   let warmup = 0;
+  let good = 0;
+  let notSampled = 0;
+  const goodAnswer = options.goodAnswer ?? goodAnswerOf([]);
+  const trend = options.loadStages ? createLoadTrend(options.loadStages) : null;
 
   const add = (sample: Sample): void => {
     // Warmup requests were sent and recorded; statistics and thresholds start after them.
@@ -122,6 +135,9 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
     failures.add(sample);
     graders.add(sample);
     reused.add(sample);
+    if (goodAnswer(sample)) good += 1;
+    if (isNotSampled(sample.not_judged)) notSampled += 1;
+    trend?.add(sample);
     if (Array.isArray(sample.tags)) {
       addTags(tags, sample);
       tagCredits.add(sample);
@@ -137,7 +153,9 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
     const planned = starts + unsent;
     const droppedRate = planned > 0 && (unsent > 0 || scheduledStarts > 0) ? Math.round((dropped / planned) * 10_000) / 10_000 : null;
     const thresholds = sinks.evaluate({ dropped: { count: dropped, planned } });
-    const caseResult = cases.finish(order);
+    const degrades = trend?.finish() ?? null;
+    const caseResult = cases.finish(order, degrades?.keys);
+    if (degrades) markDegrading(caseResult.cases, degrades.keys);
     const perQuestion = caseResult.questions;
     const modelSummaries: Record<string, ModelSummary> = {};
     for (const name of order) setOwn(modelSummaries, name, { ...models.get(name)!.toStats(), ...perQuestion.models.get(name) });
@@ -156,9 +174,12 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       ...(reusedResult ? { reused: reusedResult.answers } : {}),
       starts,
       starts_per_s: durationMs ? Math.round((starts / durationMs) * 1000 * 1000) / 1000 : null,
+      good_answers: good,
+      goodput: durationMs ? Math.round((good / durationMs) * 1000 * 1000) / 1000 : null,
+      ...(notSampled > 0 ? { not_sampled: notSampled } : {}),
     };
     const gated = context.dropped_gated !== undefined ? { gated: context.dropped_gated } : {};
-    const gates = judgeGates(context.fail_on ?? DEFAULT_GATES, checksGate.counts(context.checks_gated), thresholds, totals.not_judged, { count: dropped, rate: droppedRate, ...gated }, context.no_slo_rate === true);
+    const gates = judgeGates(context.fail_on ?? DEFAULT_GATES, checksGate.counts(context.checks_gated), thresholds, (totals.not_judged ?? 0) - notSampled, { count: dropped, rate: droppedRate, ...gated }, context.no_slo_rate === true);
     const summary: Summary = {
       run_id: context.run_id,
       status: context.status,
@@ -177,6 +198,8 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       ...(perQuestion.pairs.length > 0 ? { model_pairs: perQuestion.pairs } : {}),
       ...(perQuestion.flaky.total > 0 ? { flaky: perQuestion.flaky } : {}),
       ...(perQuestion.failedToAnswer.total > 0 ? { failed_to_answer: perQuestion.failedToAnswer } : {}),
+      ...(degrades && degrades.list.total > 0 ? { degrades_under_load: degrades.list } : {}),
+      ...(context.judge_sample !== undefined ? { judge_sample: { share: context.judge_sample, not_sampled: notSampled } } : {}),
     };
     const grading = graders.result();
     if (grading) summary.grading = grading;
@@ -195,6 +218,14 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
     credits.dispose();
   };
   return { add, finish, discard };
+}
+
+/** A cell whose pass rate fell with the load is that, whatever its repeats' counts say. */
+function markDegrading(cases: readonly CaseSummary[], keys: ReadonlySet<string>): void {
+  if (keys.size === 0) return;
+  for (const c of cases) {
+    for (const [model, cell] of Object.entries(c.models)) if (keys.has(trendKey(c.key, model))) cell.stability = 'degrades_under_load';
+  }
 }
 
 /** No answer was judged: none was recorded, or a grader could judge none of them. */

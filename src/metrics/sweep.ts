@@ -7,7 +7,9 @@ import type { StageSummary, SweepPlan } from '../domain/load.js';
 import type { ThresholdResult } from '../domain/run.js';
 import type { Sample } from '../domain/sample.js';
 import type { SweepRateSummary, SweepSummary } from '../domain/summary.js';
-import type { StageWindow } from './stage-window.js';
+import { rateIndexOf, type StageWindow } from './stage-window.js';
+
+export { rateIndexOf };
 import { LATE_START_MS } from './summarizer.js';
 
 export interface SweepJudge {
@@ -15,19 +17,6 @@ export interface SweepJudge {
   add(sample: Sample): void;
   /** Folds the stage table (summary.json `stages`, in the rates' order) with the SLO verdicts. */
   finish(stages: readonly StageSummary[] | null): SweepSummary;
-}
-
-/**
- * The rate a result belongs to: the stage in which it was intended to start, as the stage table
- * counts it, whenever it finished (the slowest answers of an overloaded rate must not escape its
- * SLO, nor land on the next rate's).
- */
-export function rateIndexOf(stages: readonly StageWindow[], sample: Sample): number {
-  const startMs = sample.offset_ms - (sample.scheduled_delay_ms ?? 0);
-  const first = stages[0];
-  if (!first || startMs < first.start_ms) return -1;
-  const i = stages.findIndex((s) => startMs < s.end_ms);
-  return i === -1 ? stages.length - 1 : i;
 }
 
 export function createSweepJudge(plan: SweepPlan, stages: readonly StageWindow[]): SweepJudge {
@@ -77,6 +66,7 @@ function rateSummary(index: number, target: number, stage: StageSummary | null, 
     ttfc_ms: stage?.ttfc_ms ?? null, latency_ms: stage?.latency_ms ?? null, corrected_latency_ms: stage?.corrected_latency_ms ?? null,
     inter_chunk_ms: stage?.inter_chunk_ms ?? null, output_chars_per_s: stage?.output_chars_per_s ?? null,
     error_rate: stage?.error_rate ?? null, pass_rate: stage?.pass_rate ?? null,
+    throughput: stage?.throughput ?? null, goodput: stage?.goodput ?? null,
     slo_pass: judged ? answered > 0 && failed.length === 0 : null,
     slo_failed: failed,
   };

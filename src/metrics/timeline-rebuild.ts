@@ -4,6 +4,7 @@
 import type { Sample } from '../domain/sample.js';
 import type { TimelineLine } from '../domain/timeline.js';
 import { IntervalSum } from './interval-bucket.js';
+import type { GoodAnswer } from './goodput.js';
 
 /**
  * Seconds kept open behind the latest completion: results arrive in completion order, nearly (a
@@ -24,7 +25,7 @@ export interface TimelineRebuilder {
  * started_at less its offset: run.json's is stamped before the target was resolved and checked);
  * `targetRateAt` (ms since the start) when the run's options say what it meant to do.
  */
-export function createTimelineRebuilder(runStartWallMs: number, targetRateAt?: (tMs: number) => number): TimelineRebuilder {
+export function createTimelineRebuilder(runStartWallMs: number, targetRateAt?: (tMs: number) => number, goodAnswer?: GoodAnswer): TimelineRebuilder {
   let anchored = false;
   const open = new Map<number, IntervalSum>();
   let closedBefore = Number.NEGATIVE_INFINITY;
@@ -45,7 +46,9 @@ export function createTimelineRebuilder(runStartWallMs: number, targetRateAt?: (
     for (const t of seconds) {
       const offsetMs = t * 1000 - runStartWallMs;
       const target = targetRateAt ? Math.round(targetRateAt(Math.max(0, offsetMs + 500)) * 1000) / 1000 : null;
-      ready.push({ ...open.get(t)!.toLine(t, offsetMs, target), loop_delay_p99_ms: null, rebuilt: true });
+      const sum = open.get(t)!;
+      sum.good ??= 0;
+      ready.push({ ...sum.toLine(t, offsetMs, target), loop_delay_p99_ms: null, rebuilt: true });
       open.delete(t);
     }
     closedBefore = Math.max(closedBefore, until);
@@ -62,7 +65,7 @@ export function createTimelineRebuilder(runStartWallMs: number, targetRateAt?: (
       // A unit starts with its first request: a case, or a thread's first turn.
       if (sample.outcome !== 'skipped' && (sample.turn === null || sample.turn === 1)) bucket(Math.floor(startWallMs / 1000)).starts += 1;
       const doneT = Math.floor((startWallMs + (sample.latency_ms ?? 0)) / 1000);
-      bucket(doneT).addSample(sample);
+      bucket(doneT).addSample(sample, goodAnswer?.(sample));
       latest = Math.max(latest, doneT);
       if (latest - OPEN_SECONDS > closedBefore) close(latest - OPEN_SECONDS);
     },

@@ -6,6 +6,7 @@ import type { LoadSpec } from '../domain/load.js';
 import type { OutputReport, OutputSpec } from '../domain/output.js';
 import type { Sample } from '../domain/sample.js';
 import { isTimeBound, probedOf, specMaxInFlight, workersProfileOf, type RatesFound } from '../load/index.js';
+import { answerBoundsOf, goodAnswerOf, sloOfLoad } from '../metrics/goodput.js';
 import { IntervalRecorder, type LiveInterval } from '../metrics/interval-recorder.js';
 import { targetRateAt, type LoadProfile } from '../runner/arrivals.js';
 import { monotonicMs } from '../runner/clock.js';
@@ -58,6 +59,7 @@ export function startRunOutputs(run: RunOutputsInput) {
   const target = shape ? shape.targetRateAt : probed ? probedTarget : null;
   const recorder = new IntervalRecorder({
     runStartMs, wallOriginMs: performance.timeOrigin, ...(target ? { targetRateAt: target } : {}),
+    goodAnswer: goodAnswerOf(answerBoundsOf(sloOfLoad(spec))),
   });
   const file = new TimelineFile(timelinePath(runDir));
   const probe = run.loopDelay;

@@ -9,9 +9,10 @@ import type { LoadAnalysis } from '../metrics/load-analysis.js';
 import { readResults, type ResultsReadStats } from '../store/results-reader.js';
 import { roundToUnits } from '../metrics/round-units.js';
 import { createSummarizer } from '../metrics/summarizer.js';
+import { answerBoundsOf, goodAnswerOf, goodputSummary, sloOfLoad } from '../metrics/goodput.js';
 import { createSweepJudge, rateIndexOf, sweepGating } from '../metrics/sweep.js';
 import { createEvidenceCollector } from './evidence.js';
-import { createLoadPass } from './load-pass.js';
+import { createLoadPass, recordedSchedule } from './load-pass.js';
 import { createPeoplePass } from './people-pass.js';
 import { REPORT_WRITERS } from './registry.js';
 import { REPORT_FORMATS, type ReportFormat, type ReportInput, type UnsentItem } from './types.js';
@@ -58,9 +59,12 @@ export async function buildReports(options: BuildReportsOptions): Promise<BuildR
   const results = readResults(runDir);
   // Past the in-memory case limit, partition files go to a temporary directory inside the run's own.
   const stages = run.load.sweep ? run.load.stages : undefined;
+  const schedule = recordedSchedule(run);
+  const bounds = answerBoundsOf(sloOfLoad(run.load.spec));
   const summarizer = createSummarizer({
-    thresholds: options.thresholds ?? run.thresholds ?? {}, cases: { spillDir: runDir },
+    thresholds: options.thresholds ?? run.thresholds ?? {}, cases: { spillDir: runDir }, goodAnswer: goodAnswerOf(bounds),
     ...(stages ? { checksPartition: (sample: Sample) => rateIndexOf(stages, sample) } : {}),
+    ...(schedule ? { loadStages: schedule.stages } : {}),
   });
   const evidence = createEvidenceCollector();
   const loadPass = createLoadPass(runDir, run);
@@ -98,11 +102,13 @@ export async function buildReports(options: BuildReportsOptions): Promise<BuildR
     missing: missingAnswers(run, answers, failOnOf(options).fail_on),
     duration_ms: run.duration_ms,
     model_order: run.plan.models,
+    ...(run.options.judgeSample !== undefined ? { judge_sample: run.options.judgeSample } : {}),
     ...creditPriceOf(run.options),
   });
   try {
     const loaded = withBudget(withLoad(finished.summary, load), run.options);
-    const swept = sweepSummary ? { ...loaded, sweep: sweepSummary } : loaded;
+    const good = { ...loaded, goodput: goodputSummary(bounds, loaded.stages, run.options.judgeSample) };
+    const swept = sweepSummary ? { ...good, sweep: sweepSummary } : good;
     // Every number in its unit (credits 1e-5, ms 1e-3): summary.json carries no float noise.
     const summary: Summary = roundToUnits(people.finish(run.outputs ? { ...swept, outputs: run.outputs } : swept));
     const files = [await writeHistogramFile(runDir, finished.histograms)];

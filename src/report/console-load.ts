@@ -1,29 +1,29 @@
 // The console's load lines at the end of a run: the per-stage table (corrected latency, dropped
-// starts), the knee, and a plain warning when the harness itself was the limit.
+// starts, answers and goodput per second), the knee, goodput and its knee, and a plain warning when the harness itself was the limit.
 import type { StageSummary } from '../domain/load.js';
 import type { Summary, SweepRateSummary, SweepSummary } from '../domain/summary.js';
 import { formatCount, formatCredits, formatMs, formatRate, formatTick } from './format.js';
-import { byWorkers, kneeWords, stageTarget } from './load-words.js';
+import { byWorkers, goodputWords, kneeWords, perSecondWords, stageTarget } from './load-words.js';
 
-const HEADERS = ['stage', 'target/s', 'starts', 'achieved/s', 'dropped', 'errors', 'pass rate', 'latency p95 ms', 'corrected p50 ms', 'corrected p95 ms', 'corrected p99 ms', 'itl p95 ms', 'chars/s', 'credits/min'];
+const HEADERS = ['stage', 'target/s', 'starts', 'achieved/s', 'dropped', 'errors', 'pass rate', 'answers/s', 'goodput/s', 'latency p95 ms', 'corrected p50 ms', 'corrected p95 ms', 'corrected p99 ms', 'itl p95 ms', 'chars/s', 'credits/min'];
 
 function stageRow(s: StageSummary, kneeIndex: number | null): string[] {
   const target = stageTarget(s, '→');
   return [
     `${s.index + 1}${kneeIndex === s.index ? ' ◆' : ''}`, target, formatCount(s.starts), s.achieved_rate === null ? '–' : formatTick(s.achieved_rate),
-    formatCount(s.dropped), formatRate(s.error_rate), formatRate(s.pass_rate), formatMs(s.latency_ms?.p95 ?? null),
+    formatCount(s.dropped), formatRate(s.error_rate), formatRate(s.pass_rate), perSecondWords(s.throughput), perSecondWords(s.goodput), formatMs(s.latency_ms?.p95 ?? null),
     formatMs(s.corrected_latency_ms?.p50 ?? null), formatMs(s.corrected_latency_ms?.p95 ?? null), formatMs(s.corrected_latency_ms?.p99 ?? null),
     formatMs(s.inter_chunk_ms?.p95 ?? null), formatCount(s.output_chars_per_s ?? null), formatCredits(s.credits_per_min),
   ];
 }
 
-const SWEEP_HEADERS = ['rate', 'target/s', 'achieved/s', 'starts', 'dropped', 'errors', 'pass rate', 'ttfc p95 ms', 'itl p50 ms', 'itl p95 ms', 'chars/s', 'latency p50 ms', 'latency p95 ms', 'latency p99 ms', 'corrected p95 ms', 'SLO'];
+const SWEEP_HEADERS = ['rate', 'target/s', 'achieved/s', 'starts', 'dropped', 'errors', 'pass rate', 'answers/s', 'goodput/s', 'ttfc p95 ms', 'itl p50 ms', 'itl p95 ms', 'chars/s', 'latency p50 ms', 'latency p95 ms', 'latency p99 ms', 'corrected p95 ms', 'SLO'];
 
 function sweepRow(r: SweepRateSummary, max: SweepRateSummary | null): string[] {
   const slo = r.slo_pass === null ? '–' : r.slo_pass ? 'met' : `missed: ${r.slo_failed.join(', ') || 'no answer'}`;
   return [
     `${r.index + 1}${max?.index === r.index ? ' ★' : ''}`, formatTick(r.target_rate), r.achieved_rate === null ? '–' : formatTick(r.achieved_rate),
-    formatCount(r.starts), formatCount(r.dropped), formatRate(r.error_rate), formatRate(r.pass_rate), formatMs(r.ttfc_ms?.p95 ?? null),
+    formatCount(r.starts), formatCount(r.dropped), formatRate(r.error_rate), formatRate(r.pass_rate), perSecondWords(r.throughput), perSecondWords(r.goodput), formatMs(r.ttfc_ms?.p95 ?? null),
     formatMs(r.inter_chunk_ms?.p50 ?? null), formatMs(r.inter_chunk_ms?.p95 ?? null), formatCount(r.output_chars_per_s ?? null), formatMs(r.latency_ms?.p50 ?? null), formatMs(r.latency_ms?.p95 ?? null), formatMs(r.latency_ms?.p99 ?? null),
     formatMs(r.corrected_latency_ms?.p95 ?? null), slo,
   ];
@@ -71,6 +71,10 @@ export function renderConsoleLoad(summary: Summary, table: (headers: readonly st
     const headers = byWorkers(summary.stages) ? HEADERS.map((h) => (h === 'target/s' ? 'workers' : h)) : HEADERS;
     parts.push(table(headers, summary.stages.map((s) => stageRow(s, kneeStage))));
     if (knee) parts.push(`knee ◆ at ${kneeWords(knee)} (5 s window from ${formatTick(knee.at_ms / 1000)} s)`);
+  }
+  if (summary.sweep || (summary.stages && summary.stages.length > 0)) {
+    const good = goodputWords(summary.totals, summary.goodput);
+    if (good.length > 0) parts.push(good.join('\n'));
   }
   if (summary.harness?.saturated) {
     parts.push(['warning: the harness itself was saturated; some figures may be kbbench\'s limit, not the service\'s:', ...summary.harness.reasons.map((r) => `  - ${r}`)].join('\n'));

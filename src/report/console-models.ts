@@ -1,6 +1,7 @@
 // The console's model comparison: each pair's differences with intervals and verdicts, then the flaky list.
 import type { FlakyList, Summary } from '../domain/summary.js';
 import { modelLabel } from './format.js';
+import { DEGRADES_TITLE, degradingWords } from './load-words.js';
 import { CLASS_TITLES, classEntryWords, intervalWords, metricLine, PAIR_METRICS, powerWords } from './model-pairs-text.js';
 
 /** Pairs shown on the console; report.html and summary.json have them all. */
@@ -24,12 +25,22 @@ export function pairLines(summary: Summary): string[] {
   return lines;
 }
 
-/** The flaky list (answered repeats disagreed), then the questions that failed to answer (request errors): two classes, never one. */
+/** The flaky list (answered repeats disagreed), the questions that failed to answer (request errors), those that degrade under load: three classes, never one. */
 export function flakyLines(summary: Summary): string[] {
   return [
     ...classLines(summary.flaky, CLASS_TITLES.flaky),
     ...classLines(summary.failed_to_answer, CLASS_TITLES.failed_to_answer),
+    ...degradesLines(summary),
   ];
+}
+
+function degradesLines(summary: Summary): string[] {
+  const list = summary.degrades_under_load;
+  if (!list || list.total === 0) return [];
+  const lines = [`${DEGRADES_TITLE}: ${list.total} case × model of ${list.tested} tested`];
+  for (const q of list.shown.slice(0, FLAKY_SHOWN)) lines.push(`  ${degradingWords(q)}`);
+  if (list.total > FLAKY_SHOWN) lines.push(`  … ${list.total - FLAKY_SHOWN} more in summary.json`);
+  return lines;
 }
 
 function classLines(list: FlakyList | undefined, title: string): string[] {

@@ -1,4 +1,5 @@
 // The plain-text summary the CLI prints after a run: totals, a table per model, thresholds.
+import { judgeShareWords } from '../metrics/goodput.js';
 import { agreementLine, calibrationLines, groupOrder } from './agreement-text.js';
 import type { Summary } from '../domain/summary.js';
 import { judgedNothing } from '../metrics/summarizer.js';
@@ -89,12 +90,16 @@ function headline(summary: Summary, options: ConsoleSummaryOptions): string[] {
 /** Answers and grading apart: what the answers cost, who graded, what grading cost, what was not judged. */
 function gradingLines(summary: Summary): string[] {
   const g = summary.grading;
-  if (g === undefined) return [];
+  const sample = summary.judge_sample;
+  // --judge-sample: said once beside every figure of answer quality it affects (pass rates, goodput).
+  const share = sample ? [`${judgeShareWords(sample.share)}: ${formatCount(sample.not_sampled)} answers not sampled, out of the pass rates and never good answers`] : [];
+  if (g === undefined) return share;
   const t = summary.totals;
   const notJudged = (t.not_judged ?? 0) > 0 ? `  not judged ${formatCount(t.not_judged)} (left out of the pass rate)` : '';
   return [
     `answers ${formatCredits(t.answer_credits_used ?? t.credits_used - t.check_credits_used)} credits  grading ${formatCredits(g.credits_used)} credits${g.tokens > 0 ? ` + ${formatCount(g.tokens)} grader tokens` : ''}${notJudged}`,
     ...g.graders.map((x) => `  grader ${x.grader}: ${formatCount(x.checks)} checks${x.cached ? ` (${formatCount(x.cached)} from the grader-verdict cache, no call)` : ''}, ${formatCount(x.not_judged)} not judged, ${formatCredits(x.credits_used)} credits${x.tokens > 0 ? `, ${formatCount(x.tokens)} tokens` : ''}`),
+    ...share,
   ];
 }
 

@@ -4,6 +4,7 @@ import { hasSchedule, type RunLoad } from '../domain/load.js';
 import { scheduleOf, workersProfileOf } from '../load/index.js';
 import type { RunInfo } from '../domain/run.js';
 import type { Sample } from '../domain/sample.js';
+import { answerBoundsOf, goodAnswerOf, sloOfLoad } from '../metrics/goodput.js';
 import { createLoadAnalysis, type LoadAnalysis } from '../metrics/load-analysis.js';
 import { rateInStages } from '../metrics/stage-window.js';
 import { createTimelineRebuilder } from '../metrics/timeline-rebuild.js';
@@ -19,20 +20,21 @@ export interface LoadPass {
  * The run's stages as run.json recorded them; a `--concurrency-stages` run written before its stages
  * were recorded (kbbench 0.1.0 and issue 17's first schema 2) has them rebuilt from its spec.
  */
-function recordedSchedule(run: RunInfo): RunLoad | null {
+export function recordedSchedule(run: RunInfo): RunLoad | null {
   if (hasSchedule(run.load)) return run.load;
   return workersProfileOf(run.load.spec) !== null ? scheduleOf(run.load.spec) : null;
 }
 
 export function createLoadPass(runDir: string, run: RunInfo): LoadPass {
   const load = recordedSchedule(run);
-  const analysis = createLoadAnalysis({ stages: load?.stages ?? null, maxInFlight: load?.max_in_flight ?? null });
+  const goodAnswer = goodAnswerOf(answerBoundsOf(sloOfLoad(run.load.spec)));
+  const analysis = createLoadAnalysis({ stages: load?.stages ?? null, maxInFlight: load?.max_in_flight ?? null, goodAnswer });
   const startWallMs = Date.parse(run.started_at);
   // Worker stages have no target rate: a rebuilt timeline then has none either.
   const rates = load !== null && load.stages.every((s) => s.target_unit === undefined) ? load : null;
   const rebuild = hasTimeline(runDir) || !Number.isFinite(startWallMs)
     ? null
-    : createTimelineRebuilder(startWallMs, rates ? (t) => rateInStages(rates.stages, t) : undefined);
+    : createTimelineRebuilder(startWallMs, rates ? (t) => rateInStages(rates.stages, t) : undefined, goodAnswer);
   return {
     add(sample) {
       analysis.addSample(sample);

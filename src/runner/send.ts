@@ -19,6 +19,8 @@ export interface CheckSubject {
   latency_ms: number | null;
   credits_used: number | null;
   prompt?: string;
+  /** The result line's item id (the sample is the subject): --judge-sample draws by it. */
+  item_id?: string;
 }
 export type CheckFn = (specs: CheckSpec[], subject: CheckSubject, signal: AbortSignal) => Promise<CheckResult[]>;
 

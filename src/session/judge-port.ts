@@ -1,7 +1,7 @@
 // Model-graded checks ask the run's grader (or a grader chat named on the check), under the run's
 // timeout and through the one retry path; context checks get the suite's knowledge passages, and
 // `similar` an embeddings endpoint when given.
-import { runChecks, type JudgeRequest } from '../checks/index.js';
+import { inJudgeSample, notSampledReason, runChecks, type JudgeRequest } from '../checks/index.js';
 import type { KbClient } from '../client/index.js';
 import { fetchEmbeddings } from '../client/embeddings.js';
 import { AbortedError } from '../domain/errors.js';
@@ -20,7 +20,7 @@ export interface GradingDeps {
   knowledge?: Knowledge;
 }
 
-type PortOptions = Pick<RunConfig, 'timeoutMs' | 'retries' | 'maxRetryWaitMs' | 'embeddings' | 'graderCacheDir'>;
+type PortOptions = Pick<RunConfig, 'timeoutMs' | 'retries' | 'maxRetryWaitMs' | 'embeddings' | 'graderCacheDir' | 'judgeSample' | 'seed'>;
 
 /**
  * The grader of one request: a chat named on the check (with its own model), else the run's. Each
@@ -55,8 +55,11 @@ export function judgePort(client: KbClient, target: ResolvedTarget, options: Por
     const chosen = grader(request);
     return chosen && graderIdentity(chosen, target, request);
   });
+  const share = options.judgeSample;
   return async (specs, subject, requestSignal) => {
+    const sampledOut = share !== undefined && !inJudgeSample(subject.item_id ?? subject.prompt ?? subject.text, share, options.seed);
     const results = await runChecks(specs, subject, {
+      ...(sampledOut ? { notSampled: notSampledReason(share) } : {}),
       judge: async (request) => {
         const chosen = grader(request);
         if (chosen === undefined) throw new Error('no grader is named for this check');

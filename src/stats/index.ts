@@ -8,3 +8,4 @@ export { erfc, twoSidedNormalP } from './normal.js';
 export { detectableDifference, questionsNeeded, repeatsNeeded, type VarianceSplit } from './power.js';
 export { holmAdjust } from './holm.js';
 export { classOf, passHatK, stabilityOf, type Stability } from './stability.js';
+export { decreasingTrendP, type TrendLevel } from './trend.js';

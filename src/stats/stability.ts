@@ -1,6 +1,7 @@
 // Repeats of one question: stable or flaky, and pass^k (every one of k tries passes) beside pass@1.
 
-export type Stability = 'stable_pass' | 'flaky' | 'stable_fail' | 'failed_to_answer';
+/** `degrades_under_load` is judged across a run's stages (metrics/load-trend.ts), never from one cell's totals. */
+export type Stability = 'stable_pass' | 'flaky' | 'stable_fail' | 'failed_to_answer' | 'degrades_under_load';
 
 /** With two or more judged answers: all passed, none passed, or some (flaky). Null with fewer. */
 export function stabilityOf(passed: number, judged: number): Stability | null {

@@ -81,6 +81,7 @@ export function sendFlags<T>(y: Argv<T>) {
     .option('quiet', { type: 'boolean', default: false, describe: 'print the verdict line and the report path only', group: 'Output:' })
     .option('json', { type: 'boolean', default: false, describe: 'print summary.json on stdout', group: 'Output:' })
     .option('seed', { type: 'number', describe: 'one seed for Poisson arrivals, the traffic mix and the embedded service', group: 'Load:' })
+    .option('judge-sample', { type: 'number', describe: 'grade model-graded checks on a seeded share P of the answers (0 < P ≤ 1, by --seed), so a long load test\'s grader spend stays bounded; the others are not judged (never passed), and pass rates and goodput say the share', group: 'Checks:' })
     .option('latency-scale', { type: 'number', describe: 'embedded service: multiply model latencies (0 answers at once, no capacity limit)', group: 'Embedded service:' })
     .option('degrade-quality', { type: 'boolean', describe: 'embedded service: answers that queued for a model slot miss facts', group: 'Embedded service:' })
     .option('pause-every', { type: 'string', describe: 'embedded service: pause it whole this often (e.g. 10s, with --pause-for)', group: 'Embedded service:' })
@@ -140,6 +141,13 @@ function kbVersionOf(value: unknown): string | undefined {
 function wholeStages<T extends { targetPerS: number }>(stages: T[]): T[] {
   for (const s of stages) if (!Number.isInteger(s.targetPerS)) throw new InputError(`a number of workers is whole, got ${s.targetPerS}`, { field: '--concurrency-stages' });
   return stages;
+}
+
+/** --judge-sample P: a share in (0, 1]; 0 would judge nothing, over 1 is no share. */
+function judgeShareOf(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !(value > 0 && value <= 1)) throw new InputError(`expected a share P with 0 < P ≤ 1 (e.g. 0.25), got ${String(value)}`, { field: '--judge-sample' });
+  return value;
 }
 
 function seedOf(value: unknown): number | undefined {
@@ -250,6 +258,7 @@ export function toSessionOptions(a: Record<string, unknown>, env: NodeJS.Process
     models: parseList(a.models as string | undefined),
     repeat: positive(a.repeat as number, 'repeat', { integer: true }) ?? RUN_DEFAULTS.repeat,
     ...opt('seed', seedOf(a.seed)),
+    ...opt('judgeSample', judgeShareOf(a.judgeSample)),
     ...opt('maxErrors', positive(a.maxErrors as number | undefined, 'max-errors', { integer: true })),
     ...opt('maxErrorRate', parseFraction(a.maxErrorRate as string | undefined, 'max-error-rate')),
     ...opt('errorWindowMs', a.errorWindow === undefined ? undefined : parseDurationMs(a.errorWindow as string, 'error-window')),

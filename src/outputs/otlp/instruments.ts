@@ -29,6 +29,7 @@ export interface SecondInstruments {
 export function unitOf(name: string): string {
   if (name.endsWith('_seconds')) return 's';
   if (name.includes('credits')) return '{credit}';
+  if (name.includes('good_answers')) return '{answer}';
   return name.includes('starts') || name.includes('rate') ? '{start}' : '{request}';
 }
 

@@ -17,6 +17,8 @@ export const PROM_METRICS = {
   rateLimited: 'kbbench_rate_limited_total',
   checksPassed: 'kbbench_checks_passed_total',
   checksFailed: 'kbbench_checks_failed_total',
+  // Goodput (metrics/goodput.ts): answers within the SLOs that passed their checks; rate() of it is good answers per second.
+  goodAnswers: 'kbbench_good_answers_total',
   inFlight: 'kbbench_in_flight',
   inFlightMax: 'kbbench_in_flight_max',
   held: 'kbbench_held_starts',
@@ -47,7 +49,7 @@ export class PromSeriesBuilder {
       this.add(PROM_METRICS.requests, { model, outcome: 'ok' }, 0);
       this.add(PROM_METRICS.credits, { model }, 0);
     }
-    for (const name of [PROM_METRICS.starts, PROM_METRICS.dropped, PROM_METRICS.rateLimited, PROM_METRICS.checksPassed, PROM_METRICS.checksFailed]) this.add(name, {}, 0);
+    for (const name of [PROM_METRICS.starts, PROM_METRICS.dropped, PROM_METRICS.rateLimited, PROM_METRICS.checksPassed, PROM_METRICS.checksFailed, PROM_METRICS.goodAnswers]) this.add(name, {}, 0);
   }
 
   /** The series of one closed second (counters as totals up to its end). */
@@ -63,6 +65,7 @@ export class PromSeriesBuilder {
     this.add(PROM_METRICS.rateLimited, {}, line.status_429);
     this.add(PROM_METRICS.checksPassed, {}, line.passed);
     this.add(PROM_METRICS.checksFailed, {}, line.failed);
+    this.add(PROM_METRICS.goodAnswers, {}, line.good ?? 0);
     const timestamp = line.t * 1000;
     const series: PromSeries[] = [];
     const push = (name: string, extra: Record<string, string>, value: number): void => {

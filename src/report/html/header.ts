@@ -1,4 +1,5 @@
 // report.html's header: suite, target, times, verdict, and the run's totals as key figures.
+import { judgeShareWords } from '../../metrics/goodput.js';
 import { DEMO_ANSWERS_NOTICE, type RunInfo } from '../../domain/run.js';
 import type { Summary } from '../../domain/summary.js';
 import { formatCount, formatCreditAmount, formatDurationMs, formatRate, formatTimestamp } from '../format.js';
@@ -39,7 +40,7 @@ export function renderHeader(run: RunInfo, summary: Summary): string {
   const errorsSub = t.skipped > 0 ? plural(t.skipped, 'turn skipped', 'turns skipped') : plural(t.retries, 'retry', 'retries');
   const kpis = [
     kpi('Requests', formatCount(t.requests), t.requests_per_s !== null ? `${t.requests_per_s} req/s${typeof t.starts_per_s === 'number' ? ` · ${t.starts_per_s} starts/s` : ''}` : ''),
-    kpi('Pass rate', formatRate(t.pass_rate), `${formatCount(t.passed)} passed · ${formatCount(t.failed)} failed${(t.not_judged ?? 0) > 0 ? ` · ${formatCount(t.not_judged)} not judged` : ''}`),
+    kpi('Pass rate', formatRate(t.pass_rate), `${formatCount(t.passed)} passed · ${formatCount(t.failed)} failed${(t.not_judged ?? 0) > 0 ? ` · ${formatCount(t.not_judged)} not judged` : ''}${summary.judge_sample ? ` · ${judgeShareWords(summary.judge_sample.share)}` : ''}`),
     kpi('Errors', formatCount(t.errors), errorsSub),
     kpi('Credits spent', formatCreditAmount(t.credits_used), t.credits_unknown > 0 ? `${formatCount(t.credits_unknown)} unknown` : `${formatCreditAmount(t.credits_per_request)} per request`),
     kpi(

@@ -5,7 +5,8 @@ import type { Summary } from '../../domain/summary.js';
 import type { LoadAnalysis, LoadPoint } from '../../metrics/load-analysis.js';
 import { formatCount, formatCredits, formatMs, formatRate, formatTick } from '../format.js';
 import { esc } from './escape.js';
-import { byWorkers, KNEE_WORDS, kneeWords, stageTarget } from '../load-words.js';
+import { byWorkers, KNEE_WORDS, kneeWords, perSecondWords, stageTarget } from '../load-words.js';
+import { renderGoodput } from './goodput-section.js';
 import { renderSweep } from './sweep-section.js';
 import { stackedAreaChart, timeLineChart, timesOf, type TimeMark, type TimeSeries } from './load-charts.js';
 
@@ -27,7 +28,7 @@ function stageRow(s: StageSummary, knee: KneeSummary | null): string {
   const target = stageTarget(s);
   const mark = hasKnee ? ` <span class="badge fail" title="${esc(kneeWords(knee))}">◆ knee</span>` : '';
   return `<tr${hasKnee ? ' class="knee"' : ''}><th scope="row">${s.index + 1}${mark}</th><td>${target}</td><td>${formatCount(s.starts)}</td><td>${s.achieved_rate === null ? '–' : formatTick(s.achieved_rate)}</td>`
-    + `<td>${formatCount(s.dropped)}</td><td>${formatRate(s.error_rate)}</td><td>${formatRate(s.pass_rate)}</td>`
+    + `<td>${formatCount(s.dropped)}</td><td>${formatRate(s.error_rate)}</td><td>${formatRate(s.pass_rate)}</td><td>${perSecondWords(s.throughput)}</td><td>${perSecondWords(s.goodput)}</td>`
     + `<td>${pct(s.ttfc_ms, 'p95')}</td><td>${pct(s.inter_chunk_ms ?? null, 'p50')}</td><td>${pct(s.inter_chunk_ms ?? null, 'p95')}</td><td>${pct(s.latency_ms, 'p50')}</td><td>${pct(s.latency_ms, 'p95')}</td><td>${pct(s.latency_ms, 'p99')}</td>`
     + `<td>${pct(s.corrected_latency_ms, 'p50')}</td><td>${pct(s.corrected_latency_ms, 'p95')}</td><td>${pct(s.corrected_latency_ms, 'p99')}</td>`
     + `<td>${formatCount(s.output_chars_per_s ?? null)}</td><td>${formatCredits(s.credits_per_min)}</td></tr>`;
@@ -36,7 +37,7 @@ function stageRow(s: StageSummary, knee: KneeSummary | null): string {
 function stageTable(stages: readonly StageSummary[], knee: KneeSummary | null): string {
   const head = `<tr><th scope="col" rowspan="2">Stage</th><th scope="col" rowspan="2">${byWorkers(stages) ? 'Workers' : 'Target, starts/s'}</th>`
     + '<th scope="col" rowspan="2">Starts</th><th scope="col" rowspan="2">Achieved, starts/s</th>'
-    + '<th scope="col" rowspan="2">Dropped</th><th scope="col" rowspan="2">Error rate</th><th scope="col" rowspan="2">Pass rate</th><th scope="col" rowspan="2">TTFC p95, ms</th><th scope="col" rowspan="2">Inter-chunk p50, ms</th><th scope="col" rowspan="2">Inter-chunk p95, ms</th>'
+    + '<th scope="col" rowspan="2">Dropped</th><th scope="col" rowspan="2">Error rate</th><th scope="col" rowspan="2">Pass rate</th><th scope="col" rowspan="2">Answers/s</th><th scope="col" rowspan="2">Goodput/s</th><th scope="col" rowspan="2">TTFC p95, ms</th><th scope="col" rowspan="2">Inter-chunk p50, ms</th><th scope="col" rowspan="2">Inter-chunk p95, ms</th>'
     + '<th scope="colgroup" colspan="3">Latency, ms</th><th scope="colgroup" colspan="3">Corrected latency, ms</th><th scope="col" rowspan="2">Output, chars/s</th><th scope="col" rowspan="2">Credits/min</th></tr>'
     + '<tr><th scope="col">p50</th><th scope="col">p95</th><th scope="col">p99</th><th scope="col">p50</th><th scope="col">p95</th><th scope="col">p99</th></tr>';
   return `<div class="table-scroll"><table id="stage-table"><caption>Per stage: answer quality (pass rate) beside speed and errors</caption><thead>${head}</thead><tbody>${stages.map((s) => stageRow(s, knee)).join('')}</tbody></table></div>`;
@@ -85,8 +86,8 @@ export function renderLoadSection(summary: Summary, load: LoadAnalysis | null | 
   const rebuilt = load.rebuilt ? '<p class="note">Rebuilt from results.ndjson (timeline.ndjson is missing): no in-flight counts, dropped starts or loop delay.</p>' : '';
   const stages = summary.stages ? stageTable(summary.stages, summary.knee ?? null) : '';
   // A sweep's stages are its rates: the sweep's table shows them beside their SLO verdicts.
-  if (summary.sweep) return `${harnessNote(summary)}${rebuilt}${renderSweep(summary.sweep)}<div class="charts">${rate}${throughput}${latency}${streaming}</div>`;
-  return `${harnessNote(summary)}${rebuilt}${kneeNote(summary)}<div class="charts">${rate}${throughput}${latency}${streaming}</div>${stages}`;
+  if (summary.sweep) return `${harnessNote(summary)}${rebuilt}${renderSweep(summary.sweep)}${renderGoodput(summary)}<div class="charts">${rate}${throughput}${latency}${streaming}</div>`;
+  return `${harnessNote(summary)}${rebuilt}${kneeNote(summary)}${renderGoodput(summary)}<div class="charts">${rate}${throughput}${latency}${streaming}</div>${stages}`;
 }
 
 /** The Load section's own styles (appended to the page's). */

@@ -5,6 +5,7 @@ import { esc } from './escape.js';
 import { seriesIndex } from './chart-frame.js';
 import { renderForestPlot } from './forest-plot.js';
 import { CLASS_TITLES, classEntryWords } from '../model-pairs-text.js';
+import { DEGRADES_TITLE, degradingWords } from '../load-words.js';
 
 interface Column {
   /** The header cell's words; under a group header (TTFC, latency, credits) they are short. */
@@ -147,8 +148,14 @@ ${renderQuestionClasses(summary)}`;
 /** The questions that failed some repeats, by class: flaky (answered repeats disagreed) apart from failed to answer (request errors). */
 function renderQuestionClasses(summary: Summary): string {
   const lists = ([['flaky', summary.flaky], ['failed_to_answer', summary.failed_to_answer]] as const).filter(([, list]) => list !== undefined && list.total > 0);
-  if (lists.length === 0) return '';
+  const degrades = summary.degrades_under_load;
+  if (lists.length === 0 && !degrades?.total) return '';
   const body = lists.map(([kind, list]) => `<h3>${esc(CLASS_TITLES[kind])}: ${list!.total} case × model</h3>
-<ul class="question-class" data-class="${kind}">${list!.shown.map((f) => `<li>${esc(classEntryWords(f))}</li>`).join('')}</ul>`).join('\n');
-  return `<div class="card" id="question-classes">${body}</div>`;
+<ul class="question-class" data-class="${kind}">${list!.shown.map((f) => `<li>${esc(classEntryWords(f))}</li>`).join('')}</ul>`);
+  if (degrades && degrades.total > 0) {
+    body.push(`<h3>${esc(DEGRADES_TITLE)}: ${degrades.total} case × model of ${degrades.tested} tested</h3>
+<ul class="question-class" data-class="degrades_under_load">${degrades.shown.map((q) => `<li>${esc(degradingWords(q))}</li>`).join('')}</ul>
+<p class="note">${esc(degrades.method)}; called at ${degrades.alpha}.</p>`);
+  }
+  return `<div class="card" id="question-classes">${body.join('\n')}</div>`;
 }

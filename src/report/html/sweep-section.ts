@@ -3,11 +3,12 @@
 import type { SweepRateSummary, SweepSummary } from '../../domain/summary.js';
 import { formatCount, formatMs, formatRate, formatTick } from '../format.js';
 import { esc } from './escape.js';
+import { perSecondWords } from '../load-words.js';
 import { dashStyle, frame, legendOf, markLines, runsOf, type TimeMark, type TimeSeries } from './load-charts.js';
 import { marker, pathOf, seriesIndex, svgFrame } from './chart-frame.js';
 
 /** Lines over achieved rate (x): every rate a marker, the SLO's answer a vertical mark. */
-function rateChart(id: string, title: string, yTitle: string, series: readonly TimeSeries[], note: string, marks: readonly TimeMark[], format: (v: number) => string): string {
+export function rateChart(id: string, title: string, yTitle: string, series: readonly TimeSeries[], note: string, marks: readonly TimeMark[], format: (v: number) => string): string {
   const values = series.flatMap((s) => s.points.map(([, v]) => v).filter((v): v is number => v !== null));
   const maxX = Math.max(1, ...series.flatMap((s) => s.points.map(([t]) => t)), ...marks.map((m) => m.atS));
   const { x, y, grid } = frame(maxX, Math.max(1, ...values), yTitle, 'achieved starts per second');
@@ -31,16 +32,16 @@ function sweepTable(sweep: SweepSummary): string {
     const best = sweep.slo_max_rate !== null && r.slo_pass === true && r.achieved_rate === sweep.slo_max_rate;
     const slo = r.slo_pass === null ? '–' : r.slo_pass ? '<span class="badge pass">met</span>' : `<span class="badge fail">missed</span> ${esc(r.slo_failed.join(', '))}`;
     return `<tr${best ? ' class="slo-max"' : ''}><th scope="row">${r.index + 1}${best ? ' ★' : ''}</th><td>${formatTick(r.target_rate)}</td><td>${r.achieved_rate === null ? '–' : formatTick(r.achieved_rate)}</td>`
-      + `<td>${formatCount(r.starts)}</td><td>${formatCount(r.dropped)}</td><td>${formatRate(r.error_rate)}</td><td>${formatRate(r.pass_rate)}</td>`
+      + `<td>${formatCount(r.starts)}</td><td>${formatCount(r.dropped)}</td><td>${formatRate(r.error_rate)}</td><td>${formatRate(r.pass_rate)}</td><td>${perSecondWords(r.throughput)}</td><td>${perSecondWords(r.goodput)}</td>`
       + `<td>${formatMs(r.ttfc_ms?.p95 ?? null)}</td><td>${formatMs(r.inter_chunk_ms?.p50 ?? null)}</td><td>${formatMs(r.inter_chunk_ms?.p95 ?? null)}</td><td>${formatCount(r.output_chars_per_s ?? null)}</td>`
       + `<td>${formatMs(r.latency_ms?.p50 ?? null)}</td><td>${formatMs(r.latency_ms?.p95 ?? null)}</td><td>${formatMs(r.latency_ms?.p99 ?? null)}</td><td>${slo}</td></tr>`;
   });
   // The probes first: closed loops, no target; their answers are warmup, out of the figures.
   const probeRow = (label: string, p: SweepSummary['probes']['sequential']): string =>
-    `<tr class="probe"><th scope="row">${esc(label)} (${p.concurrency} worker${p.concurrency === 1 ? '' : 's'})</th><td>–</td><td>${formatTick(p.rate_per_s)}</td><td>${formatCount(p.starts)}</td>${'<td>–</td>'.repeat(11)}</tr>`;
+    `<tr class="probe"><th scope="row">${esc(label)} (${p.concurrency} worker${p.concurrency === 1 ? '' : 's'})</th><td>–</td><td>${formatTick(p.rate_per_s)}</td><td>${formatCount(p.starts)}</td>${'<td>–</td>'.repeat(13)}</tr>`;
   rows.unshift(probeRow('probe 1', sweep.probes.sequential), probeRow('probe 2', sweep.probes.saturation));
   const head = '<tr><th scope="col">Rate</th><th scope="col">Target, starts/s</th><th scope="col">Achieved, starts/s</th><th scope="col">Starts</th><th scope="col">Dropped</th><th scope="col">Error rate</th>'
-    + '<th scope="col">Pass rate</th><th scope="col">TTFC p95, ms</th><th scope="col">Inter-chunk p50, ms</th><th scope="col">Inter-chunk p95, ms</th><th scope="col">Output, chars/s</th><th scope="col">Latency p50, ms</th><th scope="col">p95</th><th scope="col">p99</th><th scope="col">SLO</th></tr>';
+    + '<th scope="col">Pass rate</th><th scope="col">Answers/s</th><th scope="col">Goodput/s</th><th scope="col">TTFC p95, ms</th><th scope="col">Inter-chunk p50, ms</th><th scope="col">Inter-chunk p95, ms</th><th scope="col">Output, chars/s</th><th scope="col">Latency p50, ms</th><th scope="col">p95</th><th scope="col">p99</th><th scope="col">SLO</th></tr>';
   return `<div class="table-scroll"><table id="sweep-table"><caption>Each rate of the sweep and its SLO verdict</caption><thead>${head}</thead><tbody>${rows.join('')}</tbody></table></div>`;
 }
 
