@@ -66,7 +66,7 @@ describe('--concurrency-stages on the console', () => {
     const fromTable = table.reduce((a, s) => a + s.output_chars_per_s! * ((s.end_ms - s.start_ms) / 1000), 0);
     expect(Math.abs(fromTable - chars)).toBeLessThanOrEqual(0.05 * 16);
     expect(table.every((s) => s.inter_chunk_ms !== null && s.inter_chunk_ms !== undefined)).toBe(true);
-    expect(r.stdout).toMatch(/itl p95 +chars\/s +credits\/min/);
+    expect(r.stdout).toMatch(/itl p95 ms +chars\/s +credits\/min/);
     // Ten workers against a 10/s service queue: latency grows with the workers, and the knee says so.
     expect(summary.knee, JSON.stringify(table)).not.toBeNull();
     expect(summary.knee!.workers).toBeGreaterThanOrEqual(2);

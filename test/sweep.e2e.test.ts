@@ -81,7 +81,7 @@ describe('kbbench run --sweep', () => {
       expect(rate.inter_chunk_ms ?? null).toEqual(summary.stages![i]!.inter_chunk_ms ?? null);
       if (rate.requests > 0) expect(rate.output_chars_per_s!).toBeGreaterThan(0);
     });
-    expect(r.stdout).toMatch(/itl p50 +itl p95 +chars\/s/);
+    expect(r.stdout).toMatch(/itl p50 ms +itl p95 ms +chars\/s/);
     expect(html).toMatch(/id="sweep-output"/);
     expect(html).toMatch(/Output, chars\/s/);
   }, 60_000);

@@ -17,7 +17,7 @@ function countsOf(value: unknown): unknown {
   for (const [key, v] of Object.entries(value)) {
     // A stage's requests and credits are those ended inside its window: when a last answer lands is timing.
     if (key === 'stages') continue;
-    if (/(_ms|_per_s|^run_id$|^harness$|^loop_delay|^duration|latency|ttfc|ttfb|gap|inter_chunk|^p\d|^mean$|^max$|^min$|^stddev$|^ci|^p_value$|^diff|^effect|^verdict_note$)/.test(key)) continue;
+    if (/(_ms|_per_s|^run_id$|^harness$|^loop_delay|^duration|latency|ttfc|ttfb|gap|inter_chunk|^p\d|^mean$|^max$|^min$|^stddev$|^ci|^p_value$|^diff|^effect|^verdict_note$|^goodput$)/.test(key)) continue;
     kept[key] = countsOf(v);
   }
   return kept;
