@@ -2,6 +2,7 @@
 // process and its peers (autocannon, artillery, promptfoo, a bare undici loop), as a child process on
 // 127.0.0.1:0. It prints one JSON line with its port when ready.
 //   GET  /api/boards, /api/chats          -> the one board and chat (kbbench lists boards before a run)
+//   POST /api/conversation/new          -> a conversation id (conv-N); POST /api/conversation/conv-N is answered as below
 //   POST /api/conversation?board_id&chat_id
 //     mode instant: JSON answer {text, credits_used, credits_remaining} at once, or, when the body asks
 //       for streaming ("true"/"active"), the whole AI SDK UI-message SSE stream in one write (20 deltas,
@@ -113,7 +114,13 @@ const server = createServer({ noDelay: true, keepAliveTimeout: 120_000, requestT
       return sendJson(res, 200, body);
     }
   }
-  if (req.method !== 'POST' || path !== '/api/conversation') {
+  // A conversation (a traffic log's thread): created with a fixed answer, its turns answered as one-time questions are.
+  if (req.method === 'POST' && path === '/api/conversation/new') {
+    stats.created = (stats.created ?? 0) + 1;
+    req.resume();
+    return sendJson(res, 200, Buffer.from(JSON.stringify({ conversationId: `conv-${stats.created}`, name: 'API Conversation - bench', createdAt: '2026-01-01T00:00:00.000Z', boardId: 'bench-board', chatId: 'bench-chat' })));
+  }
+  if (req.method !== 'POST' || (path !== '/api/conversation' && !path.startsWith('/api/conversation/conv-'))) {
     stats.not_found++;
     return sendJson(res, 404, Buffer.from('{"error":"Not Found"}'));
   }
