@@ -91,8 +91,14 @@ describe('kbbench regrade', () => {
     expect(lines.every((s) => s.reused_from === sourceRun.run_id)).toBe(true);
     // The answers are the stored ones, byte for byte.
     expect(answers.map((s) => s.text)).toEqual(answers.map((s) => stored.find((t) => t.item_id === s.item_id)!.text));
-    const summary = readJson<{ verdict: string }>(join(out, 'summary.json'));
+    const summary = readJson<{ verdict: string; credits?: { saved?: number }; totals: { credits_used: number } }>(join(out, 'summary.json'));
     expect(summary.verdict).toBe('fail');
+    // Counted as --reuse-answers counts: the stored answers' cost saved, nothing spent on answers now.
+    const cost = stored.filter((s) => s.endpoint !== 'create').reduce((sum, s) => sum + (s.credits_used ?? 0), 0);
+    expect(cost).toBeGreaterThan(0);
+    expect(summary.credits?.saved).toBeCloseTo(cost, 5);
+    expect(summary.totals.credits_used).toBe(0);
+    expect(answers.every((s) => s.credits_used === 0 && s.credits_saved === stored.find((t) => t.item_id === s.item_id)!.credits_used)).toBe(true);
     for (const file of ['report.html', 'junit.xml', 'samples.csv', 'cases.csv', 'summary.csv']) expect(existsSync(join(out, file))).toBe(true);
   }, 60_000);
 
