@@ -77,6 +77,7 @@ describe('kbbench regrade', () => {
     const out = join(dir, 'regraded');
     const r = await runCli(['regrade', source, '--suite', changed, '--out', out], { env: env() });
     expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/reused 10 answers of \S+ \(not asked\): credits spent now 0\.0+, saved [1-9.0]+/);
     expect(proxy.requests()).toBe(sentBefore);
     // The model-graded check was judged again (team-price on 2 models), by the grader alone.
     expect(completions() - gradedBefore).toBe(2);

@@ -2,6 +2,7 @@
 import { judgeShareWords } from '../metrics/goodput.js';
 import { agreementLine, calibrationLines, groupOrder } from './agreement-text.js';
 import type { Summary } from '../domain/summary.js';
+import { reusedTimingsApart } from '../metrics/reused-answers.js';
 import { judgedNothing } from '../metrics/summarizer.js';
 import { renderConsoleLoad } from './console-load.js';
 import { flakyLines, pairLines } from './console-models.js';
@@ -43,13 +44,14 @@ export function renderTable(headers: readonly string[], rows: readonly string[][
   return [line(headers), rule, ...rows.map(line)].join('\n');
 }
 
-/** --reuse-answers: what was not asked, what it saved, and what it took when it was asked (out of this run's timings). */
+/** --reuse-answers and regrade: what was not asked, what it saved, and what it took when it was asked (out of this run's timings). */
 function reusedLine(summary: Summary): string {
   const r = summary.reused;
   if (r === undefined) return '';
   const unknown = r.credits_saved_unknown > 0 ? ` (+${formatCount(r.credits_saved_unknown)} of unknown cost)` : '';
   const ttfc = r.ttfc_ms ? `, their TTFC p50 ${formatDurationMs(r.ttfc_ms.p50)} when asked` : '';
-  return `reused ${formatCount(r.answers)} answers of ${r.from.join(', ')} (not asked, out of the timings${ttfc}): credits spent now ${formatCredits(summary.totals.credits_used)}, saved ${formatCredits(r.credits_saved)}${unknown}`;
+  const apart = reusedTimingsApart(r) ? `, out of the timings${ttfc}` : '';
+  return `reused ${formatCount(r.answers)} answers of ${r.from.join(', ')} (not asked${apart}): credits spent now ${formatCredits(summary.totals.credits_used)}, saved ${formatCredits(r.credits_saved)}${unknown}`;
 }
 
 /** How many of the dropped starts were sent late, and their share of the planned starts. */

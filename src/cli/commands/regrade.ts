@@ -78,8 +78,6 @@ export function regradeCommand(io: CliIo, setExit: (code: ExitCode) => void): Co
       else {
         io.out(renderConsoleSummary(result.summary, { suiteName: result.run.suite.name, runDir: result.runDir }));
         io.out(`regrade of ${r.source_run_id}: ${r.judged_again} answers judged again, ${r.kept_failed} failed requests kept, ${r.question_changed} not judged (the question changed since it was answered), ${r.never_asked} never asked`);
-        // summary.json's credits are the stored answers' (what they cost when asked): this regrade asked the service nothing.
-        io.out(`credits spent now: 0 on the service (nothing was asked); the stored answers cost ${result.summary.totals.answer_credits_used} when that run asked them`);
       }
       if (a.json !== true) io.out(`reports: ${result.runDir}/report.html`);
       const code = exitForVerdict(result.summary.verdict);
