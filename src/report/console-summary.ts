@@ -6,7 +6,7 @@ import { reusedTimingsApart } from '../metrics/reused-answers.js';
 import { judgedNothing } from '../metrics/summarizer.js';
 import { renderConsoleLoad } from './console-load.js';
 import { flakyLines, pairLines } from './console-models.js';
-import { formatCount, formatCredits, formatDurationMs, formatMs, formatRate, formatThresholdValue, modelLabel } from './format.js';
+import { formatCount, formatCredits, formatDurationMs, formatMs, formatRate, formatThresholdValue, modelLabel, thresholdValueText } from './format.js';
 
 export interface ConsoleSummaryOptions {
   /** Shown in the first line when given. */
@@ -177,8 +177,8 @@ function thresholdLines(summary: Summary): string[] {
       // `metric` is the key as written (`latency_ms{model:x}`), scope included: print it once.
       const scope = Object.entries(t.scope).map(([k, v]) => `${k}:${v}`).join(',');
       const metric = t.metric.includes('{') || !scope ? t.metric : `${t.metric}{${scope}}`;
-      const value = formatThresholdValue(t.value);
-      return `  ${t.pass ? 'ok  ' : 'FAIL'} ${metric} ${t.expression} (value ${value})`;
+      if (t.not_judged !== undefined) return `  --   ${metric} ${t.expression} (${thresholdValueText(t)})`;
+      return `  ${t.pass ? 'ok  ' : 'FAIL'} ${metric} ${t.expression} (value ${formatThresholdValue(t.value)})`;
     }),
   ];
 }
