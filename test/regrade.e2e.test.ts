@@ -75,8 +75,10 @@ describe('kbbench regrade', () => {
     const gradedBefore = completions();
     const changed = write('changed.yaml', suiteText(grader.url, { refundCheck: '31 days' }));
     const out = join(dir, 'regraded');
-    const r = await runCli(['regrade', source, '--suite', changed, '--out', out], { env: env() });
+    // The source run's verdicts sit in the tests' default cache: --no-grader-cache asks the grader again.
+    const r = await runCli(['regrade', source, '--suite', changed, '--out', out, '--no-grader-cache'], { env: env() });
     expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/reused 10 answers of \S+ \(not asked\): credits spent now 0\.0+, saved [1-9.0]+/);
     expect(proxy.requests()).toBe(sentBefore);
     // The model-graded check was judged again (team-price on 2 models), by the grader alone.
     expect(completions() - gradedBefore).toBe(2);
@@ -91,8 +93,14 @@ describe('kbbench regrade', () => {
     expect(lines.every((s) => s.reused_from === sourceRun.run_id)).toBe(true);
     // The answers are the stored ones, byte for byte.
     expect(answers.map((s) => s.text)).toEqual(answers.map((s) => stored.find((t) => t.item_id === s.item_id)!.text));
-    const summary = readJson<{ verdict: string }>(join(out, 'summary.json'));
+    const summary = readJson<{ verdict: string; credits?: { saved?: number }; totals: { credits_used: number } }>(join(out, 'summary.json'));
     expect(summary.verdict).toBe('fail');
+    // Counted as --reuse-answers counts: the stored answers' cost saved, nothing spent on answers now.
+    const cost = stored.filter((s) => s.endpoint !== 'create').reduce((sum, s) => sum + (s.credits_used ?? 0), 0);
+    expect(cost).toBeGreaterThan(0);
+    expect(summary.credits?.saved).toBeCloseTo(cost, 5);
+    expect(summary.totals.credits_used).toBe(0);
+    expect(answers.every((s) => s.credits_used === 0 && s.credits_saved === stored.find((t) => t.item_id === s.item_id)!.credits_used)).toBe(true);
     for (const file of ['report.html', 'junit.xml', 'samples.csv', 'cases.csv', 'summary.csv']) expect(existsSync(join(out, file))).toBe(true);
   }, 60_000);
 
@@ -112,6 +120,29 @@ describe('kbbench regrade', () => {
     const allowed = await runCli(['regrade', source, '--suite', changed, '--out', join(dir, 'allowed'), '--fail-on', 'checks,thresholds', '--quiet'], { env: env() });
     expect(allowed.code).toBe(0);
     expect(proxy.requests()).toBe(sentBefore);
+  }, 60_000);
+
+  it('a second regrade of unchanged model-graded checks makes 0 grader calls (--grader-cache DIR); --no-grader-cache asks again', async () => {
+    const cache = join(dir, 'verdict-cache');
+    const regrade = async (out: string, ...cacheFlags: string[]): Promise<{ asked: number; checks: Sample['checks'] }> => {
+      const before = completions();
+      const r = await runCli(['regrade', source, '--out', join(dir, out), '--quiet', ...cacheFlags], { env: env() });
+      expect(r.code).toBe(0);
+      const checks = readNdjson<Sample>(join(dir, out, 'results.ndjson')).flatMap((s) => s.checks).filter((c) => c.grader !== undefined);
+      return { asked: completions() - before, checks };
+    };
+    const first = await regrade('cache-first', '--grader-cache', cache);
+    expect(first.asked).toBe(2);
+    expect(first.checks).toHaveLength(2);
+    expect(first.checks.every((c) => c.cached === undefined)).toBe(true);
+    const second = await regrade('cache-second', '--grader-cache', cache);
+    expect(second.asked).toBe(0);
+    expect(second.checks).toHaveLength(2);
+    expect(second.checks.every((c) => c.cached === true && c.pass === true)).toBe(true);
+    expect((await regrade('cache-off', '--no-grader-cache')).asked).toBe(2);
+    const both = await runCli(['regrade', source, '--out', join(dir, 'cache-both'), '--grader-cache', cache, '--no-grader-cache'], { env: env() });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('give --grader-cache DIR or --no-grader-cache, not both');
   }, 60_000);
 
   it('--baseline compares the regrade with a run: the changed check is a regression (exit 1)', async () => {

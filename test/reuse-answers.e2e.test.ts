@@ -129,11 +129,13 @@ describe('kbbench run --reuse-answers', () => {
     const first = join(dir, 'embedded-a');
     expect((await runCli(['run', 'suites/demo.yaml', '--latency-scale', '0', '--out', first, '--quiet'])).code).toBe(0);
     const again = join(dir, 'embedded-b');
-    const r = await runCli(['run', 'suites/demo.yaml', '--latency-scale', '0', '--reuse-answers', first, '--fail-on', 'checks', '--out', again, '--quiet']);
+    const r = await runCli(['run', 'suites/demo.yaml', '--latency-scale', '0', '--reuse-answers', first, '--fail-on', 'checks,thresholds', '--threshold', 'latency_ms=p(95)<2000', '--out', again, '--quiet']);
     expect(r.code).toBe(0);
-    const summary = readJson<{ totals: { requests: number; reused?: number; credits_used: number } }>(join(again, 'summary.json'));
+    const summary = readJson<{ totals: { requests: number; reused?: number; credits_used: number }; thresholds: { metric: string; pass: boolean; not_judged?: string }[] }>(join(again, 'summary.json'));
     expect(summary.totals.reused).toBe(summary.totals.requests);
     expect(summary.totals.credits_used).toBe(0);
+    // No answer was asked, so no timing was measured: the timing threshold is not judged, not failed.
+    expect(summary.thresholds.find((t) => t.metric === 'latency_ms')).toMatchObject({ pass: true, not_judged: 'every answer was reused' });
     const changed = join(dir, 'embedded-c');
     const workspace = demoWorkspaceWithRefundWindowChanged(join(dir, 'ws'));
     await runCli(['run', 'suites/demo.yaml', '--workspace', workspace, '--latency-scale', '0', '--reuse-answers', first, '--out', changed, '--quiet']);

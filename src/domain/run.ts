@@ -170,4 +170,6 @@ export interface ThresholdResult {
   /** The aggregated value the expression was judged on; null when there was no data. */
   value: number | null;
   pass: boolean;
+  /** Why it was not judged (it does not fail the run): e.g. a timing of a run whose every answer was reused. */
+  not_judged?: string;
 }

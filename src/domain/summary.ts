@@ -234,7 +234,10 @@ export interface ReusedSummary {
   credits_saved: number;
   /** Of them, answers whose cost was not reported (not in credits_saved). */
   credits_saved_unknown: number;
-  /** Their first chunk and latency when they were asked. */
+  /**
+   * Their first chunk and latency when they were asked, set apart from this run's timings; null
+   * when none was set apart (a regrade keeps its answers' timings in its own figures).
+   */
   ttfc_ms: TimingPercentiles | null;
   latency_ms: TimingPercentiles | null;
 }

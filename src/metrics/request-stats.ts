@@ -26,6 +26,8 @@ export interface RequestCounts {
   passed: number;
   /** Sent requests with a check not judged and none failed: out of pass rates. */
   notJudged: number;
+  /** Answers taken from earlier runs (--reuse-answers) whose timings were left out of this run's. */
+  reusedApart: number;
   /** summary.json's credits_per_request: everything spent over the requests whose credits are known. */
   creditsPerRequest: number | null;
 }
@@ -47,6 +49,7 @@ interface Counters {
   skipped: number;
   passed: number;
   notJudged: number;
+  reusedApart: number;
   graderUnits: number;
   graderTokens: number;
   retries: number;
@@ -92,7 +95,7 @@ function ratio(numerator: number, denominator: number): number | null {
 
 export function createRequestStats(options: RequestStatsOptions = {}): RequestStatsAccumulator {
   const c: Counters = {
-    requests: 0, ok: 0, errors: 0, skipped: 0, passed: 0, notJudged: 0, graderUnits: 0, graderTokens: 0, retries: 0, chars: 0, streamedChars: 0,
+    requests: 0, ok: 0, errors: 0, skipped: 0, passed: 0, notJudged: 0, reusedApart: 0, graderUnits: 0, graderTokens: 0, retries: 0, chars: 0, streamedChars: 0,
     streamedMs: 0, answerUnits: 0, checkUnits: 0, creditsKnown: 0, creditsUnknown: 0, failedMaybeCharged: 0, failedNotCharged: 0, creditsRemaining: null,
   };
   const errorsByKind: Record<string, number> = {};
@@ -117,6 +120,7 @@ export function createRequestStats(options: RequestStatsOptions = {}): RequestSt
     }
     if (sample.pass) c.passed++;
     else if (sample.not_judged !== undefined) c.notJudged++;
+    if (sample.reused_latency_ms !== undefined) c.reusedApart++;
     addGrading(c, sample);
     c.retries += Math.max(0, sample.attempts - 1);
     addChars(c, sample);
@@ -134,7 +138,7 @@ export function createRequestStats(options: RequestStatsOptions = {}): RequestSt
   };
   const toStats = (): RequestStats => statsOf(c, errorsByKind, at);
   const counts = (): RequestCounts => ({
-    requests: c.requests, errors: c.errors, skipped: c.skipped, passed: c.passed, notJudged: c.notJudged,
+    requests: c.requests, errors: c.errors, skipped: c.skipped, passed: c.passed, notJudged: c.notJudged, reusedApart: c.reusedApart,
     creditsPerRequest: ratio(fromUnits(c.answerUnits + c.checkUnits), c.creditsKnown),
   });
   const timing = (m: TimingMetric): MetricReadout | null => {

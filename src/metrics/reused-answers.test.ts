@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sampleWith } from '../test-support/fixtures.js';
+import { reusedTimingsApart } from './reused-answers.js';
 import { createSummarizer } from './summarizer.js';
 
 describe('reused answers in the summary', () => {
@@ -21,6 +22,17 @@ describe('reused answers in the summary', () => {
     expect(summary.reused).toMatchObject({ answers: 2, from: ['run-old'], credits_saved: 2.5, credits_saved_unknown: 1 });
     expect(summary.reused?.ttfc_ms?.p50).toBe(900);
     expect(summary.reused?.latency_ms?.count).toBe(1);
+    expect(reusedTimingsApart(summary.reused!)).toBe(true);
+  });
+
+  it('a regrade\'s answers: spent 0 and saved what they cost, their timings kept in the run\'s own figures', () => {
+    const s = createSummarizer();
+    s.add(sampleWith({ item_id: 'case:a|model:m|r1', model: 'm', ttfc_ms: 100, latency_ms: 200, credits_used: 0, pass: true, reused_from: 'run-old', credits_saved: 1.5 }));
+    const { summary } = s.finish({ run_id: 'r', status: 'completed' });
+    expect(summary.totals.credits_used).toBe(0);
+    expect(summary.credits?.saved).toBe(1.5);
+    expect(summary.totals.ttfc_ms?.count).toBe(1);
+    expect(reusedTimingsApart(summary.reused!)).toBe(false);
   });
 
   it('is absent from a run that reused nothing', () => {

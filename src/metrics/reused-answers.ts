@@ -38,3 +38,6 @@ export function createReusedAnswers(): ReusedAnswers {
   };
 }
 
+
+/** Whether the reused answers' timings were left out of this run's (--reuse-answers), not kept in them (regrade). */
+export const reusedTimingsApart = (r: ReusedSummary): boolean => r.latency_ms !== null || r.ttfc_ms !== null;

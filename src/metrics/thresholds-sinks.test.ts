@@ -83,3 +83,30 @@ describe('createThresholdSinks', () => {
     expect(sinks.parsed.map((t) => t.metric)).toEqual(['errors', 'credits_used']);
   });
 });
+
+describe('timing thresholds of reused answers (--reuse-answers)', () => {
+  const base = syntheticSamples({ repeats: 1 })[0]!;
+  const reused = (i: number): Sample => ({
+    ...base, item_id: `case:r${i}|model:m|r1`, model: 'm', outcome: 'ok', pass: true, ttfc_ms: null, latency_ms: null, ttfb_ms: null,
+    credits_used: 0, reused_from: 'run-old', credits_saved: 1, reused_ttfc_ms: 300, reused_latency_ms: 900,
+  });
+  const definitions = { latency_ms: ['p(95)<2000'], 'ttfc_ms{model:m}': ['p(50)<500'], errors: ['count==0'] };
+
+  it('a scope whose every answer was reused: its timings are not judged (and do not fail), the other thresholds are', () => {
+    const sinks = createThresholdSinks(definitions);
+    for (const i of [1, 2, 3]) sinks.add(reused(i));
+    const results = sinks.evaluate();
+    expect(results.map((r) => [r.metric, r.pass, r.not_judged])).toEqual([
+      ['latency_ms', true, 'every answer was reused'], ['ttfc_ms{model:m}', true, 'every answer was reused'], ['errors', true, undefined],
+    ]);
+    expect(results[0]!.value).toBeNull();
+  });
+
+  it('one answer asked now: judged on it; nothing at all: still fails with no data', () => {
+    const sinks = createThresholdSinks(definitions);
+    sinks.add(reused(1));
+    sinks.add({ ...base, item_id: 'case:a|model:m|r1', model: 'm', outcome: 'ok', latency_ms: 2500, ttfc_ms: 100 });
+    expect(sinks.evaluate().map((r) => [r.pass, r.not_judged])).toEqual([[false, undefined], [true, undefined], [true, undefined]]);
+    expect(createThresholdSinks(definitions).evaluate().map((r) => [r.pass, r.not_judged])).toEqual([[false, undefined], [false, undefined], [true, undefined]]);
+  });
+});

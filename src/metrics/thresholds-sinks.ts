@@ -68,6 +68,7 @@ function aggregatesOf(stats: RequestStatsAccumulator | undefined, scope: Readonl
     errors: counts.errors + skipped,
     passed: counts.passed,
     notJudged: counts.notJudged,
+    reusedApart: counts.reusedApart,
     timing: (metric) => stats.timing(metric),
     credits: () => stats.credits(),
     creditsPerRequest: counts.creditsPerRequest,

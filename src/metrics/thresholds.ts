@@ -19,6 +19,8 @@ export interface ThresholdAggregates {
   passed: number;
   /** Requests whose checks could not all be judged: left out of pass_rate (neither passed nor failed). */
   notJudged?: number;
+  /** Answers taken from earlier runs (--reuse-answers): their timings are not this run's. */
+  reusedApart?: number;
   timing(metric: TimingThresholdMetric): MetricReadout | null;
   /** Credits per request over the requests whose credits are known (or whose checks spent some). */
   credits(): MetricReadout | null;
@@ -99,9 +101,19 @@ export function compareThreshold(value: number, operator: ThresholdOperator, tar
   }
 }
 
+const TIMING_THRESHOLDS: ReadonlySet<ParsedThreshold['metric']> = new Set<TimingThresholdMetric>(['ttfc_ms', 'latency_ms', 'ttfb_ms', 'corrected_latency_ms']);
+
+/** Why a threshold is not judged: a timing of a scope whose every answer was reused was never measured by this run. */
+export const EVERY_ANSWER_REUSED = 'every answer was reused';
+
 /** summary.json's entry for one threshold judged on its scope's aggregates. */
 export function judgeThreshold(parsed: ParsedThreshold, aggregates: ThresholdAggregates): ThresholdResult {
   const value = aggregateThreshold(parsed, aggregates);
+  // No timing and reused answers: any answer asked now would have given one, so every answer was reused.
+  // Not measured is not failed: the threshold says so instead of failing on "no data".
+  if (value === null && TIMING_THRESHOLDS.has(parsed.metric) && (aggregates.reusedApart ?? 0) > 0) {
+    return { metric: parsed.key, expression: parsed.expression, scope: { ...parsed.scope }, value, pass: true, not_judged: EVERY_ANSWER_REUSED };
+  }
   return {
     metric: parsed.key,
     expression: parsed.expression,

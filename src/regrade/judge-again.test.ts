@@ -49,6 +49,16 @@ describe('the lines a regrade writes', () => {
     expect(passing.not_judged).toBeUndefined();
     expect((await judgeAgain(request({ checks: [] }), stored(), 'src-run', check, signal)).pass).toBe(true);
   });
+  it('counts credits as --reuse-answers does: nothing spent now, the answer\'s cost saved (its first asking\'s, when it was itself reused)', async () => {
+    const line = await judgeAgain(request(), stored({ credits_used: 3, credits_remaining: 97 }), 'src-run', check, signal);
+    expect(line).toMatchObject({ credits_used: 0, credits_remaining: null, credits_unknown: false, credits_saved: 3 });
+    const again = await judgeAgain(request(), stored({ credits_used: 0, credits_saved: 3, reused_from: 'first-run' }), 'src-run', check, signal);
+    expect(again).toMatchObject({ credits_used: 0, credits_saved: 3, reused_from: 'first-run' });
+    expect(await judgeAgain(request(), stored({ credits_used: null, credits_unknown: true }), 'src-run', check, signal)).toMatchObject({ credits_used: 0, credits_saved: null });
+    const kept = keptLine(request(), stored({ outcome: 'timeout', credits_used: 1 }), 'src-run');
+    expect(kept.credits_used).toBe(0);
+    expect(kept.credits_saved).toBeUndefined();
+  });
 
   it('a changed question: every current check not judged, with why; a failed request kept as it was', () => {
     const line = notJudgedLine(request(), stored(), 'src-run', 'the question changed since it was answered');

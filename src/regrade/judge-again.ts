@@ -3,7 +3,7 @@ import type { CheckResult, Sample } from '../domain/sample.js';
 import { itemOutcome } from '../checks/outcome.js';
 import type { CheckFn } from '../runner/index.js';
 import type { PlanRequest } from '../plan/types.js';
-import { lineAnswers, MISMATCH_WORDS } from '../store/answer-key.js';
+import { lineAnswers, MISMATCH_WORDS, NOTHING_SPENT, savedCredits } from '../store/answer-key.js';
 
 /** What a regrade does with one planned request. */
 export type RegradeStep =
@@ -32,8 +32,12 @@ export function regradeStep(request: PlanRequest, stored: Sample | null): Regrad
  * the source run named, its earlier verdict cleared (the checks decide it again).
  */
 function carried(stored: Sample, request: PlanRequest, sourceRunId: string): Sample {
-  const { tags: _tags, expected_failure: _expected, repeat_pass: _repeatPass, not_judged: _notJudged, score: _score, person: _person, grader_pass: _graderPass, ...rest } = stored;
-  const line: Sample = { ...rest, checks: [], pass: false, reused_from: stored.reused_from ?? sourceRunId };
+  const {
+    tags: _tags, expected_failure: _expected, repeat_pass: _repeatPass, not_judged: _notJudged, score: _score, person: _person, grader_pass: _graderPass,
+    credits_saved: _saved, credits_invalid: _invalid, ...rest
+  } = stored;
+  // Nothing is sent again: no credits spent now, as for --reuse-answers (judgeAgain says what the answer saved).
+  const line: Sample = { ...rest, ...NOTHING_SPENT, checks: [], pass: false, reused_from: stored.reused_from ?? sourceRunId };
   if (request.tags !== undefined) line.tags = [...request.tags];
   if (request.expected_failure !== undefined) line.expected_failure = request.expected_failure;
   if (request.repeat_pass !== undefined) line.repeat_pass = request.repeat_pass;
@@ -43,6 +47,8 @@ function carried(stored: Sample, request: PlanRequest, sourceRunId: string): Sam
 /** A stored answer judged with the request's current checks (a grader asked for model-graded ones). */
 export async function judgeAgain(request: PlanRequest, stored: Sample, sourceRunId: string, check: CheckFn, signal: AbortSignal): Promise<Sample> {
   const line = carried(stored, request, sourceRunId);
+  // The answer is reused: it saves what it cost when asked, counted as --reuse-answers counts it.
+  line.credits_saved = savedCredits(stored);
   if (request.checks.length === 0) {
     line.pass = true;
     return line;

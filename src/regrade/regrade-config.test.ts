@@ -18,6 +18,9 @@ describe('regradeConfig', () => {
     expect(config).toMatchObject({ graderUrl: 'http://g/v1', graderModel: 'g1' });
     // The gates are this regrade's (its flags, else the defaults), not the source's.
     expect(config.failOn).toBeUndefined();
+    // No cache unless this regrade names one (the CLI gives the default; --no-grader-cache none).
+    expect(config.graderCacheDir).toBeUndefined();
+    expect(regradeConfig(source, { ...asked, graderCacheDir: '/cache/kbbench' }).graderCacheDir).toBe('/cache/kbbench');
   });
 
   it('takes --suite, the grader flags as a whole, the gates and --out from the regrade', () => {

@@ -18,6 +18,8 @@ export interface RegradeAsked {
   graderUrl?: string;
   /** Never recorded. */
   graderApiKey?: string;
+  /** The grader-verdict cache (--grader-cache DIR or its default); absent with --no-grader-cache. Never taken from the source run. */
+  graderCacheDir?: string;
   failOn?: Gate[];
   label?: string;
   commit?: string;
@@ -69,6 +71,7 @@ export function regradeConfig(source: RunInfo, asked: RegradeAsked): RunConfig {
     ...(grader.graderModel !== undefined ? { graderModel: grader.graderModel } : {}),
     ...(grader.graderUrl !== undefined ? { graderUrl: grader.graderUrl } : {}),
     ...(asked.graderApiKey !== undefined ? { graderApiKey: asked.graderApiKey } : {}),
+    ...(asked.graderCacheDir !== undefined ? { graderCacheDir: asked.graderCacheDir } : {}),
     toolVersion: asked.toolVersion,
     load: closedLoad(),
   };

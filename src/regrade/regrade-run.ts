@@ -10,6 +10,7 @@ import { isModelGraded, makeGrader, suiteChecks } from '../graders/index.js';
 import type { PlanRequest, PlanUnit } from '../plan/types.js';
 import { createIdOf, formatItemId } from '../plan/item-id.js';
 import { isoNow } from '../runner/index.js';
+import { NOTHING_SPENT } from '../store/answer-key.js';
 import { ResultsFile } from '../store/results-file.js';
 import { assertOutDirIsOurs, assertRunDir, claimRunDir, defaultRunDir, ensureRunDir, hasResults, RUN_FILES, writeRunInfo } from '../store/run-dir.js';
 import { acquireRunLock } from '../store/run-lock.js';
@@ -141,7 +142,7 @@ async function writeLines(runDir: string, units: Iterable<PlanUnit>, stored: Sto
       const requests: PlanRequest[] = unit.kind === 'case' ? [unit.request] : unit.turns;
       if (unit.kind === 'thread') {
         const created = stored.lineOf(createIdOf(unit.key));
-        if (created) batch.push(Promise.resolve({ ...created, reused_from: created.reused_from ?? deps.source.run_id }));
+        if (created) batch.push(Promise.resolve({ ...created, ...NOTHING_SPENT, reused_from: created.reused_from ?? deps.source.run_id }));
       }
       for (const request of requests) {
         batch.push(lineOf(request, stored, used, info, deps));

@@ -2,10 +2,11 @@
 import { judgeShareWords } from '../metrics/goodput.js';
 import { agreementLine, calibrationLines, groupOrder } from './agreement-text.js';
 import type { Summary } from '../domain/summary.js';
+import { reusedTimingsApart } from '../metrics/reused-answers.js';
 import { judgedNothing } from '../metrics/summarizer.js';
 import { renderConsoleLoad } from './console-load.js';
 import { flakyLines, pairLines } from './console-models.js';
-import { formatCount, formatCredits, formatDurationMs, formatMs, formatRate, formatThresholdValue, modelLabel } from './format.js';
+import { formatCount, formatCredits, formatDurationMs, formatMs, formatRate, formatThresholdValue, modelLabel, thresholdValueText } from './format.js';
 
 export interface ConsoleSummaryOptions {
   /** Shown in the first line when given. */
@@ -43,13 +44,14 @@ export function renderTable(headers: readonly string[], rows: readonly string[][
   return [line(headers), rule, ...rows.map(line)].join('\n');
 }
 
-/** --reuse-answers: what was not asked, what it saved, and what it took when it was asked (out of this run's timings). */
+/** --reuse-answers and regrade: what was not asked, what it saved, and what it took when it was asked (out of this run's timings). */
 function reusedLine(summary: Summary): string {
   const r = summary.reused;
   if (r === undefined) return '';
   const unknown = r.credits_saved_unknown > 0 ? ` (+${formatCount(r.credits_saved_unknown)} of unknown cost)` : '';
   const ttfc = r.ttfc_ms ? `, their TTFC p50 ${formatDurationMs(r.ttfc_ms.p50)} when asked` : '';
-  return `reused ${formatCount(r.answers)} answers of ${r.from.join(', ')} (not asked, out of the timings${ttfc}): credits spent now ${formatCredits(summary.totals.credits_used)}, saved ${formatCredits(r.credits_saved)}${unknown}`;
+  const apart = reusedTimingsApart(r) ? `, out of the timings${ttfc}` : '';
+  return `reused ${formatCount(r.answers)} answers of ${r.from.join(', ')} (not asked${apart}): credits spent now ${formatCredits(summary.totals.credits_used)}, saved ${formatCredits(r.credits_saved)}${unknown}`;
 }
 
 /** How many of the dropped starts were sent late, and their share of the planned starts. */
@@ -175,8 +177,8 @@ function thresholdLines(summary: Summary): string[] {
       // `metric` is the key as written (`latency_ms{model:x}`), scope included: print it once.
       const scope = Object.entries(t.scope).map(([k, v]) => `${k}:${v}`).join(',');
       const metric = t.metric.includes('{') || !scope ? t.metric : `${t.metric}{${scope}}`;
-      const value = formatThresholdValue(t.value);
-      return `  ${t.pass ? 'ok  ' : 'FAIL'} ${metric} ${t.expression} (value ${value})`;
+      if (t.not_judged !== undefined) return `  --   ${metric} ${t.expression} (${thresholdValueText(t)})`;
+      return `  ${t.pass ? 'ok  ' : 'FAIL'} ${metric} ${t.expression} (value ${formatThresholdValue(t.value)})`;
     }),
   ];
 }

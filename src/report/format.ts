@@ -22,6 +22,11 @@ export function formatThresholdValue(value: number | null): string {
   return value === null ? 'no data' : String(Number(value.toPrecision(6)));
 }
 
+/** A threshold's value in words: `not judged: why` for one that was not judged. */
+export function thresholdValueText(t: { value: number | null; not_judged?: string }): string {
+  return t.not_judged !== undefined ? `not judged: ${t.not_judged}` : formatThresholdValue(t.value);
+}
+
 export function formatCount(n: number | null | undefined): string {
   return n === null || n === undefined ? '–' : n.toLocaleString('en-US');
 }

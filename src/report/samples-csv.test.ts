@@ -64,6 +64,14 @@ describe('samples.csv', () => {
     });
   });
 
+  it('names the run a reused answer was taken from (reused_from), empty for an answer asked in this run', async () => {
+    const [asked, taken] = syntheticSamples({ repeats: 1 });
+    const input = { runDir: dir, samples: () => iterate([asked!, { ...taken!, credits_used: 0, reused_from: 'run-nightly', credits_saved: 0.2 }]) } as unknown as ReportInput;
+    const rows = parse(await readFile(await samplesCsvWriter.write(input), 'utf8'), { columns: true }) as Array<Record<string, string>>;
+    expect(SAMPLES_CSV_COLUMNS.indexOf('reused_from')).toBe(SAMPLES_CSV_COLUMNS.indexOf('credits_unknown') + 1);
+    expect(rows.map((r) => [r.reused_from, r.credits_used])).toEqual([['', String(asked!.credits_used ?? '')], ['run-nightly', '0']]);
+  });
+
   it('neutralises text cells a spreadsheet would run as formulas, leaving numbers alone', async () => {
     const base = syntheticSamples({ repeats: 1 })[0]!;
     const evil = { ...base, text: '=HYPERLINK("http://evil","refund")', prompt: '@SUM(1+1)', case_id: '+cmd', offset_ms: -3 };

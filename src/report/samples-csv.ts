@@ -44,6 +44,8 @@ const COLUMNS: ReadonlyArray<readonly [string, (s: Sample) => Cell]> = [
   ['credits_used', (s) => s.credits_used],
   ['credits_remaining', (s) => s.credits_remaining],
   ['credits_unknown', (s) => s.credits_unknown],
+  // The run an answer was taken from (--reuse-answers, regrade); empty for one asked in this run.
+  ['reused_from', (s) => s.reused_from ?? ''],
   ['pass', (s) => s.pass],
   ['checks_failed', (s) => s.checks.filter((c) => c.pass === false).length],
   ['not_judged', (s) => s.not_judged ?? ''],

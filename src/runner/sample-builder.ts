@@ -6,6 +6,7 @@ import type { Endpoint, HttpMethod, Outcome, Sample } from '../domain/sample.js'
 import { roundMs } from './clock.js';
 import { formatItemId } from '../plan/item-id.js';
 import type { PlanRequest } from '../plan/types.js';
+import { NOTHING_SPENT, savedCredits } from '../store/answer-key.js';
 
 export interface SampleContext {
   endpoint: Endpoint;
@@ -169,10 +170,10 @@ export function reusedSample(spec: PlanRequest, ctx: Pick<SampleContext, 'starte
     endpoint: stored.endpoint, method: stored.method, streaming: stored.streaming, conversationId: stored.conversation_id, attempts: 0, ...ctx,
   }, NO_TIMINGS, {
     status: stored.status, outcome: 'ok', error: null, chunks: stored.chunks, chars: stored.chars, text: stored.text,
-    credits_used: 0, credits_remaining: null, credits_unknown: false,
+    ...NOTHING_SPENT,
   }, stored.stream_dialect);
   sample.reused_from = runId;
-  sample.credits_saved = stored.credits_used;
+  sample.credits_saved = savedCredits(stored);
   sample.reused_ttfc_ms = stored.ttfc_ms;
   sample.reused_latency_ms = stored.latency_ms;
   return sample;

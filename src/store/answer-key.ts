@@ -93,3 +93,15 @@ export const MISMATCH_WORDS: Record<Mismatch, string> = {
   'not-answered': 'the source run holds no answer to it (its request failed or was skipped)',
   'question-changed': 'the question changed since it was answered',
 };
+
+/** A line this run sent nothing for (a reused or regraded answer): it spent no credits now. */
+export const NOTHING_SPENT = { credits_used: 0, credits_remaining: null, credits_unknown: false } as const satisfies Pick<Sample, 'credits_used' | 'credits_remaining' | 'credits_unknown'>;
+
+/**
+ * The credits a stored answer saves when taken instead of asked (--reuse-answers, regrade): what
+ * it cost when it was asked. A line that was itself reused cost nothing then: it saves what its
+ * first asking cost, so a chain of reuses counts that cost once per run, never 0.
+ */
+export function savedCredits(stored: Pick<Sample, 'credits_used' | 'credits_saved'>): number | null {
+  return stored.credits_saved !== undefined ? stored.credits_saved : stored.credits_used;
+}

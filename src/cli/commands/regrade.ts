@@ -9,7 +9,7 @@ import { parseDurationMs } from '../parse.js';
 import { TOOL_VERSION } from '../version.js';
 import { FAIL_ON_EPILOG } from './run.js';
 import { compareTuningOptions } from './compare-flags.js';
-import { graderFlags, graderOptions } from './grader-flags.js';
+import { graderCacheFlags, graderCacheOptions, graderFlags, graderOptions } from './grader-flags.js';
 
 /** The grader flags but --grader-chat: a chat of the service would be asked, and a regrade asks the service nothing. */
 function outsideGraderFlags() {
@@ -34,9 +34,11 @@ export function regradeCommand(io: CliIo, setExit: (code: ExitCode) => void): Co
         .option('timeout', { type: 'string', default: RUN_DEFAULTS.timeout, describe: "the grader's time limit per request (0: none)", group: 'Grader:' })
         .option('retries', { type: 'number', default: RUN_DEFAULTS.retries, describe: "retries of the grader's requests on 429, 5xx and connection errors", group: 'Grader:' })
         .options(outsideGraderFlags())
+        .options(graderCacheFlags('Grader:'))
         .example('$0 regrade reports/nightly --out reports/pr-checks', "judge last night's answers with the checks of this checkout: no question is asked again")
         .example('$0 regrade reports/nightly --suite suites/demo.yaml --baseline reports/nightly', 'the new checks against the old verdicts: exit 1 on a regression')
         .example('$0 regrade reports/nightly --grader-url http://127.0.0.1:8000/v1 --grader-model judge-2', 'the same answers judged by another grader')
+        .example('$0 regrade reports/nightly --grader-cache .kbbench-cache', 'verdicts of unchanged model-graded checks taken from the cache: no grader call for them')
         .example('$0 regrade reports/nightly --fail-on checks,thresholds', 'allow questions that changed or were never asked (else verdict incomplete, exit 3)')
         .epilog([
           FAIL_ON_EPILOG,
@@ -55,6 +57,7 @@ export function regradeCommand(io: CliIo, setExit: (code: ExitCode) => void): Co
         ...(typeof a.out === 'string' ? { outDir: a.out } : {}),
         reportsRoot: `${io.cwd}/reports`,
         ...graderOptions(a, io.env),
+        ...graderCacheOptions(a, io.env, io.cwd),
         ...(failOn ? { failOn } : {}),
         ...(typeof a.label === 'string' && a.label !== '' ? { label: a.label } : {}),
         ...(io.env.GITHUB_SHA ? { commit: io.env.GITHUB_SHA } : {}),
@@ -78,8 +81,6 @@ export function regradeCommand(io: CliIo, setExit: (code: ExitCode) => void): Co
       else {
         io.out(renderConsoleSummary(result.summary, { suiteName: result.run.suite.name, runDir: result.runDir }));
         io.out(`regrade of ${r.source_run_id}: ${r.judged_again} answers judged again, ${r.kept_failed} failed requests kept, ${r.question_changed} not judged (the question changed since it was answered), ${r.never_asked} never asked`);
-        // summary.json's credits are the stored answers' (what they cost when asked): this regrade asked the service nothing.
-        io.out(`credits spent now: 0 on the service (nothing was asked); the stored answers cost ${result.summary.totals.answer_credits_used} when that run asked them`);
       }
       if (a.json !== true) io.out(`reports: ${result.runDir}/report.html`);
       const code = exitForVerdict(result.summary.verdict);

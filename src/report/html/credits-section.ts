@@ -4,6 +4,7 @@ import type { CreditsSummary } from '../../domain/credits.js';
 import type { Summary } from '../../domain/summary.js';
 import { formatCount, formatCredits, formatDurationMs, modelLabel } from '../format.js';
 import { esc } from './escape.js';
+import { reusedTimingsApart } from '../../metrics/reused-answers.js';
 
 /** The case table of the section lists the dearest cases only: the matrix and cases.csv have them all. */
 export const MAX_CREDIT_CASES = 20;
@@ -55,7 +56,7 @@ function reusedParagraph(summary: Summary): string {
   if (r === undefined) return '';
   const ttfc = r.ttfc_ms ? `; when asked, their TTFC p50 was ${esc(formatDurationMs(r.ttfc_ms.p50))} and latency p50 ${esc(formatDurationMs(r.latency_ms?.p50 ?? null))}` : '';
   const unknown = r.credits_saved_unknown > 0 ? ` (and ${formatCount(r.credits_saved_unknown)} answers of unknown cost)` : '';
-  return `<p class="reused">Reused answers: <strong>${formatCount(r.answers)}</strong> taken from run ${esc(r.from.join(', '))}, not asked again (marked reused_from in every result line). Credits spent now: <strong>${esc(formatCredits(summary.totals.credits_used))}</strong>; saved: <strong>${esc(formatCredits(r.credits_saved))}</strong>${unknown}. Their timings are left out of this run's figures${ttfc}.</p>`;
+  return `<p class="reused">Reused answers: <strong>${formatCount(r.answers)}</strong> taken from run ${esc(r.from.join(', '))}, not asked again (marked reused_from in every result line). Credits spent now: <strong>${esc(formatCredits(summary.totals.credits_used))}</strong>; saved: <strong>${esc(formatCredits(r.credits_saved))}</strong>${unknown}. ${reusedTimingsApart(r) ? ` Their timings are left out of this run's figures${ttfc}.` : ''}</p>`;
 }
 
 export function renderCreditsSection(summary: Summary): string {

@@ -1,7 +1,7 @@
 // report.html's errors (grouped by kind, one example each) and thresholds (value and verdict) sections.
 import type { ThresholdResult } from '../../domain/run.js';
 import type { ErrorGroup } from '../evidence.js';
-import { formatCount, formatThresholdValue, modelLabel } from '../format.js';
+import { formatCount, modelLabel, thresholdValueText } from '../format.js';
 import { esc } from './escape.js';
 
 export function renderErrors(groups: readonly ErrorGroup[]): string {
@@ -26,8 +26,8 @@ function scopeText(scope: Record<string, string>): string {
 export function renderThresholds(thresholds: readonly ThresholdResult[]): string {
   if (thresholds.length === 0) return '<p class="card">No thresholds were set for this run.</p>';
   const rows = thresholds.map((t) => {
-    const verdict = t.pass ? '<span class="status-pass">✓ pass</span>' : '<span class="status-fail">✗ fail</span>';
-    const value = formatThresholdValue(t.value);
+    const verdict = t.not_judged !== undefined ? '<span>not judged</span>' : t.pass ? '<span class="status-pass">✓ pass</span>' : '<span class="status-fail">✗ fail</span>';
+    const value = thresholdValueText(t);
     return `<tr><th scope="row" class="text"><code>${esc(t.metric)}</code></th><td class="text">${esc(scopeText(t.scope))}</td><td class="text"><code>${esc(t.expression)}</code></td><td>${esc(value)}</td><td>${verdict}</td></tr>`;
   });
   return `<div class="card table-scroll"><table>
