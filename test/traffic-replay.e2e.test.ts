@@ -81,6 +81,19 @@ describe('run --traffic against a peer that stamps arrivals', () => {
     expect(run.suite.path).toMatch(/small\.jsonl$/);
   });
 
+  it('a suite\'s load: { traffic: FILE } (beside the suite file) is replayed as --traffic is, with its time_scale', async () => {
+    const dir = tempDir();
+    const { copyFileSync, writeFileSync } = await import('node:fs');
+    copyFileSync(LOG, join(dir, 'pilot.jsonl'));
+    writeFileSync(join(dir, 'replay.yaml'), `name: replay\nworkspace: ${join(process.cwd(), 'suites/demo/workspace.yaml')}\ntarget: { board_id: ${BOARD}, chat_id: ${CHAT} }\ncases: []\nload: { traffic: pilot.jsonl, time_scale: 2 }\n`);
+    const before = peer.arrivals.length;
+    const r = await runCli(['run', join(dir, 'replay.yaml'), '--base-url', peer.url, '--out', join(dir, 'run'), '--quiet'], { env: { KBBENCH_API_KEY: serve.key } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(peer.arrivals.length - before).toBe(7);
+    const run = readJson<{ load: { spec: { kind: string; file: string; timeScale: number } } }>(join(dir, 'run', 'run.json'));
+    expect(run.load.spec).toMatchObject({ kind: 'traffic', file: join(dir, 'pilot.jsonl'), timeScale: 2 });
+  });
+
   it('a log alone with one --models: records naming none are sent with it; several are refused (exit 2)', async () => {
     const dir = tempDir();
     const before = peer.arrivals.length;

@@ -13,7 +13,7 @@ import { specOf } from '../config/load-section.js';
 import { filterSuite, parseFilters } from '../suite/filter.js';
 import { assertReuseFlags } from './reuse-answers.js';
 import { onlyFailedFilter } from '../store/run-selection.js';
-import { withSuiteLoad } from '../config/from-suite.js';
+import { withSuiteLoad, withSuiteTraffic } from '../config/from-suite.js';
 import type { RunConfig } from '../config/run-config.js';
 import { assertModelNames } from './model-names.js';
 import { assertThresholdScopes } from './threshold-scopes.js';
@@ -134,7 +134,7 @@ export async function prepareRun(requested: RunConfig): Promise<PreparedRun> {
   const suite = await selectedSuite(requested);
   const base = requested.baselineSuite;
   if (base) assertSameSuite({ name: base.name, where: base.dir }, { name: suite.name, where: suite.path }, { base: '--baseline', head: 'this run' });
-  const merged = withSuiteLoad(requested, suite.load);
+  const merged = await withSuiteTraffic(withSuiteLoad(requested, suite.load), suite.load);
   checkRunFlags(merged);
   const load = specOf(merged);
   const options: RunConfig = { ...merged, load: { spec: load } };
@@ -154,8 +154,8 @@ export async function prepareRun(requested: RunConfig): Promise<PreparedRun> {
   if (options.minRemaining !== undefined && allStreaming(suite, options.requestDefaults)) {
     throw new InputError('--min-remaining needs credits_remaining, which only JSON answers report (a stream reports credits_used alone): add --no-stream, or use --max-credits', { field: '--min-remaining' });
   }
-  // A log run's requests are its records, read as the replay goes: it has no plan items of its own.
-  if (plan.counts.items === 0 && !requested.suiteIsLog) {
+  // A replay's requests are the log's records, read as it goes: it needs no plan items of its own.
+  if (plan.counts.items === 0 && load.kind !== 'traffic') {
     throw new InputError('the plan is empty: no case or thread runs on the chosen models (and shard)', { file: suite.path });
   }
   assertModelNames(plan.models, suite.path);
