@@ -9,6 +9,8 @@ export interface Arrival {
   question: string;
   /** The conversation id in the path (`/conversation/<id>`), null for a one-time question. */
   conversation: string | null;
+  /** The `model` the request named; null: the service's default. */
+  model: string | null;
 }
 
 export interface TrafficPeer {
@@ -31,8 +33,10 @@ export async function startTrafficPeer(upstream: string): Promise<TrafficPeer> {
       const body = Buffer.concat(chunks);
       let stamp: Arrival | null = null;
       if (answer) {
-        const question = (JSON.parse(body.toString() || '{}') as { prompt?: string }).prompt ?? new URL(req.url!, 'http://x').searchParams.get('prompt') ?? '';
-        stamp = { atMs: performance.now(), answeredAtMs: null, question, conversation: match[1] ?? null };
+        const sent = JSON.parse(body.toString() || '{}') as { prompt?: string; model?: string };
+        const query = new URL(req.url!, 'http://x').searchParams;
+        const question = sent.prompt ?? query.get('prompt') ?? '';
+        stamp = { atMs: performance.now(), answeredAtMs: null, question, conversation: match[1] ?? null, model: sent.model ?? query.get('model') };
         arrivals.push(stamp);
       }
       const up = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (r) => {

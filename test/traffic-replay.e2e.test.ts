@@ -7,6 +7,9 @@ import { readJson, readNdjson, runCliInProcess as runCli, startServiceInProcess,
 import { startTrafficPeer, type TrafficPeer } from './traffic-peer.js';
 
 const LOG = 'test/fixtures/traffic/small.jsonl';
+// small.yaml's target in the demo workspace (the peer forwards to it).
+const BOARD = 'winter-frost-CJk4G';
+const CHAT = 'chatNode-patient-star-4uIJt';
 
 describe('run --traffic against a peer that stamps arrivals', () => {
   let serve: InProcessService;
@@ -60,5 +63,57 @@ describe('run --traffic against a peer that stamps arrivals', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/bad\.jsonl:2 at: "later"/);
     expect(peer.arrivals.length).toBe(before);
+  });
+
+  it('replays a log with no suite file: the log is the suite, the target from the flags, the service\'s default model', async () => {
+    const out = join(tempDir(), 'run');
+    const before = peer.arrivals.length;
+    const r = await runCli(['run', '--traffic', LOG, '--base-url', peer.url, '--board', BOARD, '--chat', CHAT, '--out', out, '--quiet'], { env: { KBBENCH_API_KEY: serve.key } });
+    expect(r.code, r.stderr).toBe(0);
+    const samples = readNdjson<Sample>(join(out, 'results.ndjson')).filter((s) => s.endpoint !== 'create');
+    expect(samples).toHaveLength(7);
+    expect(peer.arrivals.length - before).toBe(7);
+    // No record names a model: none is sent (the service's default).
+    expect(samples.every((s) => s.model === 'default')).toBe(true);
+    expect(peer.arrivals.slice(before).every((a) => a.model === null)).toBe(true);
+    const run = readJson<{ suite: { name: string; path: string } }>(join(out, 'run.json'));
+    expect(run.suite.name).toBe('small');
+    expect(run.suite.path).toMatch(/small\.jsonl$/);
+  });
+
+  it('a suite\'s load: { traffic: FILE } (beside the suite file) is replayed as --traffic is, with its time_scale', async () => {
+    const dir = tempDir();
+    const { copyFileSync, writeFileSync } = await import('node:fs');
+    copyFileSync(LOG, join(dir, 'pilot.jsonl'));
+    writeFileSync(join(dir, 'replay.yaml'), `name: replay\nworkspace: ${join(process.cwd(), 'suites/demo/workspace.yaml')}\ntarget: { board_id: ${BOARD}, chat_id: ${CHAT} }\ncases: []\nload: { traffic: pilot.jsonl, time_scale: 2 }\n`);
+    const before = peer.arrivals.length;
+    const r = await runCli(['run', join(dir, 'replay.yaml'), '--base-url', peer.url, '--out', join(dir, 'run'), '--quiet'], { env: { KBBENCH_API_KEY: serve.key } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(peer.arrivals.length - before).toBe(7);
+    const run = readJson<{ load: { spec: { kind: string; file: string; timeScale: number } } }>(join(dir, 'run', 'run.json'));
+    expect(run.load.spec).toMatchObject({ kind: 'traffic', file: join(dir, 'pilot.jsonl'), timeScale: 2 });
+  });
+
+  it('a log alone with one --models: records naming none are sent with it; several are refused (exit 2)', async () => {
+    const dir = tempDir();
+    const before = peer.arrivals.length;
+    const args = ['run', '--traffic', LOG, '--base-url', peer.url, '--board', BOARD, '--chat', CHAT, '--quiet'];
+    const r = await runCli([...args, '--models', 'gpt-4o-mini', '--out', join(dir, 'one')], { env: { KBBENCH_API_KEY: serve.key } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(peer.arrivals.slice(before).map((a) => a.model)).toEqual(Array(7).fill('gpt-4o-mini'));
+    const two = await runCli([...args, '--models', 'gpt-4o,gpt-4o-mini', '--out', join(dir, 'two')], { env: { KBBENCH_API_KEY: serve.key } });
+    expect(two.code).toBe(2);
+    expect(two.stderr).toMatch(/give one model/);
+    expect(peer.arrivals.length - before).toBe(7);
+  });
+
+  it('a log alone without --base-url needs a knowledge base named (exit 2, nothing sent); --workspace names one', async () => {
+    const dir = tempDir();
+    const refused = await runCli(['run', '--traffic', LOG, '--out', join(dir, 'refused'), '--quiet']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--workspace FILE/);
+    const r = await runCli(['run', '--traffic', LOG, '--workspace', 'suites/demo/workspace.yaml', '--latency-scale', '0', '--out', join(dir, 'run'), '--quiet']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readNdjson<Sample>(join(dir, 'run', 'results.ndjson')).filter((s) => s.endpoint !== 'create')).toHaveLength(7);
   });
 });

@@ -1,7 +1,10 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SuiteLoad } from '../domain/suite.js';
 import type { RunConfig } from './run-config.js';
-import { withSuiteLoad } from './from-suite.js';
+import { withSuiteLoad, withSuiteTraffic } from './from-suite.js';
 import { askedLoad, closedLoad } from './load-section.js';
 import { testRunConfig } from './test-support/run-config.js';
 
@@ -37,5 +40,19 @@ describe('a suite load: block under the flags', () => {
 
   it('a load fixed whole (a derived run\'s) keeps its own', () => {
     expect(withSuiteLoad({ ...base, load: closedLoad(2) }, load).load).toEqual(closedLoad(2));
+  });
+
+  it('a suite\'s traffic log is read as --traffic is, kept under a flag --duration, replaced by another flag shape', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'suite-traffic-'));
+    const file = join(dir, 'pilot.jsonl');
+    writeFileSync(file, '{"at":0,"prompt":"a"}\n{"at":2,"prompt":"b"}\n');
+    const replay: SuiteLoad = { traffic: file, time_scale: 4, location: { file: join(dir, 's.yaml') } };
+    const read = await withSuiteTraffic(withSuiteLoad(base, replay), replay);
+    expect(asked(read)).toMatchObject({ timeScale: 4, traffic: { file, shape: { records: 2, spanMs: 2000 } } });
+    const cut = await withSuiteTraffic(withSuiteLoad({ ...base, load: askedLoad({ durationMs: 1000 }) }, replay), replay);
+    expect(asked(cut)).toMatchObject({ durationMs: 1000, timeScale: 4, traffic: { file } });
+    const rate = await withSuiteTraffic(withSuiteLoad({ ...base, load: askedLoad({ rate: 5, durationMs: 1000 }) }, replay), replay);
+    expect(asked(rate)?.traffic).toBeUndefined();
+    expect(asked(rate)?.timeScale).toBeUndefined();
   });
 });

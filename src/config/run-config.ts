@@ -34,6 +34,8 @@ export interface RunConfig {
   suitePath: string;
   /** Several suite files run as one suite (`run a.csv b.yaml`); absent for one. */
   suitePaths?: string[];
+  /** `run --traffic LOG` with no suite file: `suitePath` is the log, which is the suite (load/kinds/traffic/log-suite.ts). */
+  suiteIsLog?: true;
   /** Live service; absent = the embedded reference service. */
   baseUrl?: string;
   apiKey?: string;

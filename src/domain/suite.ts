@@ -244,6 +244,12 @@ export interface SuiteLoad {
   degrade_quality?: boolean;
   /** `outputs: [prometheus-rw=http://…]`: live metrics, as `--output` (which replaces them). */
   outputs?: OutputSpec[];
+  /** `traffic: FILE` (absolute: resolved against the suite file): a log replayed as `--traffic` replays it. */
+  traffic?: string;
+  time_scale?: number;
+  traffic_rate?: number;
+  loop?: boolean;
+  traffic_window_ms?: number;
   location: SourceLocation;
 }
 

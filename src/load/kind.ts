@@ -14,6 +14,8 @@ import type { FieldNames, LoadField, LoadInput } from './input.js';
 export interface LoopContext {
   seed?: number;
   shard: Shard | null;
+  /** `--models M` (one): the model of a request whose own record names none (a traffic log's); absent: the service's default. */
+  model?: string;
 }
 
 /** How `--workers` splits a kind's bound on units in flight: each worker needs one of its places. */

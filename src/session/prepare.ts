@@ -13,7 +13,7 @@ import { specOf } from '../config/load-section.js';
 import { filterSuite, parseFilters } from '../suite/filter.js';
 import { assertReuseFlags } from './reuse-answers.js';
 import { onlyFailedFilter } from '../store/run-selection.js';
-import { withSuiteLoad } from '../config/from-suite.js';
+import { withSuiteLoad, withSuiteTraffic } from '../config/from-suite.js';
 import type { RunConfig } from '../config/run-config.js';
 import { assertModelNames } from './model-names.js';
 import { assertThresholdScopes } from './threshold-scopes.js';
@@ -24,6 +24,7 @@ import type { GraderCalibration } from '../domain/run.js';
 import { agreementOfLabels } from '../review/labels-of-run.js';
 import { assertSameSuite } from '../compare/same-suite.js';
 import { shardsSchedule } from '../load/index.js';
+import { logSuite } from '../load/kinds/traffic/log-suite.js';
 
 export interface PreparedRun {
   /** The run's config with the suite's `load:` block applied under the flags (config/from-suite.ts), its load section the spec. */
@@ -71,7 +72,7 @@ function checkThresholdTags(thresholds: Record<string, string[]>, suite: Suite):
 async function selectedSuite(options: RunConfig): Promise<Suite> {
   const byPattern = parseFilters(options.filter ?? []);
   const byFailure = options.onlyFailedDir === undefined ? undefined : await onlyFailedFilter(options.onlyFailedDir);
-  const suite = await loadSuites(options.suitePaths ?? [options.suitePath]);
+  const suite = options.suiteIsLog ? await logSuite(options.suitePath) : await loadSuites(options.suitePaths ?? [options.suitePath]);
   if (byPattern === undefined && byFailure === undefined) return suite;
   const narrowed = filterSuite(suite, (subject) => (byPattern?.(subject) ?? true) && (byFailure?.(subject) ?? true));
   if (narrowed.cases.length === 0 && narrowed.threads.length === 0) {
@@ -133,10 +134,14 @@ export async function prepareRun(requested: RunConfig): Promise<PreparedRun> {
   const suite = await selectedSuite(requested);
   const base = requested.baselineSuite;
   if (base) assertSameSuite({ name: base.name, where: base.dir }, { name: suite.name, where: suite.path }, { base: '--baseline', head: 'this run' });
-  const merged = withSuiteLoad(requested, suite.load);
+  const merged = await withSuiteTraffic(withSuiteLoad(requested, suite.load), suite.load);
   checkRunFlags(merged);
   const load = specOf(merged);
   const options: RunConfig = { ...merged, load: { spec: load } };
+  // A record is one request: its own model, else one --models, else the service's default; never several.
+  if (load.kind === 'traffic' && (options.models?.length ?? 0) > 1) {
+    throw new InputError(`--models ${options.models!.join(',')}: a traffic record is sent once, with its own model or the one --models names; give one model (or a \`model\` per record)`, { field: '--models' });
+  }
   const plan = buildPlan(suite, {
     ...(options.models?.length ? { models: options.models } : {}),
     repeat: repeatOf(suite, options.repeat),
@@ -149,7 +154,8 @@ export async function prepareRun(requested: RunConfig): Promise<PreparedRun> {
   if (options.minRemaining !== undefined && allStreaming(suite, options.requestDefaults)) {
     throw new InputError('--min-remaining needs credits_remaining, which only JSON answers report (a stream reports credits_used alone): add --no-stream, or use --max-credits', { field: '--min-remaining' });
   }
-  if (plan.counts.items === 0) {
+  // A replay's requests are the log's records, read as it goes: it needs no plan items of its own.
+  if (plan.counts.items === 0 && load.kind !== 'traffic') {
     throw new InputError('the plan is empty: no case or thread runs on the chosen models (and shard)', { file: suite.path });
   }
   assertModelNames(plan.models, suite.path);

@@ -1,4 +1,5 @@
 // A suite's `load:` block: both stage forms, the flags' rules said at the suite's line.
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseSuite } from './load.js';
 import { suiteIssuesOf } from './test-helpers.js';
@@ -29,6 +30,13 @@ describe('a suite load: block', () => {
     expect(yaml('  concurrency: 8\n').load).toMatchObject({ concurrency: 8 });
   });
 
+  it('names a traffic log beside the suite file, with the replay\'s keys', () => {
+    expect(yaml('  traffic: logs/pilot.jsonl\n  time_scale: 4\n  loop: true\n  duration: 1m\n  traffic_window: 30s\n').load).toMatchObject({
+      traffic: resolve('dir/logs/pilot.jsonl'), time_scale: 4, loop: true, duration_ms: 60_000, traffic_window_ms: 30_000,
+    });
+    expect(yaml('  traffic: /abs/pilot.csv\n  traffic_rate: 2\n').load).toMatchObject({ traffic: '/abs/pilot.csv', traffic_rate: 2 });
+  });
+
   it.each<[string, string, RegExp]>([
     ['a sweep without duration', '  sweep: 3\n', /load\.sweep: sweep needs duration/],
     ['an SLO without a sweep', '  rate: 3\n  duration: 1s\n  slo: ["ttfc_ms=p(95)<100"]\n', /load\.slo: slo is judged per rate of a sweep/],
@@ -45,6 +53,10 @@ describe('a suite load: block', () => {
     ['no shape at all', '  max_in_flight: 4\n', /a load block needs stages, rate and duration, sweep and duration/],
     ['an unknown arrival', '  rate: 3\n  duration: 1s\n  arrival: poison\n', /load\.arrival: must be one of constant, poisson/],
     ['a misspelt key', '  stages: 10s:2\n  max_inflight: 4\n', /unknown key "max_inflight" in load \(did you mean "max_in_flight"\?\)/],
+    ['a replay looped without duration', '  traffic: pilot.jsonl\n  loop: true\n', /load\.loop: loop replays the log again and again: give duration/],
+    ['a replay with two speeds', '  traffic: pilot.jsonl\n  time_scale: 2\n  traffic_rate: 3\n', /load\.traffic_rate: time_scale and traffic_rate both set the replay's speed/],
+    ['a replay with stages', '  traffic: pilot.jsonl\n  stages: 10s:2\n', /traffic replays a log at its own instants; leave out stages/],
+    ['a replay\'s key without a log', '  rate: 3\n  duration: 1s\n  time_scale: 2\n', /time_scale/],
     ['a fractional max_in_flight', '  stages: 10s:2\n  max_in_flight: 1.5\n', /load\.max_in_flight: must be a whole number/],
   ])('%s is an error at its line', (_, load, message) => {
     expect(issuesOf(load)).toEqual(expect.arrayContaining([expect.stringMatching(message)]));

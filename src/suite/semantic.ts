@@ -107,7 +107,10 @@ function emptySuiteIssues(raw: Record<string, unknown>): PathIssue[] {
   // A `cases:` that is not a list is the schema's to report; this is only about having none.
   const present = (key: string): boolean => (Array.isArray(raw[key]) ? listAt(raw, key).length > 0 : raw[key] !== undefined && raw[key] !== null);
   if (present('cases') || present('threads')) return [];
-  return [{ path: [], message: 'the suite has no cases and no threads; add a `cases:` or `threads:` list' }];
+  // A suite that replays a traffic log asks the log's records: it needs no items of its own.
+  const load = raw.load;
+  if (typeof load === 'object' && load !== null && (load as Record<string, unknown>).traffic !== undefined) return [];
+  return [{ path: [], message: 'the suite has no cases and no threads; add a `cases:` or `threads:` list (or replay a log: `load: { traffic: FILE }`)' }];
 }
 
 /** The cross-element problems of a raw YAML suite. */

@@ -7,12 +7,15 @@ import { SHIPPED_SUITE_NAMES } from '../../suite/shipped.js';
 /**
  * The suite files named: one, or several run as one suite (`run questions.csv threads.yaml`). A bare
  * `demo` or `load-demo` that is no file here is the shipped suite of that name, from any folder.
+ * With none named, a `--traffic` log is the suite.
  */
-export function suitePathsOf(value: unknown): Pick<RunConfig, 'suitePath' | 'suitePaths'> {
+export function suitePathsOf(value: unknown, trafficLog?: string): Pick<RunConfig, 'suitePath' | 'suitePaths' | 'suiteIsLog'> {
   const named = (Array.isArray(value) ? value : value === undefined ? [] : [value]).map(String);
+  // `run --traffic LOG` with no suite file: the log is the suite (its records bring prompts and checks).
+  if (named.length === 0 && trafficLog !== undefined) return { suitePath: trafficLog, suiteIsLog: true };
   if (named.length === 0) {
     throw new InputError(
-      'name a suite file to run: `kbbench init` writes a project of your own to start from (then `kbbench run suite.yaml`), and `kbbench run demo` runs the shipped demo',
+      'name a suite file to run (or a traffic log to replay alone, --traffic LOG): `kbbench init` writes a project of your own to start from (then `kbbench run suite.yaml`), and `kbbench run demo` runs the shipped demo',
       { field: 'suite' },
     );
   }

@@ -15,6 +15,8 @@ export interface TrafficLoopSpec {
   file: string;
   replay: ReplayOptions;
   maxInFlight: number;
+  /** The model of a record that names none (`--models M`); absent: the service's default. */
+  model?: string;
 }
 
 /** Records read ahead of their instant: enough to keep a burst on time, bounded whatever the file's size. */
@@ -22,10 +24,11 @@ const READ_AHEAD = 512;
 /** How soon to look again when the read-ahead ran dry before the log's end. */
 const POLL_MS = 5;
 
-/** The label and parameter of a record's model: its own, else the service's default. */
-function requestOf(due: DueRecord, turn: number | null): PlanRequest {
+/** The label and parameter of a record's model: its own, else --models', else the service's default. */
+function requestOf(due: DueRecord, turn: number | null, fallbackModel: string | undefined): PlanRequest {
   const { record } = due;
-  const model = record.model ?? 'default';
+  const sent = record.model ?? fallbackModel;
+  const model = sent ?? 'default';
   const id = due.conversationKey === null ? caseId(`line-${record.line}`, model, 1, due.pass) : turnId(record.conversation!, turn!, model, 1, due.pass);
   const options = {
     ...(record.additional_context !== undefined ? { additional_context: record.additional_context } : {}),
@@ -34,14 +37,14 @@ function requestOf(due: DueRecord, turn: number | null): PlanRequest {
   };
   return {
     id, case_id: due.conversationKey === null ? `line-${record.line}` : null, thread_id: due.conversationKey === null ? null : record.conversation!, turn,
-    model, request_model: record.model ?? null, repeat: 1, prompt: record.prompt, options, checks: record.checks,
+    model, request_model: sent ?? null, repeat: 1, prompt: record.prompt, options, checks: record.checks,
   };
 }
 
 /** A paced record as the unit the skeleton runs: a case, or a one-turn thread (created at its first turn). */
-export function unitOf(paced: PacedTurn, turn: number | null): PlanUnit {
+export function unitOf(paced: PacedTurn, turn: number | null, fallbackModel?: string): PlanUnit {
   const { due } = paced;
-  const request = requestOf(due, turn);
+  const request = requestOf(due, turn, fallbackModel);
   if (due.conversationKey === null) return { kind: 'case', index: due.index, request };
   return {
     kind: 'thread', index: due.index, key: threadKey(due.record.conversation!, request.model, 1, due.pass), thread_id: request.thread_id!, model: request.model, repeat: 1,
@@ -96,7 +99,7 @@ export function trafficExecutor(spec: TrafficLoopSpec, control: { push(event: { 
 
   const start = (paced: PacedTurn): NextStart => {
     const key = paced.due.conversationKey;
-    const unit = unitOf(paced, key === null ? null : turnOf(paced.due));
+    const unit = unitOf(paced, key === null ? null : turnOf(paced.due), spec.model);
     if (key !== null) units.set(unit.index, key);
     return { kind: 'start', intendedAtMs: paced.due.dueMs, index: paced.due.index, unit };
   };

@@ -95,7 +95,7 @@ export const trafficKind: LoadKind<TrafficLoad> = {
   },
   noResume: 'a traffic replay cannot be resumed yet: replay the records not yet recorded with a new run (kbbench traffic RUN_DIR lists what was sent)',
   loop: (spec, run) => trafficLoop({
-    file: spec.file, maxInFlight: spec.maxInFlight,
+    file: spec.file, maxInFlight: spec.maxInFlight, ...(run.model !== undefined ? { model: run.model } : {}),
     replay: {
       timeScale: spec.timeScale, parts: shardParts(run.shard),
       ...(spec.durationMs !== undefined ? { durationMs: spec.durationMs } : {}),
