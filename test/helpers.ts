@@ -75,6 +75,9 @@ const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
  * Same environment as runCli's child: the caller's, without the key and base URL, plus `env`.
  * Throws when the run left anything behind in this process: signal listeners or process.exitCode.
  */
+/** In-process CLI runs under way in this worker (at most one: see runCliInProcess). */
+let inProcessRuns = 0;
+
 export async function runCliInProcess(args: string[], options: Pick<CliOptions, 'env' | 'cwd'> & { onStderr?: (text: string) => void } = {}): Promise<CliResult> {
   if (!existsSync(CLI)) throw new Error(`build first: ${CLI} is missing (npm run build)`);
   builtRunCli ??= import(pathToFileURL(join(ROOT, 'dist', 'cli', 'run-cli.js')).href).then((m: { runCli: RunCli }) => m.runCli);
@@ -85,14 +88,19 @@ export async function runCliInProcess(args: string[], options: Pick<CliOptions, 
   // What a test would read from a child's stderr pipe as it comes (the live line, say), written by write.
   const stderr = collector(options.onStderr);
   const before = { exitCode: process.exitCode, listeners: STOP_SIGNALS.map((s) => process.listenerCount(s)) };
+  // One process has one working directory: two in-process runs at once (it.concurrent) would resolve
+  // each other's relative paths and leave the worker in the wrong folder for the files after them.
+  if (inProcessRuns > 0) throw new Error('runCliInProcess is already running in this process: run concurrent tests through runCli (a child process)');
   const home = process.cwd();
   const cwd = options.cwd ?? ROOT;
   // Relative paths resolve against process.cwd() in the CLI: the test's directory is entered for the call.
   process.chdir(cwd);
+  inProcessRuns += 1;
   let code: number | null = null;
   try {
     code = await run(args, { stdout: stdout.stream, stderr: stderr.stream, env, cwd, signals: new EventEmitter(), exit: () => {} });
   } finally {
+    inProcessRuns -= 1;
     process.chdir(home);
   }
   const after = { exitCode: process.exitCode, listeners: STOP_SIGNALS.map((s) => process.listenerCount(s)) };

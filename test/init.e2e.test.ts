@@ -31,7 +31,9 @@ async function runSteps(project: string, set: Record<string, string>): Promise<C
 /** A project `kbbench init` wrote, and its baseline committed as the workflow's comment says: `run SUITE --out baselines/main`. */
 async function initWithBaseline(suite: string): Promise<string> {
   const project = tempDir('kbbench-init-ci-');
-  expect((await runCliInProcess(['init'], { cwd: project })).code).toBe(0);
+  // A child process, not the in-process CLI: these tests run concurrently, and the in-process CLI enters its cwd (one process, one cwd).
+  const init = await runWorkflowStep('kbbench init', project, {}, bin);
+  expect(init.code, init.stderr).toBe(0);
   const base = await runWorkflowStep(`kbbench run ${suite} --out baselines/main`, project, {}, bin);
   expect(base.code, base.stderr).toBe(0);
   return project;
