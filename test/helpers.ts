@@ -75,8 +75,8 @@ const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
  * Same environment as runCli's child: the caller's, without the key and base URL, plus `env`.
  * Throws when the run left anything behind in this process: signal listeners or process.exitCode.
  */
-/** In-process CLI runs under way in this worker (at most one: see runCliInProcess). */
-let inProcessRuns = 0;
+/** In-process CLI runs under way in this worker, all in one directory (see runCliInProcess), and where the first found the worker. */
+let inProcess: { runs: number; cwd: string; home: string } | null = null;
 
 export async function runCliInProcess(args: string[], options: Pick<CliOptions, 'env' | 'cwd'> & { onStderr?: (text: string) => void } = {}): Promise<CliResult> {
   if (!existsSync(CLI)) throw new Error(`build first: ${CLI} is missing (npm run build)`);
@@ -88,20 +88,23 @@ export async function runCliInProcess(args: string[], options: Pick<CliOptions, 
   // What a test would read from a child's stderr pipe as it comes (the live line, say), written by write.
   const stderr = collector(options.onStderr);
   const before = { exitCode: process.exitCode, listeners: STOP_SIGNALS.map((s) => process.listenerCount(s)) };
-  // One process has one working directory: two in-process runs at once (it.concurrent) would resolve
-  // each other's relative paths and leave the worker in the wrong folder for the files after them.
-  if (inProcessRuns > 0) throw new Error('runCliInProcess is already running in this process: run concurrent tests through runCli (a child process)');
-  const home = process.cwd();
   const cwd = options.cwd ?? ROOT;
+  // One process has one working directory: in-process runs at once in two folders (it.concurrent)
+  // would resolve each other's relative paths and leave the worker in a temp folder for later files.
+  if (inProcess !== null && inProcess.cwd !== cwd) throw new Error(`runCliInProcess is already running in ${inProcess.cwd}, not ${cwd}: run concurrent tests in other folders through runCli (a child process)`);
+  inProcess ??= { runs: 0, cwd, home: process.cwd() };
   // Relative paths resolve against process.cwd() in the CLI: the test's directory is entered for the call.
   process.chdir(cwd);
-  inProcessRuns += 1;
+  inProcess.runs += 1;
   let code: number | null = null;
   try {
     code = await run(args, { stdout: stdout.stream, stderr: stderr.stream, env, cwd, signals: new EventEmitter(), exit: () => {} });
   } finally {
-    inProcessRuns -= 1;
-    process.chdir(home);
+    inProcess.runs -= 1;
+    if (inProcess.runs === 0) {
+      process.chdir(inProcess.home);
+      inProcess = null;
+    }
   }
   const after = { exitCode: process.exitCode, listeners: STOP_SIGNALS.map((s) => process.listenerCount(s)) };
   if (JSON.stringify(after) !== JSON.stringify(before)) throw new Error(`kbbench ${args.join(' ')} left state behind in the test process: ${JSON.stringify({ before, after })}`);

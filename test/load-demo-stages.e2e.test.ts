@@ -29,7 +29,12 @@ describe('suites/load-demo.yaml, time-scaled', () => {
     expect(stages.map((s) => [s.from_rate, s.to_rate])).toEqual([[0, 20], [20, 40], [40, 60]]);
     for (const stage of stages) {
       const planned = ((stage.from_rate + stage.to_rate) / 2) * ((stage.end_ms - stage.start_ms) / 1000);
-      expect(Math.abs(stage.starts - planned), `stage ${stage.index + 1}: ${stage.starts} starts, ${planned} planned`).toBeLessThanOrEqual(0.05 * planned);
+      // A stage's starts are counted by when they went out: on a busy 2-core machine (the whole suite at
+      // once) a start up to 250 ms late lands in the next window, so a boundary may move that many
+      // starts at the rate there (stage 1 once had 26 of 30 this way); the run's total is exact above.
+      const boundaryMs = 250;
+      const tolerance = Math.max(0.05 * planned, (Math.max(stage.from_rate, stage.to_rate) * boundaryMs) / 1000);
+      expect(Math.abs(stage.starts - planned), `stage ${stage.index + 1}: ${stage.starts} starts, ${planned} planned`).toBeLessThanOrEqual(tolerance);
     }
   });
 });
