@@ -53,5 +53,6 @@ export function graderCacheOptions(a: Record<string, unknown>, env: NodeJS.Proce
     throw new InputError(asked.includes(false) ? 'give --grader-cache DIR or --no-grader-cache, not both' : '--grader-cache is given more than once', { field: '--grader-cache' });
   }
   if (asked === false) return {};
-  return { graderCacheDir: asked === undefined || asked === '' ? userCacheDir(env) : resolve(cwd, asked) };
+  if (asked !== undefined && asked.trim() === '') throw new InputError('expected a directory, got an empty value (leave the flag out for the default cache)', { field: '--grader-cache' });
+  return { graderCacheDir: asked === undefined ? userCacheDir(env) : resolve(cwd, asked) };
 }

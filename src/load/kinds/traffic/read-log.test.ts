@@ -67,6 +67,16 @@ describe('readLog', () => {
     expect(() => logFormatOf(join(dir, 'log.txt'))).toThrow(/\.jsonl .* or \.csv/);
   });
 
+  it('reads nothing a user wrote as something else: a repeated column, a cell past the header, a null field', async () => {
+    const twice = await failure(file('twice.csv', 'at,prompt,prompt\n0,x,y\n'));
+    expect(twice.describe()).toMatch(/twice\.csv:1 prompt: column 3 "prompt" repeats column 2/);
+    const past = await failure(file('past.csv', 'at,prompt\n0,x,extra\n'));
+    expect(past.describe()).toMatch(/past\.csv:2 cell 3 is past the header's 2 columns/);
+    expect((await failure(file('null.jsonl', '{"at":0,"prompt":"x","model":null}\n'))).location).toMatchObject({ line: 1, field: 'model' });
+    // Two __expected columns are two checks, and a short row's missing cells are empty.
+    expect((await all(file('two.csv', 'at,prompt,__expected,__expected\n0,x,contains:a,contains:b\n1,y\n'))).map((e) => e.record.checks.length)).toEqual([2, 0]);
+  });
+
   it('refuses a log out of order or mixing seconds and timestamps', async () => {
     expect((await failure(file('order.jsonl', '{"at":2,"prompt":"a"}\n{"at":1,"prompt":"b"}\n'))).describe()).toMatch(/order\.jsonl:2 at: .*sort it by at/);
     expect((await failure(file('mix.jsonl', '{"at":0,"prompt":"a"}\n{"at":"2026-03-01T09:00:00Z","prompt":"b"}\n'))).location).toMatchObject({ line: 2, field: 'at' });

@@ -42,6 +42,9 @@ async function* jsonlObjects(file: string): AsyncGenerator<TrafficRecord> {
 
 function csvHeader(cells: string[], file: string): void {
   for (const [i, name] of cells.entries()) {
+    // Two columns of one field: which cell to send would be a guess (repeated __expected columns are each a check).
+    const first = cells.indexOf(name);
+    if (first !== i && !CHECK_COLUMN.test(name)) throw new InputError(`column ${i + 1} "${name}" repeats column ${first + 1}`, { file, line: 1, field: name });
     if (!(TRAFFIC_FIELDS as readonly string[]).includes(name) && !CHECK_COLUMN.test(name)) {
       throw new InputError(`column ${i + 1} "${name}" is not a traffic log column (${TRAFFIC_FIELDS.join(', ')}, __expected…)`, { file, line: 1, field: name });
     }
@@ -61,6 +64,9 @@ async function* csvRows(file: string): AsyncGenerator<TrafficRecord> {
         csvHeader(header, file);
         continue;
       }
+      // A cell past the header has no field to be read as: refused, never dropped (a short row is empty cells).
+      const extra = cells.slice(header.length).findIndex((cell) => cell.trim() !== '');
+      if (extra !== -1) throw new InputError(`cell ${header.length + extra + 1} is past the header's ${header.length} columns`, { file, line });
       const fields: Record<string, string> = {};
       const checks: string[] = [];
       header.forEach((name, i) => {

@@ -75,8 +75,9 @@ export function readRecord(raw: unknown, file: string, line: number, cellChecks:
   const record: TrafficRecord = { line, at: parseAt(fields.at, file, line), prompt: fields.prompt, checks: checksOf(fields, file, line) };
   for (const key of TEXT_FIELDS) {
     const value = fields[key];
-    if (value === undefined || value === null || value === '') continue;
-    if (typeof value !== 'string' && typeof value !== 'number') fail(file, line, key, 'is text');
+    if (value === undefined || value === '') continue;
+    // null is not "absent": leave the key out for none, so a log's null is never read as the default.
+    if (typeof value !== 'string' && typeof value !== 'number') fail(file, line, key, value === null ? 'is null: give text, or leave the key out' : 'is text');
     record[key] = String(value);
   }
   for (const cell of cellChecks) {
