@@ -55,6 +55,13 @@ describe('a mistyped flag', () => {
     expect(r.stderr).toContain(`unknown flag ${flag} (did you mean "${near}"?)`);
     expect(r.stdout).toBe('');
   });
+
+  it.each(['--loop=abc', '--stream=1', '--plaintext=yes'])('a switch given a value (%s) exits 2 naming it, before anything is sent (yargs would read it as off)', async (flag) => {
+    const r = await runCliInProcess(['run', 'suites/demo.yaml', flag, '--base-url', 'http://127.0.0.1:9'], { env: { KBBENCH_API_KEY: 'k-test-0000' } });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`is a switch: write ${flag.split('=')[0]} alone`);
+    expect(r.stdout).toBe('');
+  });
 });
 
 describe('each command --help', () => {

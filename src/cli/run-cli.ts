@@ -7,6 +7,7 @@ import { didYouMean } from '../suite/suite-error.js';
 import { InputError } from '../domain/errors.js';
 import { describeError, EXIT, exitCodeFor, type ExitCode } from './exit.js';
 import { knownFlags, withFlagSuggestions } from './flag-suggest.js';
+import { assertSwitchValues } from './switch-values.js';
 import type { CliHost } from './host.js';
 import { cliIo } from './io.js';
 import { TOOL_VERSION } from './version.js';
@@ -56,6 +57,13 @@ async function parse(argv: string[], io: ReturnType<typeof cliIo>, host: CliHost
       throw new InputError(`${withFlagSuggestions(message, known)}\nRun 'kbbench --help' or 'kbbench <command> --help'.`);
     });
   for (const module of await commandModules(argv, io, (code) => (exitCode = code))) parser.command(module);
+  // Before validation and any handler: the command's switches are known here (yargs has read its builder).
+  // yargs passes itself as the second argument, which its types leave out.
+  const checkSwitches = (_args: unknown, instance: { getOptions(): { boolean: string[]; alias: Record<string, string[]> } }): void => {
+    const { boolean: switches, alias } = instance.getOptions();
+    assertSwitchValues(argv, switches, alias);
+  };
+  parser.middleware(checkSwitches as unknown as Parameters<typeof parser.middleware>[0], true);
   // Its own package.json: yargs would read the one above the node_modules it sits in (the user's project).
   // The parse callback keeps yargs from printing or exiting itself: --help and --version text is ours to write.
   let output = '';
