@@ -3,6 +3,7 @@
 // questions are classed degrades_under_load (not flaky), on the console, in summary.json,
 // timeline.ndjson, report.html and the Prometheus metric names.
 import { readFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Summary } from '../src/domain/summary.js';
@@ -68,6 +69,9 @@ describe('a peer that degrades answers above a concurrency', () => {
     }
     expect(summary.flaky?.total ?? 0).toBe(0);
     expect(summary.cases.every((c) => c.models['gpt-4o-mini']!.stability === 'degrades_under_load')).toBe(true);
+    // cases.csv says what summary.json says.
+    const rows = parse(readFileSync(join(out, 'cases.csv'), 'utf8'), { columns: true }) as Array<Record<string, string>>;
+    expect(rows.map((r) => r.stability)).toEqual(summary.cases.map(() => 'degrades_under_load'));
     // Miller's rule: the question-averaged pass rate per level falls from 1.
     const byLevel = degrades.pass_rate_by_level;
     expect(byLevel[0]!.pass_rate).toBe(1);

@@ -140,3 +140,20 @@ export function createFileCaseTable(dir: string, modelOrder: readonly string[]):
 
   return { add, finish };
 }
+
+/**
+ * The table with the cells whose pass rate fell with the load (load-trend.ts `trendKey`s) classed
+ * degrades_under_load, as summary.json's cases are: cases.csv then says what summary.json says.
+ */
+export function withDegrading(table: CaseTable, keys: ReadonlySet<string> | undefined, keyOf: (key: string, model: string) => string): CaseTable {
+  if (keys === undefined || keys.size === 0) return table;
+  return {
+    get distinct() { return table.distinct; },
+    get models() { return table.models; },
+    totals: (model) => table.totals(model),
+    async *rows(model) {
+      for await (const row of table.rows(model)) yield keys.has(keyOf(row.key, model)) ? { ...row, cell: { ...row.cell, stability: 'degrades_under_load' } } : row;
+    },
+    dispose: () => table.dispose(),
+  };
+}

@@ -7,7 +7,7 @@ import { isNotSampled, type Sample } from '../domain/sample.js';
 import type { CaseSummary, GatesSummary, HistogramFile, ModelSummary, Summary, TotalsSummary, Verdict } from '../domain/summary.js';
 import { createChecksGate, type ChecksGateCounts } from './checks-gate.js';
 import { createCaseStats, type CaseStatsOptions } from './case-stats.js';
-import type { CaseTable } from './case-table.js';
+import { withDegrading, type CaseTable } from './case-table.js';
 import { buildDetails, type RunDetails } from './details.js';
 import { encodeHistogramSet, type HistogramSet } from './histogram-file.js';
 import { setOwn } from './own-record.js';
@@ -210,7 +210,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       if (byModel) summary.tag_credits = byModel;
     }
     const set: HistogramSet = new Map(order.map((name) => [name, models.get(name)!.histograms]));
-    return { summary, histograms: encodeHistogramSet(set), details: buildDetails(order, set), cases: caseResult.table };
+    return { summary, histograms: encodeHistogramSet(set), details: buildDetails(order, set), cases: withDegrading(caseResult.table, degrades?.keys, trendKey) };
   };
 
   const discard = (): void => {

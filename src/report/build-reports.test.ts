@@ -74,7 +74,7 @@ describe('buildReports', () => {
     const result = await buildReports({ runDir: empty, run: { ...run, status: 'interrupted', duration_ms: null }, thresholds: {} });
     expect(result.files).toHaveLength(7);
     expect(result.summary).toMatchObject({ verdict: 'incomplete', status: 'interrupted', models: {}, cases: [], cases_truncated: null });
-    expect(await readFile(join(empty, 'cases.csv'), 'utf8')).toBe('key,label,case_id,thread_id,turn,model,requests,passed,failed,errors,skipped,credits_used,latency_ms_mean\n');
+    expect(await readFile(join(empty, 'cases.csv'), 'utf8')).toBe('key,label,case_id,thread_id,turn,model,requests,passed,failed,errors,skipped,credits_used,latency_ms_mean,stability\n');
     // run.json's thresholds: a percentile of nothing fails rather than passing vacuously.
     const judged = await buildReports({ runDir: empty, run: { ...run, status: 'interrupted', duration_ms: null }, formats: ['summary-json'] });
     expect(judged.summary).toMatchObject({ verdict: 'incomplete', gates: { failed: ['thresholds'] }, thresholds: [{ metric: 'ttfc_ms', value: null, pass: false }] });

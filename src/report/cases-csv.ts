@@ -26,6 +26,8 @@ const COLUMNS: ReadonlyArray<readonly [string, (r: CaseTableRow) => Cell]> = [
   ['credits_used', (r) => creditsCell(r.cell.credits_used)],
   // Over every sent request of the cell, as its JUnit time is their sum (a timeout counts its wait).
   ['latency_ms_mean', (r) => (r.cell.requests > 0 ? Math.round((r.cell.latency_ms_sum / r.cell.requests) * 1000) / 1000 : null)],
+  // summary.json's class of the cell (stable_pass, flaky, stable_fail, failed_to_answer, degrades_under_load); empty when unclassed.
+  ['stability', (r) => r.cell.stability ?? null],
 ];
 
 export const CASES_CSV_COLUMNS: readonly string[] = COLUMNS.map(([name]) => name);
