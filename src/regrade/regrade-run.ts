@@ -103,7 +103,7 @@ export async function regradeRun(asked: RegradeAsked, hooks: RegradeHooks): Prom
       writeRunInfo(runDir, info);
       hooks.onStart?.({ runDir, sourceDir, total: prepared.plan.counts.requests, warnings: prepared.warnings });
       const t0 = performance.now();
-      const regrade = await writeLines(runDir, prepared.plan.units(), stored, { source, sourceDir, check, signal: hooks.signal });
+      const regrade = await writeLines(runDir, prepared.plan.units(), stored, { source, sourceDir, check, signal: hooks.signal }).finally(() => stored.close());
       // The answers' own span (the source's duration), so rates describe how they were answered; the judging's time apart.
       info = { ...info, finished_at: isoNow(), duration_ms: source.duration_ms, status: 'completed', regrade: { ...regrade, judging_ms: Math.round(performance.now() - t0) } };
       writeRunInfo(runDir, info);

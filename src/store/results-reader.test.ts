@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../domain/sample.js';
 import { syntheticSamples } from '../report/test-support/synthetic-run.js';
-import { readResults } from './results-reader.js';
+import { openSync, closeSync } from 'node:fs';
+import { readResults, readSampleAt, readSampleOffsets } from './results-reader.js';
 
 let dir = '';
 beforeAll(async () => {
@@ -85,5 +86,23 @@ describe('readResults', () => {
     const line = JSON.stringify({ item_id: 'case:x|model:m|r1', model: 'm', outcome: 'ok', latency_ms: 5 });
     const { samples } = await collect(await runDirWith('sparse', `${line}\n`));
     expect(samples[0]).toMatchObject({ case_id: null, thread_id: null, turn: null, checks: [], text: '' });
+  });
+});
+
+describe('readSampleOffsets and readSampleAt', () => {
+  it('give each whole line its byte offset and read it back: multi-byte text, a line longer than a chunk, a torn tail skipped', async () => {
+    const [a, b, c] = syntheticSamples({ repeats: 1 }).slice(0, 3) as [Sample, Sample, Sample];
+    const lines = [{ ...a, text: 'é€😀 '.repeat(3) }, { ...b, text: 'x'.repeat(200_000) }, { ...c, text: 'last' }];
+    const body = `${lines.map((l) => JSON.stringify(l)).join('\n')}\n\nnot json\n{"item_id":"torn`;
+    const runDir = await runDirWith('offsets', body);
+    const found: Array<{ sample: Sample; offset: number }> = [];
+    for await (const entry of readSampleOffsets(join(runDir, 'results.ndjson'))) found.push(entry);
+    expect(found.map((f) => f.sample.item_id)).toEqual(lines.map((l) => l.item_id));
+    const fd = openSync(join(runDir, 'results.ndjson'), 'r');
+    try {
+      for (const [at, entry] of found.entries()) expect(readSampleAt(fd, entry.offset).text).toBe(lines[at]!.text);
+    } finally {
+      closeSync(fd);
+    }
   });
 });

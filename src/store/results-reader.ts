@@ -1,7 +1,7 @@
 // The one reader of results.ndjson: streams it line by line in time linear in its size, validating and
 // normalising each line. Resume, report, merge, compare, estimate and metrics all read through it.
 import { openRunFile } from './run-file.js';
-import { createReadStream } from 'node:fs';
+import { createReadStream, readSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Sample } from '../domain/sample.js';
 import { RUN_FILES } from './run-dir.js';
@@ -67,7 +67,7 @@ export async function* readLines(path: string): AsyncGenerator<{ line: string; c
  * such answers take 90 s). The last batch, when the file does not end with a newline, is that one
  * line with `complete` false.
  */
-async function* readLineBatches(path: string): AsyncGenerator<{ lines: string[]; complete: boolean }> {
+async function* readLineBatches(path: string): AsyncGenerator<{ lines: string[]; starts: number[]; complete: boolean }> {
   // A regular file only (run-file.ts): a FIFO results.ndjson would hold the reader forever.
   let fd: number;
   try {
@@ -78,9 +78,13 @@ async function* readLineBatches(path: string): AsyncGenerator<{ lines: string[];
   }
   const stream = createReadStream(path, { fd, highWaterMark: 1 << 16 });
   let pieces: Buffer[] = [];
+  // Byte offsets: of the chunk in the file, and of the line being read (a reader may come back to it).
+  let chunkAt = 0;
+  let lineAt = 0;
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       const lines: string[] = [];
+      const starts: number[] = [];
       let start = 0;
       for (let newline = chunk.indexOf(0x0a, start); newline !== -1; newline = chunk.indexOf(0x0a, start)) {
         let bytes = chunk.subarray(start, newline);
@@ -90,10 +94,13 @@ async function* readLineBatches(path: string): AsyncGenerator<{ lines: string[];
           pieces = [];
         }
         lines.push(bytes.toString('utf8'));
+        starts.push(lineAt);
         start = newline + 1;
+        lineAt = chunkAt + start;
       }
       if (start < chunk.length) pieces.push(chunk.subarray(start));
-      if (lines.length > 0) yield { lines, complete: true };
+      chunkAt += chunk.length;
+      if (lines.length > 0) yield { lines, starts, complete: true };
     }
   } catch (error) {
     // A run that stopped before its first answer may not have created the file: no samples.
@@ -102,7 +109,38 @@ async function* readLineBatches(path: string): AsyncGenerator<{ lines: string[];
   } finally {
     stream.destroy();
   }
-  if (pieces.length > 0) yield { lines: [Buffer.concat(pieces).toString('utf8')], complete: false };
+  if (pieces.length > 0) yield { lines: [Buffer.concat(pieces).toString('utf8')], starts: [lineAt], complete: false };
+}
+
+/**
+ * Each whole result line with its byte offset in the file, for a reader that keeps offsets instead
+ * of lines and reads a line again with `readSampleAt` (a regrade: memory follows the item ids, not
+ * the answers). Torn and invalid lines are skipped, as `readResults` skips them.
+ */
+export async function* readSampleOffsets(path: string): AsyncGenerator<{ sample: Sample; offset: number }> {
+  for await (const { lines, starts, complete } of readLineBatches(path)) {
+    for (const [at, line] of lines.entries()) {
+      if (!complete || line.trim() === '') continue;
+      const sample = parseSample(line);
+      if (sample) yield { sample, offset: starts[at]! };
+    }
+  }
+}
+
+/** The result line that starts at `offset` of the open file `fd` (an offset `readSampleOffsets` gave). */
+export function readSampleAt(fd: number, offset: number): Sample {
+  const pieces: Buffer[] = [];
+  const chunk = Buffer.allocUnsafe(1 << 16);
+  for (let at = offset; ; ) {
+    const read = readSync(fd, chunk, 0, chunk.length, at);
+    const newline = chunk.subarray(0, read).indexOf(0x0a);
+    pieces.push(Buffer.from(chunk.subarray(0, newline === -1 ? read : newline)));
+    if (newline !== -1 || read === 0) break;
+    at += read;
+  }
+  const sample = parseSample(Buffer.concat(pieces).toString('utf8'));
+  if (sample === null) throw new Error(`no result line at byte ${offset}: the file changed while it was read`);
+  return sample;
 }
 
 /**
