@@ -29,11 +29,9 @@ describe('nearestPart', () => {
     expect(nearestPart('abc', 'xyz')).toBeUndefined();
   });
 
-  it('stays fast on a long answer', () => {
+  it('finds the part in a long answer (560,000 characters: work quadratic in its length would outlast the test timeout)', () => {
     const long = 'lorem ipsum dolor sit amet. '.repeat(20_000);
-    const started = performance.now();
     expect(nearestPart(long, 'ipsum dolor sat amet')).toContain('dolor sit amet');
-    expect(performance.now() - started).toBeLessThan(500);
   });
 });
 

