@@ -1,15 +1,42 @@
 import { describe, expect, it } from 'vitest';
 import { PauseFault } from './pause.js';
 
-function fakeClock(startMs = 1000): { now: () => number; advance(ms: number): void } {
+/** A clock moved by hand, whose waits end when it passes their time (or reject when their signal aborts). */
+function fakeClock(startMs = 1000) {
   let t = startMs;
-  return { now: () => t, advance: (ms) => void (t += ms) };
+  const waits = new Set<{ atMs: number; resolve: () => void }>();
+  return {
+    now: () => t,
+    sleep: (ms: number, signal?: AbortSignal): Promise<void> =>
+      new Promise<void>((resolve, reject) => {
+        if (signal?.aborted) return reject(signal.reason as Error);
+        const wait = { atMs: t + ms, resolve };
+        waits.add(wait);
+        signal?.addEventListener('abort', () => {
+          waits.delete(wait);
+          reject(signal.reason as Error);
+        }, { once: true });
+      }),
+    advance(ms: number): void {
+      t += ms;
+      for (const wait of waits) {
+        if (wait.atMs > t) continue;
+        waits.delete(wait);
+        wait.resolve();
+      }
+    },
+  };
 }
+
+/** Lets settled promises' callbacks run. */
+const settle = async (): Promise<void> => {
+  for (let i = 0; i < 5; i++) await Promise.resolve();
+};
 
 describe('PauseFault', () => {
   it('pauses for forMs at every multiple of everyMs after the start, never before the first period', () => {
     const clock = fakeClock();
-    const pause = new PauseFault({ everyMs: 1000, forMs: 200 }, clock.now);
+    const pause = new PauseFault({ everyMs: 1000, forMs: 200 }, clock);
     const remaining: number[] = [];
     for (let t = 0; t <= 2400; t += 100) {
       remaining.push(pause.remainingMs());
@@ -28,15 +55,23 @@ describe('PauseFault', () => {
   });
 
   it('holds a waiter until the pause ends, and lets a departing client go', async () => {
-    // A real clock with a short period: pauses of 20 ms every 50 ms.
-    const pause = new PauseFault({ everyMs: 50, forMs: 20 });
-    while (pause.remainingMs() === 0) await new Promise((resolve) => setTimeout(resolve, 1));
-    await pause.wait();
+    // Pauses of 20 ms every 50 ms, on a clock moved by hand.
+    const clock = fakeClock();
+    const pause = new PauseFault({ everyMs: 50, forMs: 20 }, clock);
+    await pause.wait(); // outside a pause: at once
+    clock.advance(55);
+    expect(pause.remainingMs()).toBe(15);
+    let ended = false;
+    const waiting = pause.wait().then(() => (ended = true));
+    await settle();
+    expect(ended).toBe(false);
+    clock.advance(15);
+    await waiting;
     expect(pause.remainingMs()).toBe(0);
-    while (pause.remainingMs() === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+    clock.advance(30); // the next pause
     const controller = new AbortController();
-    const waiting = pause.wait(controller.signal);
+    const leaving = pause.wait(controller.signal);
     controller.abort(new Error('client left'));
-    await expect(waiting).rejects.toThrow('client left');
+    await expect(leaving).rejects.toThrow('client left');
   });
 });

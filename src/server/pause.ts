@@ -13,12 +13,17 @@ export interface PauseSchedule {
 /** Pauses start at origin + k·everyMs (k ≥ 1): the first one a full period after the service starts. */
 export class PauseFault {
   private readonly originMs: number;
+  private readonly now: () => number;
+  private readonly sleep: typeof sleep;
 
+  /** `timers`: the clock and the wait (tests give fake ones; the service the monotonic clock and setTimeout). */
   constructor(
     private readonly schedule: PauseSchedule,
-    private readonly now: () => number = () => performance.now(),
+    timers: { now?: () => number; sleep?: typeof sleep } = {},
   ) {
-    this.originMs = now();
+    this.now = timers.now ?? (() => performance.now());
+    this.sleep = timers.sleep ?? sleep;
+    this.originMs = this.now();
   }
 
   get enabled(): boolean {
@@ -39,7 +44,7 @@ export class PauseFault {
   async wait(signal?: AbortSignal): Promise<void> {
     // A timer may fire a little early or late; check again so nothing slips out of a pause.
     for (let remaining = this.remainingMs(); remaining > 0; remaining = this.remainingMs()) {
-      await sleep(Math.max(1, remaining), signal);
+      await this.sleep(Math.max(1, remaining), signal);
     }
   }
 }
