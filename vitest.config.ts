@@ -3,15 +3,19 @@ import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
-/** The memory checks (200,000 requests) and the browser tests: run by `npm test`, or alone with `npm run test:slow`. */
+/**
+ * The slow tier, run by `npm run test:slow` (and by `.ci/run` after `npm test`), not by `npm test`:
+ * the README tour word for word at the service's real latencies, the tarball packed and installed,
+ * the memory checks (200,000 requests) and the browser tests.
+ */
 const SLOW = ['test/slow/**/*.test.ts', 'test/report-browser.test.ts', 'test/compare-browser.e2e.test.ts', 'test/review-browser.e2e.test.ts'];
 /** Tests that run dist/ (the bin, the CLI in-process, the library entry) but are not named *.e2e.test.ts. */
 const RUNS_DIST = ['test/library.test.ts'];
 /**
  * Unit tests that set a process-wide V8 flag (the young generation's growth factor): in the unit
  * project's worker threads another file's isolate reset it mid-test (a flaky failure), and an e2e
- * worker's process is shared with files that run the CLI in it; so they run with the slow project
- * (the memory checks), a forked process per file.
+ * worker's process is shared with files that run the CLI in it; so they run in a project of their
+ * own (`own-process`, part of `npm test`), a forked process per file.
  */
 const OWN_PROCESS = ['src/session/young-generation.test.ts'];
 
@@ -40,9 +44,12 @@ export default defineConfig({
     maxWorkers: 4,
     // The grader-verdict cache defaults to the user's cache directory: tests keep theirs apart.
     env: { XDG_CACHE_HOME: join(tmpdir(), 'kbbench-test-cache') },
-    // The JSON report lets .ci/run print a plain "N passed, N failed" closing line.
-    reporters: ['default', ['json', { outputFile: 'reports/vitest-results.json' }]],
-    // `npm test` runs all three; `npm run test:unit` (or test:e2e, test:slow) one of them.
+    // The JSON report lets .ci/run print a plain "N passed, N failed" closing line over both tiers:
+    // `npm run test:slow` writes its own (--outputFile.json=reports/vitest-slow-results.json).
+    reporters: ['default', 'json'],
+    outputFile: { json: 'reports/vitest-results.json' },
+    // `npm test` runs unit, own-process and e2e; `npm run test:slow` the slow tier;
+    // `npm run test:unit` (or test:e2e) one project.
     projects: [
       {
         extends: true,
@@ -79,7 +86,8 @@ export default defineConfig({
           server: { deps: { external: [/\/dist\//] } },
         },
       },
-      { extends: true, test: { name: 'slow', include: [...SLOW, ...OWN_PROCESS], globalSetup: ['test/global-setup.ts'] } },
+      { extends: true, test: { name: 'own-process', include: OWN_PROCESS } },
+      { extends: true, test: { name: 'slow', include: SLOW, globalSetup: ['test/global-setup.ts'] } },
     ],
   },
 });

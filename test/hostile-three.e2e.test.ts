@@ -365,7 +365,7 @@ describe('response bodies are capped (item 7)', () => {
     writeFileSync(suite, `name: graded\ntarget: { board_id: ${HOSTILE_BOARD}, chat_id: ${HOSTILE_CHAT} }\nmodels: [gpt-4o]\ndefaults: { streaming: false }\n` +
       `grader: { openai: { base_url: "${grader.url}/v1", model: g } }\ncases:\n  - id: refund\n    prompt: How long?\n    assert:\n      - llm-rubric: Says 30 days\n`);
     const out = join(dir, 'run');
-    const r = await runCli(['run', suite, '--base-url', server.url, '--out', out, '--quiet', '--retries', '0'], { env: { KBBENCH_API_KEY: KEY, KBBENCH_GRADER_API_KEY: GRADER_KEY }, timeoutMs: 60_000 });
+    const r = await runCliInProcess(['run', suite, '--base-url', server.url, '--out', out, '--quiet', '--retries', '0'], { env: { KBBENCH_API_KEY: KEY, KBBENCH_GRADER_API_KEY: GRADER_KEY } });
     grader.server.close();
     const [sample] = readNdjson<Sample>(join(out, 'results.ndjson'));
     expect(sample!.checks[0]).toMatchObject({ pass: null, not_judged: expect.stringMatching(/over 64 MiB, the limit/) });
@@ -384,7 +384,7 @@ describe('response bodies are capped (item 7)', () => {
     const dir = tempDir();
     const suite = join(dir, 's.yaml');
     writeFileSync(suite, `name: s\ntarget: { board_id: ${HOSTILE_BOARD}, chat_id: ${HOSTILE_CHAT} }\nmodels: [gpt-4o]\ndefaults: { streaming: false }\ncases:\n  - id: refund\n    prompt: How long?\n    assert:\n      - similar: The refund window is 30 days.\n`);
-    const r = await runCli(['run', suite, '--base-url', server.url, '--out', join(dir, 'run'), '--quiet', '--embeddings-url', `${embed.url}/v1`], { env: { KBBENCH_API_KEY: KEY }, timeoutMs: 60_000 });
+    const r = await runCliInProcess(['run', suite, '--base-url', server.url, '--out', join(dir, 'run'), '--quiet', '--embeddings-url', `${embed.url}/v1`], { env: { KBBENCH_API_KEY: KEY } });
     embed.server.close();
     expect(`${r.stdout}${r.stderr}`).toMatch(/over 64 MiB, the limit/);
     expect(r.code).not.toBe(0);
@@ -457,7 +457,7 @@ describe('--min-remaining says when it cannot guard (item 13)', () => {
       });
       const dir = tempDir();
       const out = join(dir, 'run');
-      const r = await runCli(['run', hostileSuite(dir, 30), '--base-url', server.url, '--out', out, '--min-remaining', '990'], { env: { KBBENCH_API_KEY: KEY } });
+      const r = await runCliInProcess(['run', hostileSuite(dir, 30), '--base-url', server.url, '--out', out, '--min-remaining', '990'], { env: { KBBENCH_API_KEY: KEY } });
       expect(r.code).toBe(3);
       expect(asked).toBe(1);
       expect(r.stderr).toContain(why);
@@ -484,12 +484,12 @@ describe('compare refuses a run that records an item twice (item 14)', () => {
     const suite = hostileSuite(dir, 3);
     writeFileSync(suite, readFileSync(suite, 'utf8').replace(/prompt: (Question \d\?)\n/g, 'prompt: $1\n    assert: [{ type: contains, value: refund }]\n'));
     const [base, head] = [join(dir, 'base'), join(dir, 'head')];
-    for (const out of [base, head]) await runCli(['run', suite, '--base-url', server.url, '--out', out, '--quiet'], { env: { KBBENCH_API_KEY: KEY } });
+    for (const out of [base, head]) await runCliInProcess(['run', suite, '--base-url', server.url, '--out', out, '--quiet'], { env: { KBBENCH_API_KEY: KEY } });
     const lines = readFileSync(join(base, 'results.ndjson'), 'utf8').split('\n').filter(Boolean);
     const passing = lines.find((l) => (JSON.parse(l) as Sample).pass)!;
     writeFileSync(join(base, 'results.ndjson'), [...lines, passing, passing].join('\n') + '\n');
     const item = (JSON.parse(passing) as Sample).item_id;
-    const r = await runCli(['compare', base, head, '--out', join(dir, 'c')]);
+    const r = await runCliInProcess(['compare', base, head, '--out', join(dir, 'c')]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`${join(base, 'results.ndjson')}:4`);
     expect(r.stderr).toContain(`first: ${item}, line 4 repeats line ${lines.indexOf(passing) + 1}`);
@@ -584,7 +584,8 @@ describe('requests a second signal cuts get interrupted lines and are not resent
       asked += 1;
       sendJson(res, 200, { text: 'an answer', credits_used: 0.01, credits_remaining: 100 });
     });
-    const resumed = await runCli(['run', suite, '--base-url', server.url, '--resume', out], { env: { KBBENCH_API_KEY: KEY } });
+    // The resume is no signal test: the CLI in this process.
+    const resumed = await runCliInProcess(['run', suite, '--base-url', server.url, '--resume', out], { env: { KBBENCH_API_KEY: KEY } });
     expect(resumed.code, resumed.stderr).not.toBeNull();
     expect(asked).toBe(4);
     const all = readNdjson<Sample>(join(out, 'results.ndjson'));
