@@ -1,6 +1,6 @@
 // Runs every benchmark in one process (servers and memory measurements in child processes), prints
 // each table with its method, and writes the figures to reports/bench-latest.json (git-ignored).
-//   node bench/run-all.mjs [--quick] [overhead|throughput|memory|memory-run|memory-structures|memory-csv|decoder|peers-throughput|layers|peers-promptfoo|peers-artillery|streams|credits-forecast|history|model-compare|timing-claims|traffic-memory|peers ...]
+//   node bench/run-all.mjs [--quick] [overhead|throughput|memory|memory-run|memory-structures|memory-csv|decoder|peers-throughput|layers|peers-promptfoo|peers-artillery|streams|credits-forecast|history|model-compare|timing-claims|traffic-memory|traffic-precision|peers ...]
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -35,6 +35,7 @@ const BENCHES = {
   'model-compare': async () => (await import('./model-compare.mjs')).benchModelCompare,
   'timing-claims': async () => (await import('./timing-claims.mjs')).benchTimingClaims,
   'traffic-memory': async () => (await import('./traffic-memory.mjs')).benchTrafficMemory,
+  'traffic-precision': async () => (await import('./traffic-precision.mjs')).benchTrafficPrecision,
 };
 /** What runs with no name given, and the `peers` group (minutes, and first-use installs). */
 const DEFAULT = ['overhead', 'throughput', 'memory', 'decoder'];

@@ -20,6 +20,7 @@ import { loadWorkspace } from '../dist/server/workspace.js';
 import { parseSuite } from '../dist/suite/load.js';
 import { readRecording } from '../dist/replay/recording.js';
 import { percentile, printMethod, printTable, round } from './lib/stats.mjs';
+import { trafficPrecisionRows } from './traffic-precision.mjs';
 
 const DEMO = { key: 'kb-demo-0000-local', boardId: 'winter-frost-CJk4G', chatId: 'chatNode-patient-star-4uIJt' };
 const IDS = `board_id=${DEMO.boardId}&chat_id=${DEMO.chatId}`;
@@ -151,6 +152,8 @@ export async function benchTimingClaims({ quick = false } = {}) {
     await closeWithSlowStream(),
     await clientTimeout(200),
     await replayTtfc(),
+    // issue 36: --traffic replays at the recorded instants (bench/traffic-precision.mjs has the method and per-scale figures).
+    ...(await trafficPrecisionRows()).rows,
   ];
   printTable('timing claims (moved out of the unit tests)', ['claim', 'bound_ms', 'measured_ms', 'within'], rows);
   return { rows };

@@ -55,7 +55,8 @@ export function writeSuite(dir, name, cases, target = { board_id: BOARD, chat_id
  */
 export async function runKbbench({ suite, origin, outDir, flags = [], node = process.execPath, apiKey = API_KEY, board = BOARD, chat = CHAT, timeoutMs = 180_000 }) {
   mkdirSync(join(outDir, '..'), { recursive: true });
-  const args = [CLI, 'run', suite, '--base-url', origin, '--board', board, '--chat', chat, '--quiet', '--out', outDir, ...flags];
+  // No suite: a --traffic log alone is the suite.
+  const args = [CLI, 'run', ...(suite === undefined ? [] : [suite]), '--base-url', origin, '--board', board, '--chat', chat, '--quiet', '--out', outDir, ...flags];
   const proc = await measure(node, args, { env: { ...process.env, KBBENCH_API_KEY: apiKey }, timeoutMs });
   if (proc.code !== 0) throw new Error(`kbbench run exited ${proc.code}${proc.timed_out ? ' (timed out)' : ''}: ${proc.stderr.trim().split('\n').slice(-5).join(' | ')}`);
   const run = JSON.parse(readFileSync(join(outDir, 'run.json'), 'utf8'));

@@ -14,6 +14,7 @@ import { runCredentials } from '../../session/redact-sample.js';
 import { toSessionOptions } from './run-flags.js';
 import type { ConfirmStep } from './baseline.js';
 import { outputReportLine } from '../../outputs/report-line.js';
+import { holdYoungGeneration } from '../../session/young-generation.js';
 
 /** An incomplete run is 3 whatever the baseline says; a finished one fails (1) on any gate of --fail-on. */
 function exitFor(result: SessionResult, baselineFailed: boolean): ExitCode {
@@ -26,7 +27,14 @@ export async function runAction(io: CliIo, setExit: (code: ExitCode) => void, ar
   // --traffic: the log is read once before the run (checked whole, its shape and think times), then replayed as a stream.
   if (typeof argv.traffic === 'string' && 'asked' in options.load) {
     const { readTrafficSource } = await import('../../load/kinds/traffic/log-shape.js');
-    options.load.asked.traffic = await readTrafficSource(resolve(io.cwd, argv.traffic), options.load.asked.trafficWindowMs);
+    // The shape pass reads the whole log and keeps a few MB: its young generation need not grow (10M
+    // records: the new space grew to the cap for garbage; session/young-generation.ts).
+    const release = holdYoungGeneration();
+    try {
+      options.load.asked.traffic = await readTrafficSource(resolve(io.cwd, argv.traffic), options.load.asked.trafficWindowMs);
+    } finally {
+      release();
+    }
   }
   const watchProfile = typeof argv.profile === 'string' ? await applyProfile(io, options, argv) : undefined;
   // The comparison (and its statistics and HTML) is loaded only for a run that compares.

@@ -91,7 +91,6 @@ export function trafficExecutor(spec: TrafficLoopSpec, control: { push(event: { 
   const ahead = log.records;
   const pacer = new ConversationPacer();
   const released: PacedTurn[] = [];
-  const turns = new Map<string, number>();
   // The conversation of each thread unit in flight, by its index (the skeleton stamps a copy of the unit).
   const units = new Map<number, string>();
   let elapsedMs = 0;
@@ -99,13 +98,10 @@ export function trafficExecutor(spec: TrafficLoopSpec, control: { push(event: { 
 
   const start = (paced: PacedTurn): NextStart => {
     const key = paced.due.conversationKey;
-    const unit = unitOf(paced, key === null ? null : turnOf(paced.due), spec.model);
+    const unit = unitOf(paced, paced.turn, spec.model);
     if (key !== null) units.set(unit.index, key);
     return { kind: 'start', intendedAtMs: paced.due.dueMs, index: paced.due.index, unit };
   };
-  // Turn numbers count in file order, when a record is taken off the read-ahead.
-  const numbered = new WeakMap<DueRecord, number>();
-  const turnOf = (due: DueRecord): number => numbered.get(due) ?? 1;
   log.fill();
   return {
     cycles: true,
@@ -123,13 +119,8 @@ export function trafficExecutor(spec: TrafficLoopSpec, control: { push(event: { 
       const ready = released.shift();
       if (ready) return start(ready);
       while (ahead.length > 0 && ahead[0]!.dueMs <= elapsedMs) {
-        const due = ahead.shift()!;
-        if (due.conversationKey !== null) {
-          const turn = (turns.get(due.conversationKey) ?? 0) + 1;
-          turns.set(due.conversationKey, turn);
-          numbered.set(due, turn);
-        }
-        const paced = pacer.offer(due, elapsedMs);
+        // The pacer numbers a conversation's turns in file order, in its one entry per conversation.
+        const paced = pacer.offer(ahead.shift()!, elapsedMs);
         log.fill();
         if (paced) return start(paced);
       }

@@ -26,10 +26,53 @@ export interface LogShape {
 
 export const DEFAULT_TRAFFIC_WINDOW_MS = 60_000;
 
+/**
+ * Each conversation's last instant and turn count: one map entry (its index) and two typed-array
+ * slots, not two maps of boxed numbers (100,000 conversations cost a few MB, not tens).
+ */
+class ConversationTally {
+  private readonly index = new Map<string, number>();
+  private lastAtMs = new Float64Array(1024);
+  private turns = new Uint32Array(1024);
+
+  get size(): number {
+    return this.index.size;
+  }
+
+  /** Counts a turn at `offsetMs`; the gap since the conversation's previous turn, null for its first. */
+  turn(key: string, offsetMs: number): number | null {
+    const at = this.index.get(key);
+    if (at !== undefined) {
+      const gapMs = offsetMs - this.lastAtMs[at]!;
+      this.lastAtMs[at] = offsetMs;
+      this.turns[at]! += 1;
+      return gapMs;
+    }
+    const slot = this.index.size;
+    if (slot === this.turns.length) this.grow();
+    this.index.set(key, slot);
+    this.lastAtMs[slot] = offsetMs;
+    this.turns[slot] = 1;
+    return null;
+  }
+
+  turnCounts(): Uint32Array {
+    return this.turns.subarray(0, this.index.size);
+  }
+
+  private grow(): void {
+    const lastAtMs = new Float64Array(this.lastAtMs.length * 2);
+    lastAtMs.set(this.lastAtMs);
+    this.lastAtMs = lastAtMs;
+    const turns = new Uint32Array(this.turns.length * 2);
+    turns.set(this.turns);
+    this.turns = turns;
+  }
+}
+
 /** The shape of entries (a log read by readLog, or a list in a test); memory ∝ conversations, not records. */
 export async function shapeOfEntries(entries: AsyncIterable<LogEntry> | Iterable<LogEntry>, windowMs = DEFAULT_TRAFFIC_WINDOW_MS): Promise<LogShape> {
-  const lastAtMs = new Map<string, number>();
-  const turns = new Map<string, number>();
+  const conversations = new ConversationTally();
   const gaps = createHistogram();
   // Exact max beside the histogram: a gap of hours passes its trackable range.
   const gapTally = createTally();
@@ -43,19 +86,16 @@ export async function shapeOfEntries(entries: AsyncIterable<LogEntry> | Iterable
     const window = Math.floor(offsetMs / windowMs);
     while (startsPerWindow.length <= window) startsPerWindow.push(0);
     startsPerWindow[window]! += 1;
-    const key = record.conversation;
-    if (key === undefined) {
+    if (record.conversation === undefined) {
       oneTime += 1;
       continue;
     }
-    const previous = lastAtMs.get(key);
-    if (previous !== undefined) recordMs(gaps, offsetMs - previous, gapTally);
-    lastAtMs.set(key, offsetMs);
-    turns.set(key, (turns.get(key) ?? 0) + 1);
+    const gapMs = conversations.turn(record.conversation, offsetMs);
+    if (gapMs !== null) recordMs(gaps, gapMs, gapTally);
   }
   const turnCounts = createHistogram();
   let maxTurns = 0;
-  for (const count of turns.values()) {
+  for (const count of conversations.turnCounts()) {
     recordMs(turnCounts, count);
     maxTurns = Math.max(maxTurns, count);
   }
@@ -68,7 +108,7 @@ export async function shapeOfEntries(entries: AsyncIterable<LogEntry> | Iterable
     windowMs,
     startsPerWindow,
     thinkTime: {
-      conversations: turns.size,
+      conversations: conversations.size,
       one_time: oneTime,
       turns_per_conversation: turnStats === null ? null : { p50: Math.round(turnStats.p50), p95: Math.round(turnStats.p95), max: maxTurns },
       gap_ms: gapStats === null ? null : { p50: gapStats.p50, p95: gapStats.p95, max: gapStats.max },

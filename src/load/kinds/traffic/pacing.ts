@@ -15,12 +15,17 @@ export interface PacedTurn {
   latenessMs: number;
   /** The conversation's id from its first answer (null: the first turn, which creates it). */
   conversationId: string | null;
+  /** The turn's number in its conversation, in file order (null for a one-time question). */
+  turn: number | null;
 }
 
+/** One entry per conversation seen: whether a turn is out, the turns held behind it, its id and turns offered. */
 interface Conversation {
   busy: boolean;
-  waiting: DueRecord[];
+  /** Held turns with their numbers; null while none is held (most conversations never hold one). */
+  waiting: { due: DueRecord; turn: number }[] | null;
   conversationId: string | null;
+  turns: number;
 }
 
 export class ConversationPacer {
@@ -29,18 +34,20 @@ export class ConversationPacer {
   /** A record whose instant has come: sent now, or held until its conversation's previous answer arrives. */
   offer(due: DueRecord, nowMs: number): PacedTurn | null {
     const key = due.conversationKey;
-    if (key === null) return { due, latenessMs: Math.max(0, nowMs - due.dueMs), conversationId: null };
+    if (key === null) return { due, latenessMs: Math.max(0, nowMs - due.dueMs), conversationId: null, turn: null };
     let conversation = this.conversations.get(key);
     if (conversation === undefined) {
-      conversation = { busy: false, waiting: [], conversationId: null };
+      conversation = { busy: false, waiting: null, conversationId: null, turns: 0 };
       this.conversations.set(key, conversation);
     }
+    // Turns count in file order, as records are offered (held or not).
+    conversation.turns += 1;
     if (conversation.busy) {
-      conversation.waiting.push(due);
+      (conversation.waiting ??= []).push({ due, turn: conversation.turns });
       return null;
     }
     conversation.busy = true;
-    return { due, latenessMs: Math.max(0, nowMs - due.dueMs), conversationId: conversation.conversationId };
+    return { due, latenessMs: Math.max(0, nowMs - due.dueMs), conversationId: conversation.conversationId, turn: conversation.turns };
   }
 
   /**
@@ -51,25 +58,29 @@ export class ConversationPacer {
     const conversation = this.conversations.get(key);
     if (conversation === undefined) return null;
     if (conversationId !== null) conversation.conversationId = conversationId;
-    const next = conversation.waiting.shift();
+    const next = conversation.waiting?.shift();
     if (next === undefined) {
       conversation.busy = false;
       return null;
     }
-    return { due: next, latenessMs: Math.max(0, nowMs - next.dueMs), conversationId: conversation.conversationId };
+    if (conversation.waiting!.length === 0) conversation.waiting = null;
+    return { due: next.due, latenessMs: Math.max(0, nowMs - next.due.dueMs), conversationId: conversation.conversationId, turn: next.turn };
   }
 
   /** Turns held behind an answer (the run's in-flight accounting counts them as held). */
   get held(): number {
     let count = 0;
-    for (const conversation of this.conversations.values()) count += conversation.waiting.length;
+    for (const conversation of this.conversations.values()) count += conversation.waiting?.length ?? 0;
     return count;
   }
 
   /** Every held turn, taken out (the end of the run: each is recorded as dropped or interrupted, never lost). */
   drain(): DueRecord[] {
     const all: DueRecord[] = [];
-    for (const conversation of this.conversations.values()) all.push(...conversation.waiting.splice(0));
+    for (const conversation of this.conversations.values()) {
+      for (const held of conversation.waiting ?? []) all.push(held.due);
+      conversation.waiting = null;
+    }
     return all;
   }
 }

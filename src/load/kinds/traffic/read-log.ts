@@ -2,9 +2,9 @@
 // record, never the file, so a log of ten million requests is read in a few megabytes.
 import { createReadStream } from 'node:fs';
 import { extname } from 'node:path';
-import { createInterface } from 'node:readline';
 import { parse } from 'csv-parse';
 import { InputError } from '../../../domain/errors.js';
+import { fileLines } from './file-lines.js';
 import { CHECK_COLUMN, readRecord, TRAFFIC_FIELDS, type TrafficRecord } from './record.js';
 
 /** A record and when it is due: ms from the log's start (its first record's instant for ISO timestamps). */
@@ -24,9 +24,8 @@ export function logFormatOf(file: string): LogFormat {
 }
 
 async function* jsonlObjects(file: string): AsyncGenerator<TrafficRecord> {
-  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
   let line = 0;
-  for await (const text of lines) {
+  for await (const text of fileLines(file)) {
     line += 1;
     const body = line === 1 ? text.replace(/^\uFEFF/, '') : text;
     if (body.trim() === '') continue;
