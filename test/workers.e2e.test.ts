@@ -74,7 +74,7 @@ describe('--workers', () => {
     expect(two.r.stderr).toMatch(/workers: 2 client event loops/);
     expect(one.r.stderr).not.toMatch(/workers: /);
     expect(two.run.config.placement).toMatchObject({ workers: 2 });
-    expect(one.run.options).toMatchObject({ workers: 1 });
+    expect(one.run.config.placement).toMatchObject({ workers: 1 });
     expect(two.results.length).toBe(one.results.length);
     expect(two.results.length).toBe(6 * (4 + 3)); // 4 cases and a thread's 3 turns, 6 repeats
     expect(ids(two)).toEqual(ids(one));
