@@ -68,7 +68,7 @@ function stoppedEarlyLine(run: RunInfo, suitePath: string, runDir: string): stri
 async function applyProfile(io: CliIo, options: RunConfig, argv: Record<string, unknown>): Promise<(sample: Sample) => void> {
   const { readProfile, profileOptions, profileWatcher, targetWarning } = await import('../../doctor/profile.js');
   const profile = readProfile(resolve(io.cwd, String(argv.profile)));
-  Object.assign(options, profileOptions(profile, { auth: argv.auth, dialect: argv.dialect }));
+  Object.assign(options.target, profileOptions(profile, { auth: argv.auth, dialect: argv.dialect }));
   const mismatch = targetWarning(profile, options.target.baseUrl);
   if (mismatch) io.err(`warning: ${mismatch}`);
   return profileWatcher(profile, (text) => io.err(`\nwarning: ${text}`));
