@@ -94,8 +94,8 @@ describe('kbbench doctor against independent services', () => {
     const run = await runCliInProcess(['run', suite, ...target, '--profile', out, '--out', join(dir, 'run')], { env: { KBBENCH_API_KEY: p.key } });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).not.toMatch(/warning/);
-    const options = (JSON.parse(readFileSync(join(dir, 'run', 'run.json'), 'utf8')) as { options: Record<string, unknown> }).options;
-    expect(options).toMatchObject({ auth: 'header', apiKeyHeader: 'api_key', dialect: 'ndjson' });
+    const config = (JSON.parse(readFileSync(join(dir, 'run', 'run.json'), 'utf8')) as { config: { target: Record<string, unknown> } }).config;
+    expect(config.target).toMatchObject({ auth: 'header', apiKeyHeader: 'api_key', dialect: 'ndjson' });
 
     // The profile says ui-sse; the service streams NDJSON: one warning, however many answers.
     writeFileSync(out, JSON.stringify({ ...report, dialect: 'ui-sse' }));

@@ -107,7 +107,7 @@ describe('--max-in-flight holds with workers (item 9)', () => {
     const r = await runCliInProcess(['run', hostileSuite(dir, 8), '--base-url', server.url, '--out', out, '--workers', '2', '--rate', '10', '--duration', '1s', '--max-in-flight', '1', '--quiet'], { env: { KBBENCH_API_KEY: KEY } });
     expect(r.stderr).toMatch(/--workers 2: 1 ran, one per place of --max-in-flight 1/);
     expect(most).toBe(1);
-    expect(readJson<{ options: { workers: number } }>(join(out, 'run.json')).options.workers).toBe(1);
+    expect(readJson<{ config: { placement: { workers: number } } }>(join(out, 'run.json')).config.placement.workers).toBe(1);
   });
 });
 

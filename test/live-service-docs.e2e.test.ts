@@ -53,8 +53,8 @@ describe('docs/live-service.md', () => {
     const doctor = results.find((r) => r.line.includes(' doctor '))!.result;
     expect(doctor.stdout).toMatch(/^doctor: conforms: 26 conform, 0 differ, 0 not tested; stream dialect ui-sse, key as the x-api-key header; 20 requests/m);
     expect(doctor.stdout).toMatch(/--profile doctor\.json {2}\(or --auth header --dialect ui-sse\)/);
-    const run = JSON.parse(readFileSync(join(work, 'reports', 'first-live-run', 'run.json'), 'utf8')) as { options: Record<string, unknown>; load: { spec: Record<string, unknown> } };
-    expect(run.options).toMatchObject({ dialect: 'ui-sse', apiKeyHeader: 'x-api-key', maxCredits: 2 });
+    const run = JSON.parse(readFileSync(join(work, 'reports', 'first-live-run', 'run.json'), 'utf8')) as { config: { target: Record<string, unknown>; budget: Record<string, unknown> }; load: { spec: Record<string, unknown> } };
+    expect(run.config).toMatchObject({ target: { dialect: 'ui-sse', apiKeyHeader: 'x-api-key' }, budget: { maxCredits: 2 } });
     // The load is run.json's own section (RunConfig), not an option.
     expect(run.load.spec).toMatchObject({ kind: 'closed', concurrency: 1 });
     const credits = JSON.parse(results.find((r) => r.line.startsWith('jq '))!.result.stdout) as { spent: number; unexplained: number };

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { StageSummary } from '../src/domain/load.js';
 import { readJson, runCli, tempDir } from './helpers.js';
 
-interface RunJson { plan: { starts: number }; options: { embedded: { degradeQuality?: boolean } }; load: { spec: { rate: { stages: unknown }; maxInFlight: number } } }
+interface RunJson { plan: { starts: number }; config: { embedded: { degradeQuality?: boolean } }; load: { spec: { rate: { stages: unknown }; maxInFlight: number } } }
 interface SummaryJson { stages: StageSummary[] | null; totals: { starts: number; dropped: number } }
 
 describe('suites/load-demo.yaml, time-scaled', () => {
@@ -22,7 +22,7 @@ describe('suites/load-demo.yaml, time-scaled', () => {
     // The flag replaced the suite's stages; max_in_flight and degrade_quality still come from the suite.
     expect(run.load.spec.rate.stages).toEqual([{ durationMs: 3000, targetPerS: 20 }, { durationMs: 3000, targetPerS: 40 }, { durationMs: 3000, targetPerS: 60 }]);
     expect(run.load.spec.maxInFlight).toBe(64);
-    expect(run.options.embedded.degradeQuality).toBe(true);
+    expect(run.config.embedded.degradeQuality).toBe(true);
     const summary = readJson<SummaryJson>(join(out, 'summary.json'));
     expect(summary.totals.starts + summary.totals.dropped).toBe(270);
     const stages = summary.stages!;

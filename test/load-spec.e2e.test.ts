@@ -21,7 +21,7 @@ const linesIn = (path: string): number => (existsSync(path) ? readFileSync(path,
 interface RunJson {
   schema_version: number;
   status: string;
-  options: Record<string, unknown>;
+  config: Record<string, unknown>;
   load: { spec: { kind: string; concurrency?: number } };
 }
 
@@ -74,7 +74,7 @@ describe('run directories written by kbbench 0.1.0', () => {
     const resumed = await runCliInProcess(['run', SUITE, '--resume', dir, '--latency-scale', '0.1', '--quiet']);
     expect(resumed.code, resumed.stderr).toBe(0);
     const run = readJson<RunJson>(join(dir, 'run.json'));
-    expect(run).toMatchObject({ schema_version: 3, status: 'completed', load: { spec: { kind: 'closed', concurrency: 8 } } });
+    expect(run).toMatchObject({ schema_version: 4, status: 'completed', load: { spec: { kind: 'closed', concurrency: 8 } } });
     const samples = readNdjson<Sample>(join(dir, 'results.ndjson'));
     expect(samples.length).toBe(42);
     expect(new Set(samples.map((s) => s.item_id)).size).toBe(42);

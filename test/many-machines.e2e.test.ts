@@ -109,8 +109,8 @@ describe('an open loop split over 3 processes, as deploy/ runs it, merges into o
         const outputs = readJson<{ outputs?: { url: string; sent_batches: number; dropped_batches: number }[] }>(join(shard, 'summary.json')).outputs;
         expect(outputs).toEqual([expect.objectContaining({ url: DEAD_REMOTE_WRITE, sent_batches: 0 })]);
         expect(outputs![0]!.dropped_batches).toBeGreaterThan(0);
-        const info = readJson<{ started_at: string; options: { startAt: string } }>(join(shard, 'run.json'));
-        expect(info.options.startAt).toBe(startAt[key]);
+        const info = readJson<{ started_at: string; config: { placement: { startAt: string } } }>(join(shard, 'run.json'));
+        expect(info.config.placement.startAt).toBe(startAt[key]);
         expect(Date.parse(info.started_at)).toBeGreaterThanOrEqual(Date.parse(startAt[key]!)); // none started before the instant
       }
     },

@@ -1,5 +1,5 @@
 // Run directories written before the lazy plan and the store/ redesign (kbbench 0.1.0), and before
-// the typed run config (run.json schema 2), still resume, report and compare: these fixtures hold the proof.
+// the typed run config (run.json schema 2) and its sections (schema 3's flat options), still resume, report and compare: these fixtures hold the proof.
 import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ const SUITE = 'test/fixtures/e2e/small.yaml';
 describe.each([
   ['kbbench 0.1.0 (run.json schema 1)', 'v0.1.0-interrupted'],
   ['run.json schema 2', 'schema2-interrupted'],
+  ['run.json schema 3 (flat options)', 'schema3-interrupted'],
 ])('a run directory written by %s', (_, fixture) => {
   const copyOfFixture = (): string => {
     const dir = join(tempDir('kbbench-old-'), 'run');

@@ -86,10 +86,10 @@ describe('kbbench regrade', () => {
     const answers = lines.filter((s) => s.endpoint !== 'create');
     expect(answers).toHaveLength(stored.filter((s) => s.endpoint !== 'create').length);
     expect(answers.filter((s) => !s.pass).map((s) => s.item_id).sort()).toEqual(['case:refund-window|model:gpt-4o-mini|r1', 'case:refund-window|model:gpt-4o|r1']);
-    const run = readJson<{ run_id: string; regrade: RegradeInfo; options: { purpose?: string } }>(join(out, 'run.json'));
+    const run = readJson<{ run_id: string; regrade: RegradeInfo; config: { record: { purpose?: string } } }>(join(out, 'run.json'));
     const sourceRun = readJson<{ run_id: string }>(join(source, 'run.json'));
     expect(run.regrade).toMatchObject({ source_run_id: sourceRun.run_id, source_dir: source, judged_again: 10, kept_failed: 0, question_changed: 0, never_asked: 0, left_out: 0 });
-    expect(run.options.purpose).toBe('regrade');
+    expect(run.config.record.purpose).toBe('regrade');
     expect(lines.every((s) => s.reused_from === sourceRun.run_id)).toBe(true);
     // The answers are the stored ones, byte for byte.
     expect(answers.map((s) => s.text)).toEqual(answers.map((s) => stored.find((t) => t.item_id === s.item_id)!.text));

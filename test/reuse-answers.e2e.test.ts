@@ -121,8 +121,8 @@ describe('kbbench run --reuse-answers', () => {
   }, 60_000);
 
   it('records its sources and label in run.json', () => {
-    const run = readJson<{ options: { reuseAnswers?: string[]; kbVersion?: string } }>(join(dir, 'two-new', 'run.json'));
-    expect(run.options).toMatchObject({ reuseAnswers: [source], kbVersion: 'docs-v1' });
+    const run = readJson<{ config: { record: { reuseAnswers?: string[] }; target: { kbVersion?: string } } }>(join(dir, 'two-new', 'run.json'));
+    expect(run.config).toMatchObject({ record: { reuseAnswers: [source] }, target: { kbVersion: 'docs-v1' } });
   });
 
   it('the embedded service: its documents are its knowledge base; the same documents reuse every answer, changed ones none', async () => {

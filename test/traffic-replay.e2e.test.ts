@@ -48,7 +48,7 @@ describe('run --traffic against a peer that stamps arrivals', () => {
     expect(second.corrected_latency_ms!).toBeGreaterThan(second.latency_ms!);
     const checked = samples.find((s) => s.prompt === 'How is customer data encrypted?')!;
     expect(checked.checks.map((c) => c.type)).toEqual(['contains']);
-    const run = readJson<{ options: { load: { spec: { kind: string; file: string } } }; load: { spec: { kind: string } } }>(join(out, 'run.json'));
+    const run = readJson<{ load: { spec: { kind: string } } }>(join(out, 'run.json'));
     expect(JSON.stringify(run)).toContain('"kind":"traffic"');
     const summary = readJson<{ totals: { requests: number; dropped: number } }>(join(out, 'summary.json'));
     expect(summary.totals.dropped).toBe(0);

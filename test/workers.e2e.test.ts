@@ -28,7 +28,7 @@ interface RunFiles {
   results: Sample[];
   timeline: TimelineLine[];
   summary: Record<string, unknown>;
-  run: { status: string; dropped: number; plan: { starts?: number }; options: Record<string, unknown> };
+  run: { status: string; dropped: number; plan: { starts?: number }; config: { placement: Record<string, unknown> } };
 }
 
 function filesOf(out: string, r: CliResult): RunFiles {
@@ -73,8 +73,8 @@ describe('--workers', () => {
     const two = await run('closed-2', [...args, '--workers', '2']);
     expect(two.r.stderr).toMatch(/workers: 2 client event loops/);
     expect(one.r.stderr).not.toMatch(/workers: /);
-    expect(two.run.options).toMatchObject({ workers: 2 });
-    expect(one.run.options).toMatchObject({ workers: 1 });
+    expect(two.run.config.placement).toMatchObject({ workers: 2 });
+    expect(one.run.config.placement).toMatchObject({ workers: 1 });
     expect(two.results.length).toBe(one.results.length);
     expect(two.results.length).toBe(6 * (4 + 3)); // 4 cases and a thread's 3 turns, 6 repeats
     expect(ids(two)).toEqual(ids(one));

@@ -18,7 +18,7 @@ export async function headCoverage(head: RunInfo): Promise<CoverageOf> {
     // The head's suite file is gone or changed, or its selection unknown: judge by what run.json
     // says it ran, and a selected run by nothing (its missing items cannot be told from unselected ones).
     const models = new Set(head.plan.models);
-    const partial = head.options.shard !== undefined || selection !== undefined;
+    const partial = head.config.placement.shard !== undefined || selection !== undefined;
     return (item) => (models.has(item.model) && !partial ? 'missing' : 'not-compared');
   }
   const { suite, plan } = recorded;

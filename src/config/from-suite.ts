@@ -44,7 +44,7 @@ export function withSuiteLoad(config: RunConfig, load: SuiteLoad | undefined): R
   const merged: RunConfig = { ...config, load: mergedLoad(config.load, load), embedded: { ...config.embedded } };
   if (merged.embedded.degradeQuality === undefined && load.degrade_quality !== undefined) merged.embedded.degradeQuality = load.degrade_quality;
   // `--output` given replaces the suite's outputs (as k6's -o does a script's).
-  if (merged.outputs === undefined && load.outputs !== undefined) merged.outputs = load.outputs;
+  if (merged.outputs.live === undefined && load.outputs !== undefined) merged.outputs = { ...merged.outputs, live: load.outputs };
   return merged;
 }
 

@@ -4,7 +4,7 @@ import type { LoadAsked, RunConfig } from './run-config.js';
 import { askedConcurrency, askedLoad, closedLoad, specOf } from './load-section.js';
 
 const stages = [{ durationMs: 1000, targetPerS: 5 }];
-const run = (asked: Partial<LoadAsked>, extra: Partial<Pick<RunConfig, 'shard' | 'resumeDir'>> = {}): Pick<RunConfig, 'load' | 'shard' | 'resumeDir'> => ({ load: askedLoad(asked), ...extra });
+const run = (asked: Partial<LoadAsked>, placement: RunConfig['placement'] = {}): Pick<RunConfig, 'load' | 'placement'> => ({ load: askedLoad(asked), placement });
 
 describe('the load section', () => {
   it('as asked: the spec its fields ask for (stages, a constant rate, or the closed loop)', () => {
@@ -14,12 +14,12 @@ describe('the load section', () => {
   });
 
   it('a spec fixed whole is the spec, whatever the run\'s shard (a derived run replaces the section)', () => {
-    expect(specOf({ load: closedLoad(2), shard: { index: 1, count: 2 } })).toEqual({ kind: 'closed', concurrency: 2 });
+    expect(specOf({ load: closedLoad(2), placement: { shard: { index: 1, count: 2 } } })).toEqual({ kind: 'closed', concurrency: 2 });
     expect(askedConcurrency(closedLoad(2))).toBe(2);
     expect(askedConcurrency(askedLoad({ concurrency: 7, rate: 1, durationMs: 1000 }))).toBe(7);
   });
 
-  it.each<[string, Partial<LoadAsked>, Partial<Pick<RunConfig, 'shard' | 'resumeDir'>>, RegExp]>([
+  it.each<[string, Partial<LoadAsked>, RunConfig['placement'], RegExp]>([
     ['--stages with --rate', { stages, rate: 5 }, {}, /give one/],
     ['--start-rate alone', { startRate: 1 }, {}, /needs --stages/],
     ['--arrival poisson on a closed loop', { arrival: 'poisson' }, {}, /open-loop/],

@@ -16,15 +16,15 @@ export function askedLoad(asked: Partial<LoadAsked> = {}): { asked: LoadAsked } 
 }
 
 /** src/load/'s input of an asked section, with the run's shard and resume (some kinds refuse them). */
-export function loadInputOf(asked: LoadAsked, config: Pick<RunConfig, 'shard' | 'resumeDir'>): LoadInput {
+export function loadInputOf(asked: LoadAsked, config: Pick<RunConfig, 'placement'>): LoadInput {
   const input: LoadInput = { ...asked };
-  if (config.shard !== undefined) input.shard = true;
-  if (config.resumeDir !== undefined) input.resume = true;
+  if (config.placement.shard !== undefined) input.shard = true;
+  if (config.placement.resumeDir !== undefined) input.resume = true;
   return input;
 }
 
 /** The run's spec: the section's own, or built from what it asks (every load rule checked). */
-export function specOf(config: Pick<RunConfig, 'load' | 'shard' | 'resumeDir'>): LoadSpec {
+export function specOf(config: Pick<RunConfig, 'load' | 'placement'>): LoadSpec {
   const load: LoadSection = config.load;
   return 'spec' in load ? validateSpec(load.spec) : buildLoadSpec(loadInputOf(load.asked, config));
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Comparison, ConfirmFinding } from '../compare/types.js';
 import { itemKeyOf } from '../compare/collect.js';
 import { readResults } from '../store/results-reader.js';
-import type { RunConfig } from '../config/run-config.js';
+import { withSections, type RunConfig } from '../config/run-config.js';
 import { runSession, type SessionHooks } from '../session/run-session.js';
 import { askedConcurrency, closedLoad } from '../config/load-section.js';
 
@@ -24,12 +24,16 @@ export async function confirmFlips(options: RunConfig, headDir: string, comparis
   const ids = [...new Set(items.map((r) => r.case_id ?? r.thread_id).filter((id): id is string => id !== null))];
   const models = [...new Set(items.map((r) => r.model))];
   const outDir = join(headDir, CONFIRM_DIR);
-  const reask: RunConfig = {
-    ...options, repeat: repeats, models, filter: ids, outDir,
-    onlyFailedDir: undefined, resumeDir: undefined, shard: undefined, startAt: undefined, thresholdFlags: [], failOn: [],
-    // The load section replaced whole: the re-asks are a closed loop, whatever load the run was.
+  // Sections replaced whole: the flips' items (their ids are within the run's own selection), the
+  // run's placement dropped, no gates, and a closed loop, whatever load the run was.
+  const { suitePath, suitePaths, suiteIsLog, seed } = options.plan;
+  const reask = withSections(options, {
+    plan: { suitePath, ...(suitePaths ? { suitePaths } : {}), ...(suiteIsLog ? { suiteIsLog } : {}), ...(seed !== undefined ? { seed } : {}), repeat: repeats, models, filter: ids },
+    placement: options.placement.workers === undefined ? {} : { workers: options.placement.workers },
+    gates: { thresholdFlags: [], failOn: [] },
+    outputs: { ...options.outputs, outDir },
     load: closedLoad(askedConcurrency(options.load)),
-  };
+  });
   await runSession(reask, hooks);
   const tally = new Map<string, { runs: number; passed: number }>();
   for await (const s of readResults(outDir)) {

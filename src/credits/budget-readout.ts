@@ -1,6 +1,6 @@
 // summary.json `credits.budget`: the limits a run was given and by how much its spend passed them.
 import type { BudgetReadout } from '../domain/credits.js';
-import type { RecordedOptions } from '../domain/run.js';
+import type { RecordedRunConfig } from '../domain/run-config.js';
 import { fromUnits, toUnits } from './units.js';
 
 export type { BudgetReadout } from '../domain/credits.js';
@@ -10,7 +10,7 @@ function limitOf(value: number | undefined): number | null {
 }
 
 /** Null when the run was given no budget: nothing to report. */
-export function budgetReadout(options: Pick<RecordedOptions, 'maxCredits' | 'minRemaining'>, spent: number, remaining: number | null): BudgetReadout | null {
+export function budgetReadout(options: Pick<RecordedRunConfig['budget'], 'maxCredits' | 'minRemaining'>, spent: number, remaining: number | null): BudgetReadout | null {
   const max = limitOf(options.maxCredits);
   const min = limitOf(options.minRemaining);
   if (max === null && min === null) return null;

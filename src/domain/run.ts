@@ -1,72 +1,15 @@
 // run.json: what a run was asked to do and how it ended (CONTRACT.md, "A run directory").
 import type { RecordedLoad } from './load.js';
-import type { OutputReport, OutputSpec } from './output.js';
-import type { RequestOptions } from './suite.js';
+import type { OutputReport } from './output.js';
+import type { RecordedRunConfig } from './run-config.js';
 export type RunStatus = 'running' | 'completed' | 'interrupted' | 'budget-exhausted' | 'failed' | 'aborted';
 
 /**
- * run.json's schema: 3 since its options are the run config as recorded, typed (its load only in
- * `load.spec`); 2 added the load spec (kbbench 0.1.0 wrote none). store/run-info.ts migrates both on read.
+ * run.json's schema: 4 since its `config` is the run config in sections as recorded (domain/run-config.ts);
+ * 3 kept the config flat as `options`; 2 added the load spec (kbbench 0.1.0 wrote none).
+ * store/run-info.ts migrates 1, 2 and 3 on read.
  */
-export const RUN_INFO_SCHEMA_VERSION = 3;
-
-/**
- * run.json's `options`: the run config (config/run-config.ts) as recorded, secrets removed and its
- * load section left out (`load.spec` holds it). Every field may be absent: a merged run, an
- * estimate's sample or an older run records fewer. store/run-info.ts checks each type on read.
- */
-export interface RecordedOptions {
-  suitePath?: string;
-  baseUrl?: string;
-  auth?: 'header' | 'query';
-  board?: string;
-  chat?: string;
-  models?: string[];
-  repeat?: number;
-  /** How many client event loops ran (not only how many were asked for). */
-  workers?: number;
-  gracefulStopMs?: number;
-  seed?: number;
-  /** --judge-sample: the share of answers whose model-graded checks were graded. */
-  judgeSample?: number;
-  maxErrors?: number;
-  maxErrorRate?: number;
-  errorWindowMs?: number;
-  requestDefaults?: RequestOptions;
-  timeoutMs?: number;
-  retries?: number;
-  maxRetryWaitMs?: number;
-  maxCredits?: number;
-  minRemaining?: number;
-  creditPrice?: number;
-  currency?: string;
-  shard?: { index: number; count: number };
-  startAt?: string;
-  resumeDir?: string;
-  outDir?: string;
-  reportsRoot?: string;
-  filter?: string[];
-  onlyFailedDir?: string;
-  embeddings?: { baseUrl: string; model: string };
-  thresholdFlags?: string[];
-  embedded?: { workspacePath?: string; seed?: number; latencyScale?: number; degradeQuality?: boolean };
-  dialect?: string;
-  /** `--fail-on`'s gates, by name. */
-  failOn?: string[];
-  allowChangedSuite?: boolean;
-  graderChat?: string;
-  graderModel?: string;
-  graderUrl?: string;
-  outputs?: OutputSpec[];
-  /** `--kb-version TEXT`: the live service's knowledge base, as the user labels it (part of an answer's key, store/answer-key.ts). */
-  kbVersion?: string;
-  /** `--reuse-answers`: the run directories whose answers this run took instead of asking. */
-  reuseAnswers?: string[];
-  /** What the run was for, when not a run of its own (`estimate-sample`). */
-  purpose?: string;
-  /** A merged run: the shards' run directories. */
-  merged_from?: string[];
-}
+export const RUN_INFO_SCHEMA_VERSION = 4;
 
 /** What the first line of a run and report.html say when the demo's documents answered (run.json `knowledge_base.demo`). */
 export const DEMO_ANSWERS_NOTICE = "answered by the demo's documents (Cobalt Desk, a fictional help desk: suites/demo/workspace.yaml), not by a knowledge base of yours";
@@ -82,8 +25,8 @@ export interface RunInfo {
    * a whole thread whose turns follow each other) and `plan_requests` (one pass through the plan).
    */
   plan: { items: number; requests: number; threads: number; models: string[]; starts?: number; plan_requests?: number };
-  /** The run config it was started with (secrets removed): what decides the plan and the target. Its load is `load.spec`. */
-  options: RecordedOptions;
+  /** The run config it was started with, in its sections (secrets removed): what decides the plan and the target. Its load is `load.spec`. */
+  config: RecordedRunConfig;
   target: { base_url: string; embedded: boolean; board_id: string; chat_id: string };
   /** The suite's thresholds (plus --threshold flags), so `kbbench report` can evaluate them again. */
   thresholds: Record<string, string[]>;

@@ -12,7 +12,7 @@ import { isoNow } from '../runner/clock.js';
 import { readResults } from '../store/results-reader.js';
 import { defaultRunDir, hasResults, RUN_FILES, writeJsonAtomic } from '../store/run-dir.js';
 import { fromUnits, sampleCreditUnits } from '../credits/units.js';
-import type { RunConfig } from '../config/run-config.js';
+import { withSections, type RunConfig } from '../config/run-config.js';
 import { prepareRun } from '../session/prepare.js';
 import { arrivalProfileOf, volumeUnknownOf } from '../load/index.js';
 import type { LoadSpec } from '../domain/load.js';
@@ -77,7 +77,7 @@ function volumeOf(request: EstimateRequest, plan: Plan): number | undefined {
 const sizeLabel = (size: SampleSize): string => ('percent' in size ? `${size.percent}% of the distinct items` : `${size.perModel} requests per model`);
 
 function checkRequest(request: EstimateRequest): void {
-  if (request.options.resumeDir) throw new InputError('estimate sends a fresh sample; --resume belongs to run', { field: '--resume' });
+  if (request.options.placement.resumeDir) throw new InputError('estimate sends a fresh sample; --resume belongs to run', { field: '--resume' });
   const { sample } = request;
   if ('perModel' in sample && (!Number.isInteger(sample.perModel) || sample.perModel < 1)) {
     throw new InputError(`--sample ${sample.perModel}: expected a whole number ≥ 1 of requests per model, or a share such as 10%`, { field: '--sample' });
@@ -140,14 +140,20 @@ export async function estimateSuite(request: EstimateRequest): Promise<Estimate>
   if (request.from?.length) {
     tallied = await tallyRuns(request.from.map((d) => resolve(d)));
   } else {
-    runDir = resolve(options.outDir ?? defaultRunDir(options.reportsRoot, `${target.suite.name}-estimate`, isoNow()));
+    runDir = resolve(options.outputs.outDir ?? defaultRunDir(options.outputs.reportsRoot, `${target.suite.name}-estimate`, isoNow()));
     if (hasResults(runDir)) {
       throw new InputError('the sample directory already holds a run; name a new one with --out', { file: runDir, field: '--out' });
     }
     // The sample is an ordinary run (same target, preflight, results and reports) of part of one repeat.
     let items: ReturnType<typeof selectSample> = [];
     // Its load section is replaced whole: a closed loop at the run's concurrency, whatever the flags or the suite asked.
-    const sampleOptions: RunConfig = { ...options, repeat: 1, shard: undefined, outDir: runDir, thresholdFlags: [], load: closedLoad(askedConcurrency(options.load)) };
+    const sampleOptions = withSections(options, {
+      plan: { ...options.plan, repeat: 1 },
+      placement: options.placement.workers === undefined ? {} : { workers: options.placement.workers },
+      outputs: { ...options.outputs, outDir: runDir },
+      gates: { ...options.gates, thresholdFlags: [] },
+      load: closedLoad(askedConcurrency(options.load)),
+    });
     const result = await runSession(sampleOptions, request.hooks, {
       purpose: 'estimate-sample',
       select: (prepared) => (items = selectSample(prepared.plan, request.sample)),

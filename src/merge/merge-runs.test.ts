@@ -1,3 +1,4 @@
+import { RecordedRunConfigSchema } from '../domain/run-config.js';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,9 +25,9 @@ async function twoShards(root: string, second: Partial<RunInfo> = {}): Promise<{
   const samples = syntheticSamples({ repeats: 2 });
   const a = join(root, 'a');
   const b = join(root, 'b');
-  await writeShard(a, samples.filter((_, i) => i % 2 === 0), { options: { shard: { index: 1, count: 2 } }, plan: { items: 9, requests: 18, threads: 3, models: ['claude-sonnet-4-6'] } });
+  await writeShard(a, samples.filter((_, i) => i % 2 === 0), { config: RecordedRunConfigSchema.parse({ placement: { shard: { index: 1, count: 2 } } }), plan: { items: 9, requests: 18, threads: 3, models: ['claude-sonnet-4-6'] } });
   await writeShard(b, samples.filter((_, i) => i % 2 === 1), {
-    options: { shard: { index: 2, count: 2 } }, plan: { items: 9, requests: 18, threads: 3, models: ['gpt-4o-mini', 'claude-sonnet-4-6'] },
+    config: RecordedRunConfigSchema.parse({ placement: { shard: { index: 2, count: 2 } } }), plan: { items: 9, requests: 18, threads: 3, models: ['gpt-4o-mini', 'claude-sonnet-4-6'] },
     run_id: 'second', started_at: '2025-11-22T01:43:02.000Z', finished_at: '2025-11-22T01:43:20.000Z', ...second,
   });
   return { a, b, samples };

@@ -1,10 +1,11 @@
+import { RecordedRunConfigSchema } from '../domain/run-config.js';
 import { describe, expect, it } from 'vitest';
 import type { RunInfo } from '../domain/run.js';
 import { syntheticRunInfo } from '../report/test-support/synthetic-run.js';
 import { checkShardSet, mergedRunInfo, mergedStatus, startShiftsMs } from './merged-run-info.js';
 
 const shard = (index: number | null, count: number, patch: Partial<RunInfo> = {}): RunInfo => ({
-  ...syntheticRunInfo('/r'), options: index === null ? { workers: 1 } : { shard: { index, count }, outDir: '/x', workers: 1 }, ...patch,
+  ...syntheticRunInfo('/r'), config: RecordedRunConfigSchema.parse(index === null ? { placement: { workers: 1 } } : { placement: { shard: { index, count }, workers: 1 }, outputs: { outDir: '/x' } }), ...patch,
 });
 
 describe('merged run.json', () => {
@@ -25,10 +26,10 @@ describe('merged run.json', () => {
     expect(info).toMatchObject({
       started_at: '2025-11-22T01:43:00.000Z', finished_at: '2025-11-22T01:43:30.000Z', duration_ms: 30_000, dropped: 2,
       plan: { items: 12, requests: 108, threads: 2 }, thresholds: { ttfc_ms: ['p(95)<2000'], pass_rate: ['rate>=0.9'] },
-      options: { workers: 1, merged_from: ['/s2', '/s1'] },
+      config: { placement: { workers: 1 }, record: { mergedFrom: ['/s2', '/s1'] } },
     });
-    expect(info.options).not.toHaveProperty('shard');
-    expect(info.options).not.toHaveProperty('outDir');
+    expect(info.config.placement).not.toHaveProperty('shard');
+    expect(info.config.outputs).not.toHaveProperty('outDir');
     expect(info.shards.map((s) => [s.run_dir, s.shard, s.requests])).toEqual([['/s2', '2/2', 5], ['/s1', '1/2', 7]]);
     expect(startShiftsMs(runs.map((r) => r.run))).toEqual([5000, 0]);
   });
@@ -37,7 +38,7 @@ describe('merged run.json', () => {
     // Each segment holds the whole plan's items and threads, and its own share of the starts (runner/segment.ts).
     const segment = (index: number): RunInfo => {
       const base = shard(index, 3);
-      return { ...base, plan: { ...base.plan, requests: 10 + index, starts: 7 + index }, options: { shard: { index, count: 3 } },
+      return { ...base, plan: { ...base.plan, requests: 10 + index, starts: 7 + index }, config: RecordedRunConfigSchema.parse({ placement: { shard: { index, count: 3 } } }),
         load: { spec: { kind: 'arrivals', rate: { kind: 'constant', ratePerS: 30, durationMs: 2000 }, arrival: 'constant', maxInFlight: 64 } } };
     };
     const runs = [1, 2, 3].map((i) => ({ dir: `/s${i}`, run: segment(i), lines: 20 }));
@@ -59,8 +60,8 @@ describe('merged run.json', () => {
   it('refuses shards that disagree on the plan, naming the flag and both values', () => {
     const set = (runs: RunInfo[]) => checkShardSet(runs.map((run, i) => ({ dir: `/s${i}`, run })), true);
     const other = shard(2, 2);
-    expect(() => set([shard(1, 2), { ...other, options: { ...other.options, repeat: 3 } }])).toThrow(/\/s0 and \/s1 were run with different plans \(--repeat null vs 3\)/);
-    expect(() => set([shard(1, 2), { ...other, options: { ...other.options, models: ['gpt-5'] } }])).toThrow(/--models/);
+    expect(() => set([shard(1, 2), { ...other, config: { ...other.config, plan: { ...other.config.plan, repeat: 3 } } }])).toThrow(/\/s0 and \/s1 were run with different plans \(--repeat null vs 3\)/);
+    expect(() => set([shard(1, 2), { ...other, config: { ...other.config, plan: { ...other.config.plan, models: ['gpt-5'] } } }])).toThrow(/--models/);
   });
 
   it('a partial merge is never completed (verdict incomplete) and says what is missing', () => {

@@ -2,7 +2,7 @@
 import { mergeRunLoads } from '../metrics/merge-timelines.js';
 import { randomUUID } from 'node:crypto';
 import { hasSchedule } from '../domain/load.js';
-import { RUN_INFO_SCHEMA_VERSION, type RecordedOptions, type RunInfo, type RunStatus } from '../domain/run.js';
+import { RUN_INFO_SCHEMA_VERSION, type RunInfo, type RunStatus } from '../domain/run.js';
 import { InputError } from '../domain/errors.js';
 import { shardsSchedule } from '../load/index.js';
 
@@ -36,7 +36,7 @@ export function mergedStatus(statuses: readonly RunStatus[]): RunStatus {
 }
 
 export function shardLabel(run: RunInfo): string | null {
-  const shard = run.options.shard;
+  const shard = run.config.placement.shard;
   return shard ? `${shard.index}/${shard.count}` : null;
 }
 
@@ -97,7 +97,10 @@ function mergedPlan(runs: readonly RunInfo[]): RunInfo['plan'] {
 export function mergedRunInfo(shards: readonly ShardRun[], toolVersion: string, nowIso: string, missing: readonly string[] = []): MergedRunInfo {
   const runs = shards.map((s) => s.run);
   const first = runs[0]!;
-  const { shard: _shard, outDir: _out, resumeDir: _resume, ...options } = first.options;
+  // The first shard's config, its placement and directory the merged run's own (no shard, no resume, no --out).
+  const { outDir: _out, ...outputs } = first.config.outputs;
+  const { shard: _shard, resumeDir: _resume, ...placement } = first.config.placement;
+  const config = { ...first.config, placement, outputs, record: { ...first.config.record, mergedFrom: shards.map((s) => s.dir) } };
   const worst = mergedStatus(runs.map((r) => r.status));
   // A partial merge is never complete: its verdict is incomplete (exit 3), whatever its shards say.
   const status = missing.length > 0 && worst === 'completed' ? 'interrupted' : worst;
@@ -111,7 +114,7 @@ export function mergedRunInfo(shards: readonly ShardRun[], toolVersion: string, 
     tool: { name: 'kbbench', version: toolVersion },
     suite: first.suite,
     plan: mergedPlan(runs),
-    options: { ...options, merged_from: shards.map((s) => s.dir) },
+    config,
     target: first.target,
     thresholds: mergedThresholds(runs),
     ...timeSpan(runs),
@@ -128,12 +131,12 @@ export function mergedRunInfo(shards: readonly ShardRun[], toolVersion: string, 
 }
 
 /** Options that shape the plan (its load is `load.spec`): shards of one run share them all. */
-const PLAN_OPTIONS = ['models', 'repeat', 'filter', 'onlyFailedDir'] as const satisfies readonly (keyof RecordedOptions)[];
+const PLAN_OPTIONS = ['models', 'repeat', 'filter', 'onlyFailedDir'] as const satisfies readonly (keyof RunInfo['config']['plan'])[];
 
 function planShape(run: RunInfo): Record<string, string> {
   // The models asked for (an item shard's plan may hold fewer: its items' models alone).
   const shape: Record<string, string> = {};
-  for (const key of PLAN_OPTIONS) shape[key] = JSON.stringify(key === 'models' && run.options.models ? [...run.options.models].sort() : (run.options[key] ?? null));
+  for (const key of PLAN_OPTIONS) shape[key] = JSON.stringify(key === 'models' && run.config.plan.models ? [...run.config.plan.models].sort() : (run.config.plan[key] ?? null));
   // The load spec (run.json `load.spec`): every shard of one run holds the whole run's. Workers and
   // the in-flight cap are a machine's capacity, not the plan: shards may differ there.
   const { concurrency: _workers, maxInFlight: _cap, ...spec } = (run.load?.spec ?? {}) as unknown as Record<string, unknown>;

@@ -27,13 +27,13 @@ export async function suiteAndPlanOfRun(run: RunInfo, keep?: SuiteFilter): Promi
     const whole = run.suite.files ? await loadSuites(run.suite.files) : await loadSuite(run.suite.path);
     if (whole.sha256 !== run.suite.sha256) return null;
     const suite = keep ? filterSuite(whole, keep) : whole;
-    const o = run.options;
+    const o = run.config;
     const plan = buildPlan(suite, {
-      ...(o.models?.length ? { models: o.models } : {}),
-      repeat: o.repeat ?? 1,
+      ...(o.plan.models?.length ? { models: o.plan.models } : {}),
+      repeat: o.plan.repeat ?? 1,
       // An open loop's shard is a segment of its starts over the whole plan (runner/segment.ts), not part of the items.
-      ...(o.shard && !shardsSchedule(run.load.spec) ? { shard: o.shard } : {}),
-      defaults: o.requestDefaults ?? {},
+      ...(o.placement.shard && !shardsSchedule(run.load.spec) ? { shard: o.placement.shard } : {}),
+      defaults: o.request.requestDefaults ?? {},
     });
     return { suite: whole, plan };
   } catch {

@@ -1,7 +1,7 @@
 // A regrade's run config: the source run's, as run.json recorded it, with the judging sections replaced (suite, grader, gates, output).
 import { resolve } from 'node:path';
 import type { RunInfo } from '../domain/run.js';
-import type { RunConfig } from '../config/run-config.js';
+import { parseRunConfig, type RunConfig } from '../config/run-config.js';
 import { RUN_DEFAULTS } from '../config/defaults.js';
 import { closedLoad } from '../config/load-section.js';
 import type { Gate } from '../metrics/gates.js';
@@ -36,43 +36,28 @@ export interface RegradeAsked {
  * section is replaced whole: nothing is sent, so a regrade is one pass over the plan (closed).
  */
 export function regradeConfig(source: RunInfo, asked: RegradeAsked): RunConfig {
-  const o = source.options;
+  const o = source.config;
   const ownSuite = source.suite.files ?? [source.suite.path];
   const suitePaths = asked.suitePath !== undefined ? [resolve(asked.suitePath)] : ownSuite;
   // The grader flags replace the source's as a whole: a new --grader-url with the old model would be neither grader.
-  const graderFlags = asked.graderChat ?? asked.graderUrl ?? asked.graderModel;
-  const grader = graderFlags !== undefined ? asked : o;
-  return {
-    suitePath: suitePaths[0]!,
-    ...(suitePaths.length > 1 ? { suitePaths } : {}),
-    ...(o.baseUrl !== undefined ? { baseUrl: o.baseUrl } : {}),
-    auth: o.auth ?? 'header',
-    ...(o.board !== undefined ? { board: o.board } : {}),
-    ...(o.chat !== undefined ? { chat: o.chat } : {}),
-    ...(o.models !== undefined ? { models: o.models } : {}),
-    repeat: o.repeat ?? RUN_DEFAULTS.repeat,
-    ...(o.shard !== undefined ? { shard: o.shard } : {}),
-    ...(o.filter !== undefined ? { filter: o.filter } : {}),
-    ...(o.onlyFailedDir !== undefined ? { onlyFailedDir: o.onlyFailedDir } : {}),
-    requestDefaults: o.requestDefaults ?? {},
-    timeoutMs: asked.timeoutMs,
-    retries: asked.retries,
-    ...(o.creditPrice !== undefined ? { creditPrice: o.creditPrice } : {}),
-    ...(o.currency !== undefined ? { currency: o.currency } : {}),
-    ...(asked.outDir !== undefined ? { outDir: asked.outDir } : {}),
-    reportsRoot: asked.reportsRoot,
-    thresholdFlags: o.thresholdFlags ?? [],
-    embedded: o.embedded?.workspacePath !== undefined ? { workspacePath: o.embedded.workspacePath } : {},
-    ...(asked.failOn !== undefined ? { failOn: asked.failOn } : {}),
-    ...(asked.label !== undefined ? { label: asked.label } : {}),
-    ...(asked.commit !== undefined ? { commit: asked.commit } : {}),
-    ...(asked.baselineSuite !== undefined ? { baselineSuite: asked.baselineSuite } : {}),
-    ...(grader.graderChat !== undefined ? { graderChat: grader.graderChat } : {}),
-    ...(grader.graderModel !== undefined ? { graderModel: grader.graderModel } : {}),
-    ...(grader.graderUrl !== undefined ? { graderUrl: grader.graderUrl } : {}),
-    ...(asked.graderApiKey !== undefined ? { graderApiKey: asked.graderApiKey } : {}),
-    ...(asked.graderCacheDir !== undefined ? { graderCacheDir: asked.graderCacheDir } : {}),
-    toolVersion: asked.toolVersion,
+  const askedGrader = asked.graderChat ?? asked.graderUrl ?? asked.graderModel;
+  const grader = askedGrader !== undefined ? { chat: asked.graderChat, model: asked.graderModel, url: asked.graderUrl } : o.grader;
+  const opt = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } => (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+  return parseRunConfig({
+    target: { ...opt('baseUrl', o.target.baseUrl), auth: o.target.auth ?? RUN_DEFAULTS.auth, ...opt('board', o.target.board), ...opt('chat', o.target.chat), ...opt('kbVersion', o.target.kbVersion) },
+    plan: {
+      suitePath: suitePaths[0]!, ...(suitePaths.length > 1 ? { suitePaths } : {}), ...opt('models', o.plan.models), repeat: o.plan.repeat ?? RUN_DEFAULTS.repeat,
+      ...opt('filter', o.plan.filter), ...opt('onlyFailedDir', o.plan.onlyFailedDir),
+    },
+    placement: { ...opt('shard', o.placement.shard) },
+    request: { requestDefaults: o.request.requestDefaults ?? {}, timeoutMs: asked.timeoutMs, retries: asked.retries },
+    budget: { ...opt('creditPrice', o.budget.creditPrice), ...opt('currency', o.budget.currency) },
+    stop: {},
+    gates: { thresholdFlags: o.gates.thresholdFlags ?? [], ...opt('failOn', asked.failOn), ...opt('baselineSuite', asked.baselineSuite) },
+    outputs: { ...opt('outDir', asked.outDir), reportsRoot: asked.reportsRoot },
+    embedded: { ...opt('workspacePath', o.embedded.workspacePath) },
+    grader: { ...opt('chat', grader.chat), ...opt('model', grader.model), ...opt('url', grader.url), ...opt('apiKey', asked.graderApiKey), ...opt('cacheDir', asked.graderCacheDir) },
+    record: { ...opt('label', asked.label), ...opt('commit', asked.commit), toolVersion: asked.toolVersion },
     load: closedLoad(),
-  };
+  });
 }

@@ -84,13 +84,13 @@ export async function regradeRun(asked: RegradeAsked, hooks: RegradeHooks): Prom
   // Never reached: the only grader a regrade may ask is an outside one (assertOutsideGrader).
   const client = createClient({ baseUrl: 'http://127.0.0.1:9', apiKey: '', auth: 'header' });
   try {
-    const grader = prepared.grader ? makeGrader(prepared.grader, { client, boardId: target.boardId, timeoutMs: options.timeoutMs, ...(options.graderApiKey ? { apiKey: options.graderApiKey } : {}) }) : undefined;
+    const grader = prepared.grader ? makeGrader(prepared.grader, { client, boardId: target.boardId, timeoutMs: options.request.timeoutMs, ...(options.grader.apiKey ? { apiKey: options.grader.apiKey } : {}) }) : undefined;
     if (grader) await preflightGrader(grader, hooks.signal);
     const check = judgePort(client, target, options, { ...(grader ? { grader } : {}), ...(prepared.knowledge ? { knowledge: prepared.knowledge } : {}) });
     const stored = await readStoredLines(sourceDir);
     const startedAt = isoNow();
-    const named = options.outDir;
-    let runDir = resolve(named ?? defaultRunDir(options.reportsRoot, prepared.suite.name, startedAt));
+    const named = options.outputs.outDir;
+    let runDir = resolve(named ?? defaultRunDir(options.outputs.reportsRoot, prepared.suite.name, startedAt));
     if (named !== undefined) assertFreshRunDir(runDir);
     if (named === undefined) runDir = claimRunDir(runDir);
     else ensureRunDir(runDir);
@@ -98,8 +98,8 @@ export async function regradeRun(asked: RegradeAsked, hooks: RegradeHooks): Prom
     try {
       assertFreshRunDir(runDir);
       const begun = initialRunInfo(prepared, options, target, null, 'regrade');
-      const kbVersion = source.options.kbVersion;
-      let info: RunInfo = { ...begun, started_at: startedAt, options: { ...begun.options, ...(kbVersion !== undefined ? { kbVersion } : {}) } };
+      // The source's --kb-version is kept in the target section (regradeConfig): its answers' keys stay as they were.
+      let info: RunInfo = { ...begun, started_at: startedAt };
       writeRunInfo(runDir, info);
       hooks.onStart?.({ runDir, sourceDir, total: prepared.plan.counts.requests, warnings: prepared.warnings });
       const t0 = performance.now();

@@ -1,7 +1,8 @@
 // Builds every report of a run from results.ndjson alone: one streaming pass (thresholds judged in it), then each writer in turn.
 import { budgetReadout } from '../credits/budget-readout.js';
 import { DEFAULT_GATES, parseFailOn, type Gate } from '../metrics/gates.js';
-import type { RecordedOptions, RunInfo } from '../domain/run.js';
+import type { RunInfo } from '../domain/run.js';
+import type { RecordedRunConfig } from '../domain/run-config.js';
 import type { Sample } from '../domain/sample.js';
 import type { Summary } from '../domain/summary.js';
 import { writeHistogramFile } from '../metrics/histogram-file.js';
@@ -47,8 +48,8 @@ export interface BuildReportsResult {
   read: ResultsReadStats;
 }
 
-/** The price a run was given (run.json options), for money beside credits. */
-function creditPriceOf(options: RecordedOptions): { credit_price?: { price: number; currency: string | null } } {
+/** The price a run was given (run.json config.budget), for money beside credits. */
+function creditPriceOf(options: RecordedRunConfig['budget']): { credit_price?: { price: number; currency: string | null } } {
   const price = options.creditPrice;
   if (price === undefined || !Number.isFinite(price) || price < 0) return {};
   return { credit_price: { price, currency: options.currency ?? null } };
@@ -102,12 +103,12 @@ export async function buildReports(options: BuildReportsOptions): Promise<BuildR
     missing: missingAnswers(run, answers, failOnOf(options).fail_on),
     duration_ms: run.duration_ms,
     model_order: run.plan.models,
-    ...(run.options.judgeSample !== undefined ? { judge_sample: run.options.judgeSample } : {}),
-    ...creditPriceOf(run.options),
+    ...(run.config.grader.judgeSample !== undefined ? { judge_sample: run.config.grader.judgeSample } : {}),
+    ...creditPriceOf(run.config.budget),
   });
   try {
-    const loaded = withBudget(withLoad(finished.summary, load), run.options);
-    const good = { ...loaded, goodput: goodputSummary(bounds, loaded.stages, run.options.judgeSample) };
+    const loaded = withBudget(withLoad(finished.summary, load), run.config.budget);
+    const good = { ...loaded, goodput: goodputSummary(bounds, loaded.stages, run.config.grader.judgeSample) };
     const swept = sweepSummary ? { ...good, sweep: sweepSummary } : good;
     // Every number in its unit (credits 1e-5, ms 1e-3): summary.json carries no float noise.
     const summary: Summary = roundToUnits(people.finish(run.outputs ? { ...swept, outputs: run.outputs } : swept));
@@ -139,7 +140,7 @@ export function missingAnswers(run: Pick<RunInfo, 'status' | 'load' | 'plan' | '
 /** The flag's gates, else the ones the run was started with (run.json), else the default. */
 function failOnOf(options: BuildReportsOptions): { fail_on?: readonly Gate[] } {
   if (options.failOn) return { fail_on: options.failOn };
-  const recorded = options.run.options.failOn;
+  const recorded = options.run.config.gates.failOn;
   if (recorded !== undefined) {
     const parsed = parseFailOn(recorded.join(',') || 'none');
     if (parsed) return { fail_on: parsed };
@@ -148,7 +149,7 @@ function failOnOf(options: BuildReportsOptions): { fail_on?: readonly Gate[] } {
 }
 
 /** summary.json `credits.budget`: the run's limits and any overshoot, judged on the whole run's spend. */
-function withBudget(summary: Summary, options: RecordedOptions): Summary {
+function withBudget(summary: Summary, options: RecordedRunConfig['budget']): Summary {
   if (!summary.credits) return summary;
   const budget = budgetReadout(options, summary.totals.credits_used, summary.credits.remaining.credits);
   return budget ? { ...summary, credits: { ...summary.credits, budget } } : summary;

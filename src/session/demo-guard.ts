@@ -17,10 +17,10 @@ export function servesDemo(workspacePath: string | undefined): boolean {
  * kbbench ships, or one that names its board and chat (suite `target:` or --board/--chat); else exit 2
  * with the two ways out.
  */
-export function assertMeansDemo(options: Pick<RunConfig, 'board' | 'chat'>, suite: Suite, workspacePath: string | undefined): void {
+export function assertMeansDemo(options: Pick<RunConfig, 'target'>, suite: Suite, workspacePath: string | undefined): void {
   if (workspacePath !== undefined) return;
   if ((suite.files ?? [suite.path]).every(isShippedSuite)) return;
-  if ((options.board ?? suite.target.board_id) !== undefined && (options.chat ?? suite.target.chat_id) !== undefined) return;
+  if ((options.target.board ?? suite.target.board_id) !== undefined && (options.target.chat ?? suite.target.chat_id) !== undefined) return;
   throw new InputError(
     'the suite names no knowledge base, and without --base-url the embedded service would answer from the demo\'s documents. ' +
       'Name yours: `workspace: FILE` in a YAML suite (a CSV suite: a YAML suite that includes it, `cases: [file://questions.csv]`) or `--workspace FILE` ' +

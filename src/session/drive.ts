@@ -91,9 +91,9 @@ function markWarmup(sample: Sample, warmupMs: number | undefined): Sample {
 
 function stopOptionsOf(options: RunConfig) {
   return {
-    ...(options.maxErrors !== undefined ? { maxErrors: options.maxErrors } : {}),
-    ...(options.maxErrorRate !== undefined ? { maxErrorRate: options.maxErrorRate } : {}),
-    ...(options.errorWindowMs !== undefined ? { errorWindowMs: options.errorWindowMs } : {}),
+    ...(options.stop.maxErrors !== undefined ? { maxErrors: options.stop.maxErrors } : {}),
+    ...(options.stop.maxErrorRate !== undefined ? { maxErrorRate: options.stop.maxErrorRate } : {}),
+    ...(options.stop.errorWindowMs !== undefined ? { errorWindowMs: options.stop.errorWindowMs } : {}),
   };
 }
 
@@ -109,13 +109,13 @@ export function runnerOptionsOf(
   const spec = specOf(options);
   return {
     client, target: { boardId: target.boardId, chatId: target.chatId }, concurrency: askedConcurrency(options.load),
-    load: loopOf(spec, { shard: options.shard ?? null, ...(options.seed !== undefined ? { seed: options.seed } : {}), ...(options.models?.length === 1 ? { model: options.models[0]! } : {}) }), ...mixOf(spec, options.seed, counts.maxWeight),
-    timeoutMs: options.timeoutMs, retries: options.retries,
-    ...(options.gracefulStopMs !== undefined ? { gracefulStopMs: options.gracefulStopMs } : {}),
-    ...(options.maxRetryWaitMs !== undefined ? { backoff: { maxWaitMs: options.maxRetryWaitMs } } : {}),
+    load: loopOf(spec, { shard: options.placement.shard ?? null, ...(options.plan.seed !== undefined ? { seed: options.plan.seed } : {}), ...(options.plan.models?.length === 1 ? { model: options.plan.models[0]! } : {}) }), ...mixOf(spec, options.plan.seed, counts.maxWeight),
+    timeoutMs: options.request.timeoutMs, retries: options.request.retries,
+    ...(options.request.gracefulStopMs !== undefined ? { gracefulStopMs: options.request.gracefulStopMs } : {}),
+    ...(options.request.maxRetryWaitMs !== undefined ? { backoff: { maxWaitMs: options.request.maxRetryWaitMs } } : {}),
     budget: {
-      ...(options.maxCredits !== undefined ? { maxCredits: Math.max(0, options.maxCredits - fromUnits(counts.previousUnits)) } : {}),
-      ...(options.minRemaining !== undefined ? { minRemaining: options.minRemaining } : {}),
+      ...(options.budget.maxCredits !== undefined ? { maxCredits: Math.max(0, options.budget.maxCredits - fromUnits(counts.previousUnits)) } : {}),
+      ...(options.budget.minRemaining !== undefined ? { minRemaining: options.budget.minRemaining } : {}),
     },
     check: judgePort(client, target, options, grading), stop: signals.stop, abort: signals.abort,
     ...(counts.reuse ? { reuse: counts.reuse } : {}),
@@ -135,13 +135,13 @@ export async function drive(
   let cancelRun = (): void => undefined;
   results.onFailure = () => cancelRun();
   // The live-metrics outputs' modules are imported on demand (src/outputs/registry.ts): before the clock starts.
-  if (counts.outputContext && options.outputs?.length) await loadOutputs(options.outputs);
+  if (counts.outputContext && options.outputs.live?.length) await loadOutputs(options.outputs.live);
   // --workers N: N loops in worker threads, their events joined here (session/workers/).
   if (counts.workers) await counts.workers.ready;
   const handle = counts.workers ? counts.workers.start(hooks) : startRun(source, runnerOptionsOf(options, client, target, counts, grading, hooks));
   const timeline = startRunOutputs({
     runDir, runStartMs: handle.runStartMs, spec, shape: loadShapeOf(options), loopDelay: startLoopDelayProbe(),
-    ...(options.outputs ? { outputs: options.outputs } : {}), ...(counts.outputContext ? { outputContext: counts.outputContext } : {}),
+    ...(options.outputs.live ? { outputs: options.outputs.live } : {}), ...(counts.outputContext ? { outputContext: counts.outputContext } : {}),
     ...(hooks.onInterval ? { onInterval: hooks.onInterval } : {}),
   });
   cancelRun = () => handle.cancel();

@@ -20,7 +20,7 @@ export interface GradingDeps {
   knowledge?: Knowledge;
 }
 
-type PortOptions = Pick<RunConfig, 'timeoutMs' | 'retries' | 'maxRetryWaitMs' | 'embeddings' | 'graderCacheDir' | 'judgeSample' | 'seed'>;
+type PortOptions = Pick<RunConfig, 'request' | 'grader' | 'plan'>;
 
 /**
  * The grader of one request: a chat named on the check (with its own model), else the run's. Each
@@ -36,7 +36,7 @@ function graderFor(request: JudgeRequest, run: Grader | undefined, client: KbCli
     grader = request.chat_id !== undefined
       ? retryingGrader(makeGrader(
           { kind: 'chat', chat_id: request.chat_id, ...(request.board_id ? { board_id: request.board_id } : {}), ...(request.model ? { model: request.model } : {}) },
-          { client, boardId: target.boardId, timeoutMs: options.timeoutMs },
+          { client, boardId: target.boardId, timeoutMs: options.request.timeoutMs },
         ), policy)
       : run!.withModel(request.model!);
     cache.set(key, grader);
@@ -47,17 +47,17 @@ function graderFor(request: JudgeRequest, run: Grader | undefined, client: KbCli
 /** A hard stop during a grading is a cancellation (resume grades the answer again), never a check not judged. */
 export function judgePort(client: KbClient, target: ResolvedTarget, options: PortOptions, deps: GradingDeps = {}): CheckFn {
   const cache = new Map<string, Grader>();
-  const policy = retryPolicyOf({ ...DEFAULT_BACKOFF, retries: options.retries }, options);
+  const policy = retryPolicyOf({ ...DEFAULT_BACKOFF, retries: options.request.retries }, options.request);
   const runGrader = deps.grader && retryingGrader(deps.grader, policy);
-  const embeddings = options.embeddings && { ...options.embeddings, timeoutMs: options.timeoutMs };
+  const embeddings = options.grader.embeddings && { ...options.grader.embeddings, timeoutMs: options.request.timeoutMs };
   const grader = (request: JudgeRequest): Grader | undefined => graderFor(request, runGrader, client, target, policy, options, cache);
-  const verdicts = options.graderCacheDir === undefined ? undefined : verdictMemo(openVerdictCache(options.graderCacheDir), (request) => {
+  const verdicts = options.grader.cacheDir === undefined ? undefined : verdictMemo(openVerdictCache(options.grader.cacheDir), (request) => {
     const chosen = grader(request);
     return chosen && graderIdentity(chosen, target, request);
   });
-  const share = options.judgeSample;
+  const share = options.grader.judgeSample;
   return async (specs, subject, requestSignal) => {
-    const sampledOut = share !== undefined && !inJudgeSample(subject.item_id ?? subject.prompt ?? subject.text, share, options.seed);
+    const sampledOut = share !== undefined && !inJudgeSample(subject.item_id ?? subject.prompt ?? subject.text, share, options.plan.seed);
     const results = await runChecks(specs, subject, {
       ...(sampledOut ? { notSampled: notSampledReason(share) } : {}),
       judge: async (request) => {

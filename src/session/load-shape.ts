@@ -19,8 +19,8 @@ export interface LoadShape {
  */
 export function loadShapeOf(options: RunConfig): LoadShape | null {
   const profile = loadProfileOf(options);
-  const schedule = scheduleOf(specOf(options), options.shard?.count ?? 1);
+  const schedule = scheduleOf(specOf(options), options.placement.shard?.count ?? 1);
   if (profile === null || schedule === null) return null;
-  const share = options.shard ? 1 / options.shard.count : 1;
+  const share = options.placement.shard ? 1 / options.placement.shard.count : 1;
   return { stages: schedule.stages, targetRateAt: (tMs) => targetRateAt(profile, tMs) * share };
 }

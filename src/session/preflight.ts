@@ -20,18 +20,18 @@ const PREFLIGHT_TIMEOUT_MS = 15_000;
 const PREFLIGHT_RETRY = { ...DEFAULT_BACKOFF, retries: 4, baseMs: 400 };
 
 /** A policy with the run's --max-retry-wait, for the waits outside the runner (preflight, judges). */
-export function retryPolicyOf(policy: BackoffPolicy, options: Pick<RunConfig, 'maxRetryWaitMs'>): BackoffPolicy {
-  return options.maxRetryWaitMs === undefined ? policy : { ...policy, maxWaitMs: options.maxRetryWaitMs };
+export function retryPolicyOf(policy: BackoffPolicy, request: Pick<RunConfig['request'], 'maxRetryWaitMs'>): BackoffPolicy {
+  return request.maxRetryWaitMs === undefined ? policy : { ...policy, maxWaitMs: request.maxRetryWaitMs };
 }
 
 function listBoardsPatiently(client: KbClient, signal: AbortSignal, policy: BackoffPolicy): Promise<{ id: string }[]> {
   return retryingClient(client, policy).listBoards(signal, PREFLIGHT_TIMEOUT_MS);
 }
 
-export async function preflight(client: KbClient, target: ResolvedTarget, signal: AbortSignal, options: Pick<RunConfig, 'maxRetryWaitMs'> = {}): Promise<void> {
+export async function preflight(client: KbClient, target: ResolvedTarget, signal: AbortSignal, request: Pick<RunConfig['request'], 'maxRetryWaitMs'> = {}): Promise<void> {
   let boards: { id: string }[];
   try {
-    boards = await listBoardsPatiently(client, signal, retryPolicyOf(PREFLIGHT_RETRY, options));
+    boards = await listBoardsPatiently(client, signal, retryPolicyOf(PREFLIGHT_RETRY, request));
   } catch (error) {
     if (!(error instanceof KbError)) throw error;
     if (error.code === 'E_UNAUTHORIZED') throw new PreflightError('the service rejected the API key (401 Unauthorized)', error);
@@ -64,12 +64,12 @@ export async function preflightGrader(grader: Grader, signal: AbortSignal): Prom
  * `--embeddings-url`: one embedding asked before the first question, so a wrong URL, model or key is
  * exit 2 with nothing paid, rather than every `similar` check of the run "not judged" afterwards.
  */
-export async function preflightEmbeddings(options: Pick<RunConfig, 'embeddings'>, signal: AbortSignal): Promise<void> {
-  if (!options.embeddings) return;
+export async function preflightEmbeddings(options: Pick<RunConfig, 'grader'>, signal: AbortSignal): Promise<void> {
+  if (!options.grader.embeddings) return;
   try {
-    await fetchEmbeddings({ ...options.embeddings, timeoutMs: PREFLIGHT_TIMEOUT_MS }, ['kbbench preflight'], signal);
+    await fetchEmbeddings({ ...options.grader.embeddings, timeoutMs: PREFLIGHT_TIMEOUT_MS }, ['kbbench preflight'], signal);
   } catch (error) {
     if (signal.aborted) throw error;
-    throw new InputError(`the embeddings endpoint did not answer before the run (model ${options.embeddings.model}): ${(error as Error).message}`, { field: '--embeddings-url' });
+    throw new InputError(`the embeddings endpoint did not answer before the run (model ${options.grader.embeddings.model}): ${(error as Error).message}`, { field: '--embeddings-url' });
   }
 }

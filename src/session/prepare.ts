@@ -14,7 +14,7 @@ import { filterSuite, parseFilters } from '../suite/filter.js';
 import { assertReuseFlags } from './reuse-answers.js';
 import { onlyFailedFilter } from '../store/run-selection.js';
 import { withSuiteLoad, withSuiteTraffic } from '../config/from-suite.js';
-import type { RunConfig } from '../config/run-config.js';
+import { parseRunConfig, type RunConfig } from '../config/run-config.js';
 import { assertModelNames } from './model-names.js';
 import { assertThresholdScopes } from './threshold-scopes.js';
 import type { GraderSpec } from '../domain/suite.js';
@@ -70,14 +70,14 @@ function checkThresholdTags(thresholds: Record<string, string[]>, suite: Suite):
 
 /** The suite, narrowed by --filter and --only-failed (both: an item must pass both). */
 async function selectedSuite(options: RunConfig): Promise<Suite> {
-  const byPattern = parseFilters(options.filter ?? []);
-  const byFailure = options.onlyFailedDir === undefined ? undefined : await onlyFailedFilter(options.onlyFailedDir);
-  const suite = options.suiteIsLog ? await logSuite(options.suitePath) : await loadSuites(options.suitePaths ?? [options.suitePath]);
+  const byPattern = parseFilters(options.plan.filter ?? []);
+  const byFailure = options.plan.onlyFailedDir === undefined ? undefined : await onlyFailedFilter(options.plan.onlyFailedDir);
+  const suite = options.plan.suiteIsLog ? await logSuite(options.plan.suitePath) : await loadSuites(options.plan.suitePaths ?? [options.plan.suitePath]);
   if (byPattern === undefined && byFailure === undefined) return suite;
   const narrowed = filterSuite(suite, (subject) => (byPattern?.(subject) ?? true) && (byFailure?.(subject) ?? true));
   if (narrowed.cases.length === 0 && narrowed.threads.length === 0) {
-    const what = [options.filter?.length ? `--filter ${options.filter.join(' ')}` : '', byFailure ? `--only-failed ${options.onlyFailedDir}` : ''].filter(Boolean).join(' and ');
-    throw new InputError(`${what} selects no case or thread of ${suite.path}`, { field: options.filter?.length ? '--filter' : '--only-failed' });
+    const what = [options.plan.filter?.length ? `--filter ${options.plan.filter.join(' ')}` : '', byFailure ? `--only-failed ${options.plan.onlyFailedDir}` : ''].filter(Boolean).join(' and ');
+    throw new InputError(`${what} selects no case or thread of ${suite.path}`, { field: options.plan.filter?.length ? '--filter' : '--only-failed' });
   }
   return narrowed;
 }
@@ -101,10 +101,10 @@ function repeatOf(suite: Suite, repeat: number): number {
 
 /** The flags' checks that are not the load's (the load's rules are src/load/'s, written once). */
 function checkRunFlags(options: RunConfig): void {
-  if (options.maxErrorRate !== undefined && !(options.maxErrorRate > 0 && options.maxErrorRate <= 1)) {
-    throw new InputError(`--max-error-rate ${options.maxErrorRate}: expected a rate in (0, 1], e.g. 0.1 or 10%`, { field: '--max-error-rate' });
+  if (options.stop.maxErrorRate !== undefined && !(options.stop.maxErrorRate > 0 && options.stop.maxErrorRate <= 1)) {
+    throw new InputError(`--max-error-rate ${options.stop.maxErrorRate}: expected a rate in (0, 1], e.g. 0.1 or 10%`, { field: '--max-error-rate' });
   }
-  if (options.resumeDir !== undefined && options.outDir !== undefined) {
+  if (options.placement.resumeDir !== undefined && options.outputs.outDir !== undefined) {
     throw new InputError('--resume continues a run in its own directory; leave out --out', { field: '--out' });
   }
   assertReuseFlags(options);
@@ -115,7 +115,7 @@ function checkRunFlags(options: RunConfig): void {
  * Asked of the suite's cases and turns, not of the plan's units: the answer is the same, and the
  * plan may be a million units long.
  */
-function allStreaming(suite: Suite, flags: RunConfig['requestDefaults']): boolean {
+function allStreaming(suite: Suite, flags: RunConfig['request']['requestDefaults']): boolean {
   const streams = (options: Suite['defaults']) => mergeOptions(suite.defaults, options, flags).streaming !== false;
   for (const c of suite.cases) if (!streams(c.options)) return false;
   return suite.threads.every((t) => t.turns.every((turn) => streams(turn.options)));
@@ -130,28 +130,30 @@ async function calibrationOf(suite: Suite): Promise<GraderCalibration | undefine
   return calibrate({ min_kappa: rule.min_kappa, min_labels: rule.min_labels ?? DEFAULT_MIN_LABELS, labels: rule.labels }, groups, [...types]);
 }
 
-export async function prepareRun(requested: RunConfig): Promise<PreparedRun> {
+export async function prepareRun(asked: RunConfig): Promise<PreparedRun> {
+  // The library's config goes through the same schema as the flags' and a suite's.
+  const requested = parseRunConfig(asked);
   const suite = await selectedSuite(requested);
-  const base = requested.baselineSuite;
+  const base = requested.gates.baselineSuite;
   if (base) assertSameSuite({ name: base.name, where: base.dir }, { name: suite.name, where: suite.path }, { base: '--baseline', head: 'this run' });
   const merged = await withSuiteTraffic(withSuiteLoad(requested, suite.load), suite.load);
   checkRunFlags(merged);
   const load = specOf(merged);
   const options: RunConfig = { ...merged, load: { spec: load } };
   // A record is one request: its own model, else one --models, else the service's default; never several.
-  if (load.kind === 'traffic' && (options.models?.length ?? 0) > 1) {
-    throw new InputError(`--models ${options.models!.join(',')}: a traffic record is sent once, with its own model or the one --models names; give one model (or a \`model\` per record)`, { field: '--models' });
+  if (load.kind === 'traffic' && (options.plan.models?.length ?? 0) > 1) {
+    throw new InputError(`--models ${options.plan.models!.join(',')}: a traffic record is sent once, with its own model or the one --models names; give one model (or a \`model\` per record)`, { field: '--models' });
   }
   const plan = buildPlan(suite, {
-    ...(options.models?.length ? { models: options.models } : {}),
-    repeat: repeatOf(suite, options.repeat),
+    ...(options.plan.models?.length ? { models: options.plan.models } : {}),
+    repeat: repeatOf(suite, options.plan.repeat),
     // An open loop's shard is a segment of the starts over the whole plan (runner/segment.ts), not part of the items.
-    ...(options.shard && !shardsSchedule(load) ? { shard: options.shard } : {}),
-    defaults: options.requestDefaults,
+    ...(options.placement.shard && !shardsSchedule(load) ? { shard: options.placement.shard } : {}),
+    defaults: options.request.requestDefaults,
   });
-  const thresholds = mergeThresholds(suite.thresholds, options.thresholdFlags);
+  const thresholds = mergeThresholds(suite.thresholds, options.gates.thresholdFlags);
   checkThresholdTags(thresholds, suite);
-  if (options.minRemaining !== undefined && allStreaming(suite, options.requestDefaults)) {
+  if (options.budget.minRemaining !== undefined && allStreaming(suite, options.request.requestDefaults)) {
     throw new InputError('--min-remaining needs credits_remaining, which only JSON answers report (a stream reports credits_used alone): add --no-stream, or use --max-credits', { field: '--min-remaining' });
   }
   // A replay's requests are the log's records, read as it goes: it needs no plan items of its own.
@@ -160,8 +162,9 @@ export async function prepareRun(requested: RunConfig): Promise<PreparedRun> {
   }
   assertModelNames(plan.models, suite.path);
   assertThresholdScopes(thresholds, { suite, plan });
-  const thresholdAborts = [...(suite.threshold_aborts ?? []), ...options.thresholdFlags.flatMap((f) => parseThresholdFlagEntry(f).abort ?? [])];
-  const grader = graderOf(suite, options);
+  const thresholdAborts = [...(suite.threshold_aborts ?? []), ...options.gates.thresholdFlags.flatMap((f) => parseThresholdFlagEntry(f).abort ?? [])];
+  const { chat, model, url } = options.grader;
+  const grader = graderOf(suite, { ...(chat !== undefined ? { graderChat: chat } : {}), ...(model !== undefined ? { graderModel: model } : {}), ...(url !== undefined ? { graderUrl: url } : {}) });
   assertGraders(suite, grader);
   const knowledge = suite.knowledge ? loadKnowledge(suite.knowledge) : undefined;
   const calibration = await calibrationOf(suite);

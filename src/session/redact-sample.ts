@@ -11,9 +11,9 @@ import type { RunConfig } from '../config/run-config.js';
  * grader's and the embeddings endpoint's, and what the live-metrics outputs send (their URLs'
  * basic auth, OTLP's headers from `env`). A value from outside that echoes one is redacted.
  */
-export function runCredentials(options: Pick<RunConfig, 'apiKey' | 'graderApiKey' | 'embeddings' | 'outputs'>, env: Readonly<Record<string, string | undefined>>): string[] {
-  const keys = [options.apiKey, options.graderApiKey, options.embeddings?.apiKey].filter((k): k is string => k !== undefined);
-  return [...keys, ...outputSecrets(options.outputs ?? [], env)];
+export function runCredentials(options: Pick<RunConfig, 'target' | 'grader' | 'outputs'>, env: Readonly<Record<string, string | undefined>>): string[] {
+  const keys = [options.target.apiKey, options.grader.apiKey, options.grader.embeddings?.apiKey].filter((k): k is string => k !== undefined);
+  return [...keys, ...outputSecrets(options.outputs.live ?? [], env)];
 }
 
 const NO_DETAILS: readonly string[] = Object.freeze([]);

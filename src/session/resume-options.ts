@@ -1,17 +1,26 @@
 // --resume keeps the interrupted run's plan and target: only how it is sent may change.
 import { InputError } from '../domain/errors.js';
-import type { RecordedOptions, RunInfo } from '../domain/run.js';
+import type { RunInfo } from '../domain/run.js';
 import { noResumeOf } from '../load/index.js';
-import type { RunConfig } from '../config/run-config.js';
+import { parseRunConfig, type RunConfig } from '../config/run-config.js';
 import { RUN_DEFAULTS } from '../config/defaults.js';
 import { askedConcurrency, specOf } from '../config/load-section.js';
 
-/** What decides which items exist and where they go: restored from run.json, never taken from new flags. */
-const PLAN_KEYS = [
-  'models', 'repeat', 'shard', 'requestDefaults', 'board', 'chat', 'baseUrl', 'auth', 'thresholdFlags', 'dialect', 'filter', 'onlyFailedDir',
-  // One run, one grader: a resume grades the rest as the start did (the grader's key comes from the environment again).
-  'graderChat', 'graderModel', 'graderUrl',
-] as const satisfies readonly (keyof RunConfig & keyof RecordedOptions)[];
+/**
+ * What decides which items exist and where they go, by section: restored from run.json, never taken
+ * from new flags. One run, one grader: a resume grades the rest as the start did (its key comes from the environment again).
+ */
+const PLAN_KEYS = {
+  plan: ['models', 'repeat', 'filter', 'onlyFailedDir'],
+  placement: ['shard'],
+  request: ['requestDefaults'],
+  target: ['board', 'chat', 'baseUrl', 'auth', 'dialect'],
+  gates: ['thresholdFlags'],
+  grader: ['chat', 'model', 'url'],
+} as const satisfies { [S in keyof RunInfo['config']]?: readonly (keyof RunInfo['config'][S] & keyof RunConfig[S])[] };
+
+/** How the warning names a key (the grader's by their flags' words). */
+const keyName = (section: string, key: string): string => (section === 'grader' ? `grader${key[0]!.toUpperCase()}${key.slice(1)}` : key);
 
 /** A flag left at its default says nothing; only a value the user chose can contradict the run. */
 function isDefault(value: unknown): boolean {
@@ -26,7 +35,7 @@ export interface ResumedOptions {
 }
 
 export function resumeOptions(previous: RunInfo, current: RunConfig): ResumedOptions {
-  const before = previous.options;
+  const before = previous.config;
   const spec = previous.load.spec;
   // The recorded spec decides (the new flags' own spec is checked by src/load/ in prepareRun: --resume is one of its fields).
   const noResume = noResumeOf(spec);
@@ -34,27 +43,31 @@ export function resumeOptions(previous: RunInfo, current: RunConfig): ResumedOpt
   // The new flags' load is checked as asked (a kind that cannot be continued names its flag), then
   // the recorded spec replaces the whole load section: how the run was loaded is part of what it measured.
   specOf(current);
-  const restored: Record<string, unknown> = { ...current, load: { spec } };
   const warnings: string[] = [];
   const asked = askedConcurrency(current.load);
   const recorded = askedConcurrency({ spec });
   if (asked !== RUN_DEFAULTS.concurrency && asked !== recorded) warnings.push(`--resume keeps the run's concurrency (${recorded}); ignoring ${asked}`);
-  for (const key of PLAN_KEYS) {
-    // An option the run.json does not hold (an older run) keeps this run's value.
-    if (!(key in before)) continue;
-    const was = before[key];
-    const now = current[key];
-    if (!isDefault(now) && JSON.stringify(now) !== JSON.stringify(was)) {
-      warnings.push(`--resume keeps the run's ${key} (${JSON.stringify(was ?? null)}); ignoring ${JSON.stringify(now)}`);
+  const restored: RunConfig = { ...current, load: { spec } };
+  for (const [section, keys] of Object.entries(PLAN_KEYS)) {
+    const was: Record<string, unknown> = before[section as keyof typeof PLAN_KEYS];
+    const now: Record<string, unknown> = current[section as keyof typeof PLAN_KEYS];
+    const kept: Record<string, unknown> = { ...now };
+    for (const key of keys) {
+      // An option the run.json does not hold (an older run) keeps this run's value.
+      if (!(key in was)) continue;
+      if (!isDefault(now[key]) && JSON.stringify(now[key]) !== JSON.stringify(was[key])) {
+        warnings.push(`--resume keeps the run's ${keyName(section, key)} (${JSON.stringify(was[key] ?? null)}); ignoring ${JSON.stringify(now[key])}`);
+      }
+      kept[key] = was[key];
     }
-    restored[key] = was;
+    Object.assign(restored, { [section]: kept });
   }
   // Of the embedded service, its knowledge base and seed shape the answers; latency and faults are how it is sent.
-  const embedded = before.embedded ?? {};
+  const embedded = before.embedded;
   restored.embedded = {
     ...current.embedded,
     ...(embedded.workspacePath !== undefined ? { workspacePath: embedded.workspacePath } : {}),
     ...(embedded.seed !== undefined ? { seed: embedded.seed } : {}),
   };
-  return { options: restored as unknown as RunConfig, warnings };
+  return { options: parseRunConfig(restored), warnings };
 }

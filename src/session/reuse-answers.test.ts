@@ -1,3 +1,4 @@
+import { testRunConfig } from '../config/test-support/run-config.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +8,7 @@ import type { RunConfig } from '../config/run-config.js';
 import { writeRun } from '../test-support/fixtures.js';
 import { assertReuseFlags } from './reuse-answers.js';
 
-const config = (over: Partial<RunConfig>): RunConfig => ({ suitePath: 's.yaml', auth: 'header', repeat: 1, requestDefaults: {}, timeoutMs: 1000, retries: 0, reportsRoot: '/tmp', thresholdFlags: [], embedded: {}, toolVersion: '0', load: { asked: {} }, ...over }) as RunConfig;
+const config = (target: Partial<RunConfig['target']>, record: Partial<RunConfig['record']> = {}): RunConfig => testRunConfig({ target, record });
 const thrown = (f: () => void): InputError => {
   try {
     f();
@@ -22,15 +23,15 @@ describe('assertReuseFlags', () => {
   const dir = writeRun(join(mkdtempSync(join(tmpdir(), 'kbbench-reuse-flags-')), 'run'), []);
 
   it('refuses --reuse-answers against a live service without --kb-version, naming the flag', () => {
-    const error = thrown(() => assertReuseFlags(config({ baseUrl: 'https://kb.example', reuseAnswers: [dir] })));
+    const error = thrown(() => assertReuseFlags(config({ baseUrl: 'https://kb.example' }, { reuseAnswers: [dir] })));
     expect(error.location.field).toBe('--kb-version');
     expect(error.message).toContain('--kb-version TEXT');
-    expect(() => assertReuseFlags(config({ baseUrl: 'https://kb.example', reuseAnswers: [dir], kbVersion: 'v1' }))).not.toThrow();
+    expect(() => assertReuseFlags(config({ baseUrl: 'https://kb.example', kbVersion: 'v1' }, { reuseAnswers: [dir] }))).not.toThrow();
   });
 
   it('refuses --kb-version on the embedded service (its documents say which knowledge base), and a source that is not a run', () => {
     expect(thrown(() => assertReuseFlags(config({ kbVersion: 'v1' }))).location.field).toBe('--kb-version');
-    expect(() => assertReuseFlags(config({ reuseAnswers: [dir] }))).not.toThrow();
-    expect(thrown(() => assertReuseFlags(config({ reuseAnswers: [join(dir, 'nope')] }))).message).toContain('not a run directory');
+    expect(() => assertReuseFlags(config({}, { reuseAnswers: [dir] }))).not.toThrow();
+    expect(thrown(() => assertReuseFlags(config({}, { reuseAnswers: [join(dir, 'nope')] }))).message).toContain('not a run directory');
   });
 });

@@ -13,27 +13,27 @@ import type { ResolvedTarget } from './target.js';
  * hashes, so a label there would say nothing: refused rather than ignored. Each source must be a run.
  */
 export function assertReuseFlags(options: RunConfig): void {
-  const live = options.baseUrl !== undefined;
-  if (options.kbVersion !== undefined && !live) {
+  const live = options.target.baseUrl !== undefined;
+  if (options.target.kbVersion !== undefined && !live) {
     throw new InputError("--kb-version labels a live service's knowledge base (with --base-url); the embedded service's is told by its documents' hashes: leave it out", { field: '--kb-version' });
   }
-  if (options.reuseAnswers === undefined) return;
-  if (live && options.kbVersion === undefined) {
+  if (options.record.reuseAnswers === undefined) return;
+  if (live && options.target.kbVersion === undefined) {
     throw new InputError(
       "--reuse-answers against a live service (--base-url) needs --kb-version TEXT: its documents can change behind the API, so an answer is reused only when the run that asked it named the same --kb-version",
       { field: '--kb-version' },
     );
   }
-  if (options.resumeDir !== undefined) throw new InputError('--resume continues a run with the flags it began with; leave out --reuse-answers', { field: '--reuse-answers' });
-  for (const dir of options.reuseAnswers) readRunInfo(dir);
+  if (options.placement.resumeDir !== undefined) throw new InputError('--resume continues a run with the flags it began with; leave out --reuse-answers', { field: '--reuse-answers' });
+  for (const dir of options.record.reuseAnswers) readRunInfo(dir);
 }
 
 /** Who answers this run: the same key parts a stored run records (store/answer-key.ts). */
-export function currentAnswerSource(target: ResolvedTarget, options: Pick<RunConfig, 'kbVersion'>): AnswerSource {
+export function currentAnswerSource(target: ResolvedTarget, options: Pick<RunConfig, 'target'>): AnswerSource {
   return answerSourceOfRun({
     target: { base_url: target.baseUrl, embedded: target.embedded, board_id: target.boardId, chat_id: target.chatId },
     ...(target.knowledgeBase ? { knowledge_base: target.knowledgeBase } : {}),
-    options: options.kbVersion !== undefined ? { kbVersion: options.kbVersion } : {},
+    config: { target: options.target.kbVersion !== undefined ? { kbVersion: options.target.kbVersion } : {} },
   });
 }
 
@@ -45,8 +45,8 @@ export interface ReuseSetup {
 
 /** The stored answers this plan can take, or null without --reuse-answers. */
 export async function setUpReuse(options: RunConfig, plan: Plan, target: ResolvedTarget): Promise<ReuseSetup | null> {
-  if (options.reuseAnswers === undefined) return null;
-  const index = await readAnswerIndex(options.reuseAnswers, plan, currentAnswerSource(target, options));
+  if (options.record.reuseAnswers === undefined) return null;
+  const index = await readAnswerIndex(options.record.reuseAnswers, plan, currentAnswerSource(target, options));
   const notices = index.sources.map((s) => {
     const known = answerSourceOfRun(readRunInfo(s.dir)).knowledge !== null;
     return known

@@ -6,7 +6,7 @@ import { RUN_INFO_SCHEMA_VERSION, type RunInfo } from '../domain/run.js';
 import { arrivalProfileOf, scheduleOf } from '../load/index.js';
 import { plannedLoad } from './load-profile.js';
 import { isoNow } from '../runner/index.js';
-import { recordableOptions, type RunConfig } from '../config/run-config.js';
+import { recordableConfig, type RunConfig } from '../config/run-config.js';
 import type { PreparedRun } from './prepare.js';
 import type { ResolvedTarget } from './target.js';
 
@@ -17,13 +17,19 @@ import type { ResolvedTarget } from './target.js';
 function openLoopPlan(spec: LoadSpec, options: RunConfig, prepared: PreparedRun): Partial<RunInfo['plan']> {
   const profile = arrivalProfileOf(spec);
   if (profile === null) return {};
-  const load = plannedLoad(profile, prepared.plan, options.shard);
+  const load = plannedLoad(profile, prepared.plan, options.placement.shard);
   return { requests: load.requests, starts: load.starts, plan_requests: prepared.plan.counts.requests };
 }
 
 /** run.json's `load`: the spec, with an open loop's stages (a shard's share of them). */
-export function recordedLoad(spec: LoadSpec, options: Pick<RunConfig, 'shard'>): RecordedLoad {
-  return { spec, ...scheduleOf(spec, options.shard?.count ?? 1) };
+export function recordedLoad(spec: LoadSpec, options: Pick<RunConfig, 'placement'>): RecordedLoad {
+  return { spec, ...scheduleOf(spec, options.placement.shard?.count ?? 1) };
+}
+
+/** run.json's `config`, with what the run was for when not a run of its own. */
+function recordedConfigOf(options: RunConfig, purpose: string | undefined): RunInfo['config'] {
+  const recorded = recordableConfig(options);
+  return purpose ? { ...recorded, record: { ...recorded.record, purpose } } : recorded;
 }
 
 export function initialRunInfo(prepared: PreparedRun, options: RunConfig, target: ResolvedTarget, previous: RunInfo | null, purpose?: string): RunInfo {
@@ -31,18 +37,18 @@ export function initialRunInfo(prepared: PreparedRun, options: RunConfig, target
   return {
     schema_version: RUN_INFO_SCHEMA_VERSION,
     run_id: previous?.run_id ?? randomUUID(),
-    tool: { name: 'kbbench', version: options.toolVersion },
-    suite: { name: suite.name, path: suite.path, sha256: suite.sha256, ...(options.suitePaths ? { files: options.suitePaths.map((file) => resolve(file)) } : {}) },
+    tool: { name: 'kbbench', version: options.record.toolVersion },
+    suite: { name: suite.name, path: suite.path, sha256: suite.sha256, ...(options.plan.suitePaths ? { files: options.plan.suitePaths.map((file) => resolve(file)) } : {}) },
     plan: { items: plan.counts.items, requests: plan.counts.requests, threads: plan.counts.threads, models: plan.models, ...openLoopPlan(load, options, prepared) },
-    options: { ...recordableOptions(options), ...(purpose ? { purpose } : {}) },
+    config: recordedConfigOf(options, purpose),
     target: { base_url: target.embedded ? 'embedded' : target.baseUrl, embedded: target.embedded, board_id: target.boardId, chat_id: target.chatId },
     thresholds: prepared.thresholds,
     started_at: previous?.started_at ?? isoNow(),
     finished_at: null,
     duration_ms: null,
     status: 'running',
-    ...(options.label !== undefined ? { label: options.label } : {}),
-    ...(options.commit !== undefined ? { commit: options.commit } : {}),
+    ...(options.record.label !== undefined ? { label: options.record.label } : {}),
+    ...(options.record.commit !== undefined ? { commit: options.record.commit } : {}),
     ...(target.knowledgeBase ? { knowledge_base: target.knowledgeBase } : {}),
     load: recordedLoad(load, options),
     ...(prepared.calibration ? { grader_calibration: prepared.calibration } : {}),
@@ -52,5 +58,5 @@ export function initialRunInfo(prepared: PreparedRun, options: RunConfig, target
 /** Requests the run means to send: the plan's, or (open loop) those its planned starts imply. */
 export function plannedTotal(options: RunConfig, prepared: PreparedRun): number {
   const profile = arrivalProfileOf(prepared.load);
-  return profile === null ? prepared.plan.counts.requests : plannedLoad(profile, prepared.plan, options.shard).requests;
+  return profile === null ? prepared.plan.counts.requests : plannedLoad(profile, prepared.plan, options.placement.shard).requests;
 }

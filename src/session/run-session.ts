@@ -68,15 +68,15 @@ export interface SessionResult {
 }
 
 export async function runSession(requested: RunConfig, hooks: SessionHooks, overrides: SessionOverrides = {}): Promise<SessionResult> {
-  const previous = requested.resumeDir ? readRunInfo(requested.resumeDir) : null;
+  const previous = requested.placement.resumeDir ? readRunInfo(requested.placement.resumeDir) : null;
   const resumed = previous ? resumeOptions(previous, requested) : { options: requested, warnings: [] };
   const full = await prepareRun(resumed.options);
   const options = full.options;
   if (previous) assertSameSuite(previous, full, options);
   const prepared = overrides.select ? narrowPrepared(full, overrides.select(full)) : full;
   const startedAt = previous?.started_at ?? isoNow();
-  const named = options.resumeDir ?? options.outDir;
-  let runDir = resolve(named ?? defaultRunDir(options.reportsRoot, prepared.suite.name, startedAt));
+  const named = options.placement.resumeDir ?? options.outputs.outDir;
+  let runDir = resolve(named ?? defaultRunDir(options.outputs.reportsRoot, prepared.suite.name, startedAt));
   if (!previous && named !== undefined) assertFreshRunDir(runDir);
   // A resume holds the directory's lock before it reads what is done: two resumes at once would
   // both send (and pay for) every missing item. Released at the end, or by the process's exit.
@@ -96,33 +96,33 @@ export async function runSession(requested: RunConfig, hooks: SessionHooks, over
   });
   let heartbeat: ReturnType<typeof startDurationHeartbeat> | null = null;
   let pool: WorkerPool | null = null;
-  const client = createClient({ baseUrl: target.baseUrl, apiKey: target.apiKey, auth: options.auth, ...(options.apiKeyHeader ? { apiKeyHeader: options.apiKeyHeader } : {}), ...(options.dialect ? { dialect: options.dialect } : {}) });
+  const client = createClient({ baseUrl: target.baseUrl, apiKey: target.apiKey, auth: options.target.auth, ...(options.target.apiKeyHeader ? { apiKeyHeader: options.target.apiKeyHeader } : {}), ...(options.target.dialect ? { dialect: options.target.dialect } : {}) });
   try {
-    await preflight(client, target, hooks.abort, options);
+    await preflight(client, target, hooks.abort, options.request);
     const grader = prepared.grader
-      ? makeGrader(prepared.grader, { client, boardId: target.boardId, timeoutMs: options.timeoutMs, ...(options.graderApiKey ? { apiKey: options.graderApiKey } : {}) })
+      ? makeGrader(prepared.grader, { client, boardId: target.boardId, timeoutMs: options.request.timeoutMs, ...(options.grader.apiKey ? { apiKey: options.grader.apiKey } : {}) })
       : undefined;
     if (grader) await preflightGrader(grader, hooks.abort);
     await preflightEmbeddings(options, hooks.abort);
     // Worker threads start up before the wait for the start instant, so their start-up does not move t0.
     const workers = chooseWorkers({
       load: prepared.load, serviceHere: target.embedded || isLoopback(target.baseUrl), partial: previous !== null || overrides.select !== undefined,
-      budget: options.maxCredits !== undefined || options.minRemaining !== undefined, reuse: reuse !== null, ...(options.workers !== undefined ? { requested: options.workers } : {}),
+      budget: options.budget.maxCredits !== undefined || options.budget.minRemaining !== undefined, reuse: reuse !== null, ...(options.placement.workers !== undefined ? { requested: options.placement.workers } : {}),
     });
     const replayUnits = toUnits(previous?.replay_credits ?? 0);
     const previousUnits = (state?.creditUnits ?? 0) + replayUnits;
     const maxWeight = prepared.load.mix === 'weighted' ? maxWeightOf(prepared.suite) : 1;
     if (workers.count > 1) pool = spawnWorkers({ ...prepared, options }, target, { previousUnits, maxWeight, stop: hooks.stop }, workers.count);
     await pool?.ready;
-    if (options.startAt !== undefined) {
-      hooks.onWaitStart?.({ startAt: options.startAt });
-      await waitForStartAt(options.startAt, { signal: hooks.stop });
+    if (options.placement.startAt !== undefined) {
+      hooks.onWaitStart?.({ startAt: options.placement.startAt });
+      await waitForStartAt(options.placement.startAt, { signal: hooks.stop });
     } else if (startsOnWholeSecond(prepared.load)) await waitForWholeSecond(hooks.stop);
     // Shards that waited for one instant label their start with it (merge lines them up by started_at).
-    const startLabel = previous ? startedAt : options.startAt !== undefined ? isoNow() : startedAt;
+    const startLabel = previous ? startedAt : options.placement.startAt !== undefined ? isoNow() : startedAt;
     let info: RunInfo = { ...initialRunInfo(prepared, options, target, previous, overrides.purpose), started_at: startLabel };
     // How many client event loops ran (not only how many were asked for): part of how the run was measured.
-    info = { ...info, options: { ...info.options, workers: workers.count } };
+    info = { ...info, config: { ...info.config, placement: { ...info.config.placement, workers: workers.count } } };
     if (!previous) {
       // A default name is claimed atomically (two runs of one suite in one second get two
       // directories); a named one is locked, then checked again: another run may have begun there.
@@ -143,7 +143,7 @@ export async function runSession(requested: RunConfig, hooks: SessionHooks, over
     const warnings = [...(tookOver ? [tookOver] : []), ...(target.notice ? [target.notice] : []), ...prepared.warnings, ...resumed.warnings, ...resumeWarnings(previous, prepared, state)];
     if (workers.notice) warnings.push(workers.notice);
     if (reuse) warnings.push(...reuse.notices);
-    hooks.onStart?.({ runDir, total, done, baseUrl: target.baseUrl, embedded: target.embedded, demo: target.knowledgeBase?.demo === true, warnings, load: describeLoad(prepared.load, { concurrency: askedConcurrency(options.load), ...(options.shard ? { shard: options.shard } : {}) }), workers: workers.count });
+    hooks.onStart?.({ runDir, total, done, baseUrl: target.baseUrl, embedded: target.embedded, demo: target.knowledgeBase?.demo === true, warnings, load: describeLoad(prepared.load, { concurrency: askedConcurrency(options.load), ...(options.placement.shard ? { shard: options.placement.shard } : {}) }), workers: workers.count });
     // A sweep's rates are known once its probes are done: run.json records them as its load (its kind says how).
     const onSweep = (sweep: SweepEvent): void => {
       const { type: _type, ...found } = sweep;
@@ -163,7 +163,7 @@ export async function runSession(requested: RunConfig, hooks: SessionHooks, over
       ...(outcome.abort ? { abort: outcome.abort } : {}),
       ...(outcome.outputs.length > 0 ? { outputs: outcome.outputs } : {}),
     };
-    if (outcome.failure instanceof StorageError) throw storageStop(outcome.failure, runDir, run, options.suitePath);
+    if (outcome.failure instanceof StorageError) throw storageStop(outcome.failure, runDir, run, options.plan.suitePath);
     writeRunInfo(runDir, run);
     const summary = await finishReports(runDir, run, { plan: prepared.plan }).catch((error: unknown) => {
       if (!(error instanceof StorageError)) throw error;
@@ -182,7 +182,7 @@ export async function runSession(requested: RunConfig, hooks: SessionHooks, over
 
 /** The labels of the live-metrics outputs: the run, its suite, its shard (a distributed run is one picture by them). */
 function outputContextOf(info: RunInfo, options: RunConfig): OutputContext {
-  const shard = options.shard ? `${options.shard.index}/${options.shard.count}` : '1/1';
+  const shard = options.placement.shard ? `${options.placement.shard.index}/${options.placement.shard.count}` : '1/1';
   return { runId: info.run_id, suite: info.suite.name, shard, models: info.plan.models };
 }
 
@@ -244,7 +244,7 @@ function assertSameSuite(previous: RunInfo, prepared: PreparedRun, options: RunC
   if (previous.suite.sha256 === prepared.suite.sha256) return;
   const was = `${previous.suite.path} (suite "${previous.suite.name}", sha256 ${previous.suite.sha256.slice(0, 12)})`;
   const now = `${prepared.suite.path} (suite "${prepared.suite.name}", sha256 ${prepared.suite.sha256.slice(0, 12)})`;
-  if (!options.allowChangedSuite) {
+  if (!options.record.allowChangedSuite) {
     throw new InputError(
       `the run was started with ${was}, and this suite is ${now}: a resume must send the same suite. ` +
         'Start a new run for another suite, or pass --allow-changed-suite to continue with an edited file of the same suite',

@@ -35,7 +35,7 @@ export function resolveIds(
   suite: Suite,
   fallback?: { boardId: string; chatId: string },
 ): { boardId: string; chatId: string; notice?: string } {
-  const named = { board: options.board ?? suite.target.board_id, chat: options.chat ?? suite.target.chat_id };
+  const named = { board: options.target.board ?? suite.target.board_id, chat: options.target.chat ?? suite.target.chat_id };
   let { board: boardId, chat: chatId } = named;
   // A suite without a target (a CSV cannot name one) asks the embedded workspace's default; a named
   // board or chat is kept, and the default only completes it when it is the default's own.
@@ -51,12 +51,12 @@ export function resolveIds(
 }
 
 export async function resolveTarget(options: RunConfig, suite: Suite, launch: EmbeddedLauncher): Promise<ResolvedTarget> {
-  if (options.baseUrl) {
+  if (options.target.baseUrl) {
     const ids = resolveIds(options, suite);
-    if (!options.apiKey) {
+    if (!options.target.apiKey) {
       throw new InputError('a live service needs an API key: set KBBENCH_API_KEY or pass --api-key-file PATH', { field: '--base-url' });
     }
-    return { baseUrl: options.baseUrl, apiKey: options.apiKey, embedded: false, ...ids, stop: async () => undefined };
+    return { baseUrl: options.target.baseUrl, apiKey: options.target.apiKey, embedded: false, ...ids, stop: async () => undefined };
   }
   const workspacePath = options.embedded.workspacePath ?? suite.workspace;
   assertMeansDemo(options, suite, workspacePath);

@@ -44,11 +44,11 @@ describe('answerKey', () => {
   });
 
   it('reads who answered from run.json, and a line\'s key from its question key', () => {
-    const run = { target: embedded.target, knowledge_base: { sha256: 'aa' }, options: {} };
+    const run = { target: embedded.target, knowledge_base: { sha256: 'aa' }, config: { target: {} } };
     expect(answerSourceOfRun(run)).toEqual(embedded);
-    const live = answerSourceOfRun({ target: { ...embedded.target, embedded: false }, options: { kbVersion: 'v7' } });
+    const live = answerSourceOfRun({ target: { ...embedded.target, embedded: false }, config: { target: { kbVersion: 'v7' } } });
     expect(live.knowledge).toEqual({ kind: 'label', label: 'v7' });
-    expect(answerSourceOfRun({ target: { ...embedded.target, embedded: false }, options: {} }).knowledge).toBeNull();
+    expect(answerSourceOfRun({ target: { ...embedded.target, embedded: false }, config: { target: {} } }).knowledge).toBeNull();
     expect(answerKeyOfLine(embedded, { endpoint: 'ask', question_key: q })).toBe(answerKey(embedded, q));
     expect(answerKeyOfLine(embedded, { endpoint: 'create', question_key: q })).toBeNull();
     expect(answerKeyOfLine(embedded, { endpoint: 'ask' })).toBeNull();

@@ -62,8 +62,8 @@ export function answerKey(source: AnswerSource, question: string): string | null
  * Who answered a recorded run: its target, and its knowledge base (the embedded workspace's
  * documents, or the `--kb-version` label it recorded for a live service).
  */
-export function answerSourceOfRun(run: Pick<RunInfo, 'target' | 'knowledge_base' | 'options'>): AnswerSource {
-  const label = run.options.kbVersion;
+export function answerSourceOfRun(run: Pick<RunInfo, 'target' | 'knowledge_base'> & { config: { target: Pick<RunInfo['config']['target'], 'kbVersion'> } }): AnswerSource {
+  const label = run.config.target.kbVersion;
   let knowledge: KnowledgeIdentity | null = null;
   if (run.target.embedded && run.knowledge_base !== undefined) knowledge = { kind: 'documents', sha256: run.knowledge_base.sha256 };
   else if (label !== undefined) knowledge = { kind: 'label', label };

@@ -15,22 +15,43 @@ describe('run.json of kbbench 0.1.0, migrated on read', () => {
     ['v0.1.0-concurrency-stages', { kind: 'ramping-workers', stages: [{ durationMs: 1000, targetPerS: 2 }, { durationMs: 1000, targetPerS: 0 }] }],
   ])('%s: its load spec from the options it recorded, its stages kept', (name, spec) => {
     const info = parseRunInfo(raw(name), `${name}/run.json`);
-    expect(info.schema_version).toBe(3);
-    // The load is `load.spec` alone: the options hold no load field to read instead.
-    expect(info.options).not.toHaveProperty('concurrency');
+    expect(info.schema_version).toBe(4);
+    // The load is `load.spec` alone: the config holds no load field to read instead.
+    expect(info.config).not.toHaveProperty('load');
+    expect(info.config.plan).not.toHaveProperty('concurrency');
     expect(info.load.spec).toMatchObject(spec);
     expect(info.load.stages).toEqual((raw(name).load as { stages?: unknown } | undefined)?.stages);
   });
 
-  it('a schema-3 run.json reads as written', () => {
+  it('a schema-4 run.json reads as written', () => {
     const info = parseRunInfo(raw('v0.1.0-closed-c8'), 'a/run.json');
     expect(parseRunInfo(JSON.parse(JSON.stringify(info)), 'b/run.json')).toEqual(info);
   });
 
-  it('a schema-2 run.json (written before the typed run config) reads as 3: its load fields left to load.spec', () => {
+  it('a schema-2 run.json (written before the typed run config) reads as 4: its load fields left to load.spec, its options in sections', () => {
     const info = parseRunInfo(raw('schema2-interrupted'), 'a/run.json');
-    expect(info).toMatchObject({ schema_version: 3, load: { spec: { kind: 'closed', concurrency: 4 } }, options: { repeat: 1, workers: 1, requestDefaults: { streaming: false } } });
-    expect(info.options).not.toHaveProperty('concurrency');
+    expect(info).toMatchObject({
+      schema_version: 4, load: { spec: { kind: 'closed', concurrency: 4 } },
+      config: { plan: { repeat: 1 }, placement: { workers: 1 }, request: { requestDefaults: { streaming: false } }, embedded: { seed: 7, latencyScale: 0 } },
+    });
+    expect(info.config.plan).not.toHaveProperty('concurrency');
+  });
+
+  it('a schema-3 run.json (flat options) reads as 4: each option in its section, renamed where the section says it', () => {
+    const three = raw('schema3-interrupted');
+    const options = { ...(three.options as object), graderUrl: 'http://g/v1', graderModel: 'g1', outputs: [{ kind: 'otlp', url: 'http://127.0.0.1:4318' }], merged_from: ['/a'], maxCredits: 5 };
+    const info = parseRunInfo({ ...three, options }, 'a/run.json');
+    expect(info.config).toMatchObject({
+      target: { auth: 'header' }, plan: { suitePath: 'test/fixtures/e2e/small.yaml', repeat: 1, seed: 7 }, request: { timeoutMs: 120000, retries: 2, gracefulStopMs: 30000 },
+      grader: { url: 'http://g/v1', model: 'g1' }, outputs: { live: [{ kind: 'otlp', url: 'http://127.0.0.1:4318' }], outDir: 'reports/small-schema3' },
+      record: { mergedFrom: ['/a'] }, budget: { maxCredits: 5 }, placement: { workers: 1 },
+    });
+    expect(info).not.toHaveProperty('options');
+  });
+
+  it('a config field of the wrong type names its field', () => {
+    const info = parseRunInfo(raw('schema3-interrupted'), 'a/run.json');
+    expect(() => parseRunInfo({ ...info, config: { ...info.config, plan: { repeat: 'twice' } } }, 'a/run.json')).toThrow(/run\.json "config\.plan\.repeat": expected a number/);
   });
 
   it('an option of the wrong type names its field', () => {
@@ -60,7 +81,7 @@ describe('a run.json that is not one', () => {
 
   it('a field of the wrong type, a newer schema, or no object at all', () => {
     expect(errorOf({ ...raw('v0.1.0-interrupted'), target: { base_url: 'x', embedded: 'yes', board_id: 'b', chat_id: 'c' } }).location.field).toBe('target.embedded');
-    expect(errorOf({ ...raw('v0.1.0-interrupted'), schema_version: 4 }).location.field).toBe('schema_version');
+    expect(errorOf({ ...raw('v0.1.0-interrupted'), schema_version: 5 }).location.field).toBe('schema_version');
     expect(errorOf([]).message).toMatch(/not an object/);
   });
 

@@ -5,8 +5,9 @@
 import { z } from 'zod';
 import { InputError } from '../domain/errors.js';
 import type { LoadSpec } from '../domain/load.js';
-import { OUTPUT_KINDS } from '../domain/output.js';
 import { RUN_INFO_SCHEMA_VERSION, type RunInfo } from '../domain/run.js';
+import { RecordedRunConfigSchema } from '../domain/run-config.js';
+import { flatOptionsSchema, sectionsOfFlatOptions } from './run-info-v3.js';
 import { buildLoadSpec, LOAD_KINDS, validateSpec, type LoadInput } from '../load/index.js';
 import { RUN_DEFAULTS } from '../config/defaults.js';
 
@@ -14,19 +15,6 @@ const text = z.string({ error: 'expected text' });
 const isLoadKind = (kind: string): boolean => Object.hasOwn(LOAD_KINDS, kind);
 const count = z.number({ error: 'expected a number' });
 const stringList = z.array(z.string(), { error: 'expected a list of text' });
-const flag = z.boolean({ error: 'expected true or false' });
-
-/** run.json's `options` (domain/run.ts RecordedOptions): each field's type checked, other fields kept as written. */
-const recordedOptionsSchema = z.looseObject({
-  suitePath: text, baseUrl: text, auth: z.enum(['header', 'query']), board: text, chat: text, models: stringList, repeat: count, workers: count,
-  gracefulStopMs: count, seed: count, maxErrors: count, maxErrorRate: count, errorWindowMs: count, requestDefaults: z.looseObject({}),
-  timeoutMs: count, retries: count, maxRetryWaitMs: count, maxCredits: count, minRemaining: count, creditPrice: count, currency: text,
-  shard: z.looseObject({ index: count, count }), startAt: text, resumeDir: text, outDir: text, reportsRoot: text, filter: stringList, onlyFailedDir: text,
-  embeddings: z.looseObject({ baseUrl: text, model: text }), thresholdFlags: stringList,
-  embedded: z.looseObject({ workspacePath: text.optional(), seed: count.optional(), latencyScale: count.optional(), degradeQuality: flag.optional() }),
-  dialect: text, failOn: stringList, allowChangedSuite: flag, graderChat: text, graderModel: text, graderUrl: text,
-  outputs: z.array(z.looseObject({ kind: z.enum(OUTPUT_KINDS), url: text })), kbVersion: text, reuseAnswers: stringList, purpose: text, merged_from: stringList,
-}).partial();
 
 /** What every reader relies on; other fields pass through as written. */
 const runInfoSchema = z.looseObject({
@@ -38,7 +26,7 @@ const runInfoSchema = z.looseObject({
   tool: z.looseObject({ name: z.literal('kbbench', { error: 'expected "kbbench"' }), version: text }),
   suite: z.looseObject({ name: text, path: text, sha256: text }),
   plan: z.looseObject({ items: count, requests: count, threads: count, models: stringList, starts: count.optional(), plan_requests: count.optional() }),
-  options: recordedOptionsSchema,
+  config: RecordedRunConfigSchema,
   target: z.looseObject({ base_url: text, embedded: z.boolean({ error: 'expected true or false' }), board_id: text, chat_id: text }),
   thresholds: z.record(z.string(), stringList).default({}),
   started_at: text,
@@ -73,19 +61,19 @@ function withoutLoadOptions(raw: Record<string, unknown>): Record<string, unknow
   const options = raw.options;
   if (typeof options !== 'object' || options === null || Array.isArray(options)) return raw;
   const kept = Object.fromEntries(Object.entries(options).filter(([key]) => !LEGACY_LOAD_OPTIONS.includes(key)));
-  return { ...raw, options: kept, schema_version: RUN_INFO_SCHEMA_VERSION };
+  return { ...raw, options: kept, schema_version: 3 };
 }
 
 /**
  * Schema 1 (kbbench 0.1.0): no version, the load in `options`, `load` only for an open loop's
  * stages. Schema 2: the load spec in `load.spec`, its flag fields still in `options`. Both read as 3.
  */
-function migrate(raw: Record<string, unknown>, file: string): Record<string, unknown> {
+function toSchema3(raw: Record<string, unknown>, file: string): Record<string, unknown> {
   if (raw.schema_version === 2) return withoutLoadOptions(raw);
   if (raw.schema_version !== undefined) return raw;
   const options = raw.options;
   // Without options there is nothing to migrate: the schema then names the missing field.
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) return { ...raw, schema_version: RUN_INFO_SCHEMA_VERSION };
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) return { ...raw, schema_version: 3 };
   let spec: LoadSpec;
   try {
     spec = buildLoadSpec(loadInputOfOptions(options as Record<string, unknown>));
@@ -95,6 +83,25 @@ function migrate(raw: Record<string, unknown>, file: string): Record<string, unk
   }
   const old = typeof raw.load === 'object' && raw.load !== null ? (raw.load as Record<string, unknown>) : {};
   return withoutLoadOptions({ ...raw, load: { ...old, spec } });
+}
+
+/** Schema 3 kept the config flat as `options`: checked as it stood, then put in its sections (schema 4's `config`). */
+function migrate(raw: Record<string, unknown>, file: string): Record<string, unknown> {
+  const three = toSchema3(raw, file);
+  if (three.schema_version !== 3) return three;
+  const { options, ...rest } = three;
+  if (options === undefined) throw new InputError('run.json has no "options" (written by another tool, or edited by hand)', { file, field: 'options' });
+  const flat = flatOptionsSchema.safeParse(options);
+  if (!flat.success) throw fieldError(flat.error.issues[0]!, three, file, ['options']);
+  return { ...rest, schema_version: RUN_INFO_SCHEMA_VERSION, config: sectionsOfFlatOptions(flat.data) };
+}
+
+/** The InputError of a schema issue: the field named by its path (a missing one said so). */
+function fieldError(issue: z.core.$ZodIssue, raw: unknown, file: string, prefix: readonly PropertyKey[] = []): InputError {
+  const path = [...prefix, ...issue.path];
+  const field = path.map(String).join('.') || '(top)';
+  const missing = valueAt(raw, path) === undefined;
+  return new InputError(missing ? `run.json has no "${field}" (written by another tool, or edited by hand)` : `run.json "${field}": ${issue.message}`, { file, field });
 }
 
 function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
@@ -108,12 +115,7 @@ export function parseRunInfo(raw: unknown, file: string): RunInfo {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new InputError('run.json is not an object', { file });
   const migrated = migrate(raw as Record<string, unknown>, file);
   const parsed = runInfoSchema.safeParse(migrated);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const field = issue.path.map(String).join('.') || '(top)';
-    const missing = valueAt(migrated, issue.path) === undefined;
-    throw new InputError(missing ? `run.json has no "${field}" (written by another tool, or edited by hand)` : `run.json "${field}": ${issue.message}`, { file, field });
-  }
+  if (!parsed.success) throw fieldError(parsed.error.issues[0]!, migrated, file);
   const info = parsed.data as unknown as RunInfo;
   try {
     validateSpec(info.load.spec);

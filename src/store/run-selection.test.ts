@@ -1,4 +1,5 @@
 // What a recorded run selected: the failed cases and threads of a run directory, and a run's own --filter/--only-failed.
+import { RecordedRunConfigSchema } from '../domain/run-config.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,7 +34,7 @@ const subjects = [
 ] as const;
 
 function recorded(options: Record<string, unknown>): RunInfo {
-  return { ...syntheticRunInfo(runDir), options };
+  return { ...syntheticRunInfo(runDir), config: RecordedRunConfigSchema.parse({ plan: options }) };
 }
 
 describe('onlyFailedFilter', () => {

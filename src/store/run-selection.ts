@@ -33,7 +33,7 @@ export async function onlyFailedFilter(runDir: string): Promise<SuiteFilter> {
  * then which cases the run meant to send is unknown, and callers say less rather than guess.
  */
 export async function recordedSelection(run: RunInfo): Promise<SuiteFilter | undefined | null> {
-  const options = run.options;
+  const options = run.config.plan;
   const byPattern = parseFilters(options.filter ?? []);
   let byFailure: SuiteFilter | undefined;
   if (options.onlyFailedDir !== undefined) {

@@ -31,8 +31,8 @@ describe('a suite load.outputs list', () => {
   it('gives way to --output', () => {
     const load = yaml(`  outputs: [${W}]\n`).load;
     const base = testRunConfig();
-    expect(withSuiteLoad(base, load).outputs).toEqual(load?.outputs);
+    expect(withSuiteLoad(base, load).outputs.live).toEqual(load?.outputs);
     const flag = [{ kind: 'prometheus-rw' as const, url: 'http://10.0.0.1:9090/api/v1/write' }];
-    expect(withSuiteLoad({ ...base, outputs: flag }, load).outputs).toEqual(flag);
+    expect(withSuiteLoad({ ...base, outputs: { ...base.outputs, live: flag } }, load).outputs.live).toEqual(flag);
   });
 });

@@ -1,5 +1,6 @@
 // Test support shared by every folder's tests: Samples (one builder of the whole shape, so a new
 // field changes one place), run directories, and seeded log-normal draws for the statistics tests.
+import { RecordedRunConfigSchema } from '../domain/run-config.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunInfo } from '../domain/run.js';
@@ -51,9 +52,9 @@ export function sampleWith(over: Partial<Sample> = {}): Sample {
 
 export function runInfo(overrides: Partial<RunInfo> = {}): RunInfo {
   return {
-    schema_version: 3, load: { spec: { kind: 'closed', concurrency: 4 } },
+    schema_version: 4, load: { spec: { kind: 'closed', concurrency: 4 } },
     run_id: 'run-0000-aaaa', tool: { name: 'kbbench', version: '0.0.0' }, suite: { name: 'unit', path: 'unit.yaml', sha256: 'abc' },
-    plan: { items: 1, requests: 1, threads: 0, models: ['gpt-4o'] }, options: {},
+    plan: { items: 1, requests: 1, threads: 0, models: ['gpt-4o'] }, config: RecordedRunConfigSchema.parse({}),
     target: { base_url: 'embedded', embedded: true, board_id: 'b', chat_id: 'c' }, thresholds: {},
     started_at: '2026-01-01T00:00:00.000Z', finished_at: '2026-01-01T00:01:00.000Z', duration_ms: 60_000, status: 'completed',
     ...overrides,

@@ -148,7 +148,7 @@ export function estimateCommand(io: CliIo, setExit: (code: ExitCode) => void): C
         ...(a.balance !== undefined ? { balance: positive(a.balance as number, 'balance', { allowZero: true })! } : {}),
       };
       // The sample is a run: the same embedded service, signals and progress line as `run`.
-      await withSessionConsole(io, { label: 'kbbench estimate: sampling', quiet, apiKey: options.apiKey, apiKeyFile: a.apiKeyFile as string | undefined, credentials: runCredentials(options, io.env) }, async (hooks, settle) => {
+      await withSessionConsole(io, { label: 'kbbench estimate: sampling', quiet, apiKey: options.target.apiKey, apiKeyFile: a.apiKeyFile as string | undefined, credentials: runCredentials(options, io.env) }, async (hooks, settle) => {
         const estimate = await estimateSuite({ ...request, hooks });
         settle();
         io.out(argv.json === true ? JSON.stringify(estimate, null, 2) : render(estimate));

@@ -19,7 +19,7 @@ const opt = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V 
   (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 
 /** The --grader-* flags as session options (the key read from its file or the environment). */
-export function graderOptions(a: Record<string, unknown>, env: NodeJS.ProcessEnv): Pick<RunConfig, 'graderChat' | 'graderModel' | 'graderUrl' | 'graderApiKey'> {
+export function graderOptions(a: Record<string, unknown>, env: NodeJS.ProcessEnv): { graderChat?: string; graderModel?: string; graderUrl?: string; graderApiKey?: string } {
   const key = readGraderKey(env, a.graderKeyFile as string | undefined);
   return {
     ...opt('graderChat', a.graderChat as string | undefined),
@@ -47,7 +47,7 @@ export function userCacheDir(env: NodeJS.ProcessEnv): string {
 }
 
 /** --grader-cache DIR, its default, or none with --no-grader-cache. */
-export function graderCacheOptions(a: Record<string, unknown>, env: NodeJS.ProcessEnv, cwd: string): Pick<RunConfig, 'graderCacheDir'> {
+export function graderCacheOptions(a: Record<string, unknown>, env: NodeJS.ProcessEnv, cwd: string): { graderCacheDir?: string } {
   const asked = a.graderCache as string | false | (string | false)[] | undefined;
   if (Array.isArray(asked)) {
     throw new InputError(asked.includes(false) ? 'give --grader-cache DIR or --no-grader-cache, not both' : '--grader-cache is given more than once', { field: '--grader-cache' });
@@ -55,4 +55,11 @@ export function graderCacheOptions(a: Record<string, unknown>, env: NodeJS.Proce
   if (asked === false) return {};
   if (asked !== undefined && asked.trim() === '') throw new InputError('expected a directory, got an empty value (leave the flag out for the default cache)', { field: '--grader-cache' });
   return { graderCacheDir: asked === undefined ? userCacheDir(env) : resolve(cwd, asked) };
+}
+
+/** The --grader-* flags and the cache as the run config's grader section (its judge sample and embeddings are run-flags'). */
+export function graderSection(a: Record<string, unknown>, env: NodeJS.ProcessEnv, cwd: string): RunConfig['grader'] {
+  const { graderChat, graderModel, graderUrl, graderApiKey } = graderOptions(a, env);
+  const { graderCacheDir } = graderCacheOptions(a, env, cwd);
+  return { ...opt('chat', graderChat), ...opt('model', graderModel), ...opt('url', graderUrl), ...opt('apiKey', graderApiKey), ...opt('cacheDir', graderCacheDir) };
 }

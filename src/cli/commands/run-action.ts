@@ -40,11 +40,11 @@ export async function runAction(io: CliIo, setExit: (code: ExitCode) => void, ar
   // The comparison (and its statistics and HTML) is loaded only for a run that compares.
   const baselineStep = typeof argv.baseline === 'string' || argv.confirm !== undefined ? await import('./baseline.js') : undefined;
   const baseline = baselineStep?.checkBaseline(argv);
-  if (baseline && argv.allowDifferentSuites !== true) options.baselineSuite = { name: baseline.suite.name, dir: resolve(argv.baseline as string) };
+  if (baseline && argv.allowDifferentSuites !== true) options.gates.baselineSuite = { name: baseline.suite.name, dir: resolve(argv.baseline as string) };
   baselineStep?.confirmRepeatsOf(argv);
   const quiet = argv.quiet === true;
   const json = argv.json === true;
-  await withSessionConsole(io, { label: 'kbbench:', quiet, apiKey: options.apiKey, apiKeyFile: argv.apiKeyFile as string | undefined, credentials: runCredentials(options, io.env) }, async (hooks, settle) => {
+  await withSessionConsole(io, { label: 'kbbench:', quiet, apiKey: options.target.apiKey, apiKeyFile: argv.apiKeyFile as string | undefined, credentials: runCredentials(options, io.env) }, async (hooks, settle) => {
     const result = await runSession(options, watchProfile ? { ...hooks, onProgress: (p, sample) => (watchProfile(sample), hooks.onProgress?.(p, sample)) } : hooks);
     settle();
     const confirm: ConfirmStep = async (comparison, repeats) => (await import('../../confirm/confirm-flips.js')).confirmFlips(options, result.runDir, comparison, repeats, hooks);
@@ -59,7 +59,7 @@ export async function runAction(io: CliIo, setExit: (code: ExitCode) => void, ar
       io.out(`reports: ${result.runDir}/report.html (and summary.json, samples.csv, summary.csv, cases.csv, junit.xml)`);
       for (const report of result.run.outputs ?? []) io.out(outputReportLine(report));
       if (result.run.status === 'aborted') io.out(`aborted: ${result.run.abort?.detail ?? result.run.stop_reason ?? ''}`);
-      else if (result.run.status !== 'completed') io.out(stoppedEarlyLine(result.run, (options.suitePaths ?? [options.suitePath]).join(' '), result.runDir));
+      else if (result.run.status !== 'completed') io.out(stoppedEarlyLine(result.run, (options.plan.suitePaths ?? [options.plan.suitePath]).join(' '), result.runDir));
     }
     setExit(exitFor(result, baselineFailed));
   });
@@ -76,8 +76,8 @@ function stoppedEarlyLine(run: RunInfo, suitePath: string, runDir: string): stri
 async function applyProfile(io: CliIo, options: RunConfig, argv: Record<string, unknown>): Promise<(sample: Sample) => void> {
   const { readProfile, profileOptions, profileWatcher, targetWarning } = await import('../../doctor/profile.js');
   const profile = readProfile(resolve(io.cwd, String(argv.profile)));
-  Object.assign(options, profileOptions(profile, { auth: argv.auth, dialect: argv.dialect }));
-  const mismatch = targetWarning(profile, options.baseUrl);
+  Object.assign(options.target, profileOptions(profile, { auth: argv.auth, dialect: argv.dialect }));
+  const mismatch = targetWarning(profile, options.target.baseUrl);
   if (mismatch) io.err(`warning: ${mismatch}`);
   return profileWatcher(profile, (text) => io.err(`\nwarning: ${text}`));
 }

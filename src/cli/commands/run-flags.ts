@@ -7,11 +7,11 @@ import { endpointUrlProblem } from '../../client/redact.js';
 import { InputError } from '../../domain/errors.js';
 import { parseStartAt, wallClockMs } from '../../session/start-at.js';
 import type { RequestOptions } from '../../domain/suite.js';
-import type { LoadAsked, RunConfig } from '../../config/run-config.js';
+import { parseRunConfig, type LoadAsked, type RunConfig } from '../../config/run-config.js';
 import { RUN_DEFAULTS } from '../../config/defaults.js';
 import { parseDurationMs, parseFraction, parseList, positive } from '../parse.js';
 import { readApiKey } from '../secrets.js';
-import { graderCacheFlags, graderCacheOptions, graderFlags, graderOptions } from './grader-flags.js';
+import { graderCacheFlags, graderFlags, graderSection } from './grader-flags.js';
 import { TOOL_VERSION } from '../version.js';
 import { ARRIVAL_KINDS, parseStages, type ArrivalKind } from '../../runner/arrivals.js';
 import { MIX_KINDS, type MixKind } from '../../runner/mix.js';
@@ -198,7 +198,7 @@ function startAtFlag(value: unknown): string {
 }
 
 /** `--embeddings-url` (and model): a URL it can parse, or exit 2 naming the flag. */
-function embeddingsOf(a: Record<string, unknown>, env: NodeJS.ProcessEnv): RunConfig['embeddings'] {
+function embeddingsOf(a: Record<string, unknown>, env: NodeJS.ProcessEnv): RunConfig['grader']['embeddings'] {
   if (a.embeddingsUrl === undefined) {
     if (a.embeddingsModel !== undefined) throw new InputError('--embeddings-model needs --embeddings-url', { field: '--embeddings-model' });
     return undefined;
@@ -245,61 +245,81 @@ function loadAskedOf(a: Record<string, unknown>): LoadAsked {
   };
 }
 
+/** The flags as the run config (the only map from flag names to the config's sections), checked by its schema. */
 export function toSessionOptions(a: Record<string, unknown>, env: NodeJS.ProcessEnv, cwd: string): RunConfig {
   const baseUrl = (a.baseUrl as string | undefined) ?? env.KBBENCH_BASE_URL;
   const apiKey = readApiKey(env, a.apiKeyFile as string | undefined);
-  return {
-    ...suitePathsOf(a.suite, typeof a.traffic === 'string' ? a.traffic : undefined),
-    ...opt('baseUrl', baseUrl || undefined),
-    ...opt('apiKey', apiKey),
-    auth: (a.auth as 'header' | 'query') ?? 'header',
-    ...opt('board', a.board as string | undefined),
-    ...opt('chat', a.chat as string | undefined),
-    models: parseList(a.models as string | undefined),
-    repeat: positive(a.repeat as number, 'repeat', { integer: true }) ?? RUN_DEFAULTS.repeat,
-    ...opt('seed', seedOf(a.seed)),
-    ...opt('judgeSample', judgeShareOf(a.judgeSample)),
-    ...opt('maxErrors', positive(a.maxErrors as number | undefined, 'max-errors', { integer: true })),
-    ...opt('maxErrorRate', parseFraction(a.maxErrorRate as string | undefined, 'max-error-rate')),
-    ...opt('errorWindowMs', a.errorWindow === undefined ? undefined : parseDurationMs(a.errorWindow as string, 'error-window')),
-    ...opt('workers', positive(a.workers as number | undefined, 'workers', { integer: true })),
-    ...opt('gracefulStopMs', a.gracefulStop === undefined ? undefined : parseDurationMs(a.gracefulStop as string, 'graceful-stop')),
+  return parseRunConfig({
+    target: {
+      ...opt('baseUrl', baseUrl || undefined),
+      ...opt('apiKey', apiKey),
+      auth: (a.auth as 'header' | 'query') ?? RUN_DEFAULTS.auth,
+      ...opt('board', a.board as string | undefined),
+      ...opt('chat', a.chat as string | undefined),
+      ...opt('dialect', a.dialect as StreamDialect | undefined),
+      ...opt('kbVersion', kbVersionOf(a.kbVersion)),
+    },
+    plan: {
+      ...suitePathsOf(a.suite, typeof a.traffic === 'string' ? a.traffic : undefined),
+      models: parseList(a.models as string | undefined),
+      repeat: positive(a.repeat as number, 'repeat', { integer: true }) ?? RUN_DEFAULTS.repeat,
+      ...opt('seed', seedOf(a.seed)),
+      ...opt('filter', (a.filter as string[] | undefined)?.length ? (a.filter as string[]) : undefined),
+      ...opt('onlyFailedDir', a.onlyFailed as string | undefined),
+    },
     load: { asked: loadAskedOf(a) },
-    requestDefaults: requestDefaults(a),
-    timeoutMs: parseDurationMs(a.timeout as string, 'timeout'),
-    retries: positive(a.retries as number, 'retries', { integer: true, allowZero: true }) ?? RUN_DEFAULTS.retries,
-    maxRetryWaitMs: maxRetryWaitMs(a.maxRetryWait as string | undefined),
-    ...opt('maxCredits', positive(a.maxCredits as number | undefined, 'max-credits', { allowZero: true })),
-    ...opt('minRemaining', positive(a.minRemaining as number | undefined, 'min-remaining', { allowZero: true })),
-    ...opt('shard', a.shard === undefined ? undefined : parseShard(a.shard as string, env.JOB_COMPLETION_INDEX)),
-    ...opt('startAt', a.startAt === undefined ? undefined : startAtFlag(a.startAt)),
-    ...opt('creditPrice', positive(a.creditPrice as number | undefined, 'credit-price', { allowZero: true })),
-    ...opt('currency', typeof a.currency === 'string' ? a.currency : undefined),
-    ...opt('resumeDir', a.resume as string | undefined),
-    ...opt('outDir', a.out as string | undefined),
-    ...opt('outputs', outputsOf(a.output)),
-    ...opt('label', typeof a.label === 'string' && a.label !== '' ? a.label : undefined),
-    ...opt('commit', env.GITHUB_SHA ? env.GITHUB_SHA : undefined),
-    reportsRoot: `${cwd}/reports`,
-    thresholdFlags: (a.threshold as string[] | undefined) ?? [],
-    ...opt('embeddings', embeddingsOf(a, env)),
-    ...opt('filter', (a.filter as string[] | undefined)?.length ? (a.filter as string[]) : undefined),
-    ...opt('onlyFailedDir', a.onlyFailed as string | undefined),
-    ...opt('reuseAnswers', reuseDirsOf(a.reuseAnswers)),
-    ...opt('kbVersion', kbVersionOf(a.kbVersion)),
+    request: {
+      requestDefaults: requestDefaults(a),
+      timeoutMs: parseDurationMs(a.timeout as string, 'timeout'),
+      retries: positive(a.retries as number, 'retries', { integer: true, allowZero: true }) ?? RUN_DEFAULTS.retries,
+      maxRetryWaitMs: maxRetryWaitMs(a.maxRetryWait as string | undefined),
+      ...opt('gracefulStopMs', a.gracefulStop === undefined ? undefined : parseDurationMs(a.gracefulStop as string, 'graceful-stop')),
+    },
+    budget: {
+      ...opt('maxCredits', positive(a.maxCredits as number | undefined, 'max-credits', { allowZero: true })),
+      ...opt('minRemaining', positive(a.minRemaining as number | undefined, 'min-remaining', { allowZero: true })),
+      ...opt('creditPrice', positive(a.creditPrice as number | undefined, 'credit-price', { allowZero: true })),
+      ...opt('currency', typeof a.currency === 'string' ? a.currency : undefined),
+    },
+    stop: {
+      ...opt('maxErrors', positive(a.maxErrors as number | undefined, 'max-errors', { integer: true })),
+      ...opt('maxErrorRate', parseFraction(a.maxErrorRate as string | undefined, 'max-error-rate')),
+      ...opt('errorWindowMs', a.errorWindow === undefined ? undefined : parseDurationMs(a.errorWindow as string, 'error-window')),
+    },
+    gates: {
+      thresholdFlags: (a.threshold as string[] | undefined) ?? [],
+      ...opt('failOn', parseFailOn(a.failOn as string | undefined)),
+    },
+    outputs: {
+      ...opt('live', outputsOf(a.output)),
+      ...opt('outDir', a.out as string | undefined),
+      reportsRoot: `${cwd}/reports`,
+    },
     embedded: {
-    ...opt('workspacePath', a.workspace as string | undefined),
-    ...opt('seed', seedOf(a.seed)),
-    ...opt('latencyScale', positive(a.latencyScale as number | undefined, 'latency-scale', { allowZero: true })),
-    ...opt('degradeQuality', a.degradeQuality as boolean | undefined),
-    ...opt('judgeFaultRate', parseFraction(a.judgeFaultRate === undefined ? undefined : String(a.judgeFaultRate), 'judge-fault-rate')),
+      ...opt('workspacePath', a.workspace as string | undefined),
+      ...opt('seed', seedOf(a.seed)),
+      ...opt('latencyScale', positive(a.latencyScale as number | undefined, 'latency-scale', { allowZero: true })),
+      ...opt('degradeQuality', a.degradeQuality as boolean | undefined),
+      ...opt('judgeFaultRate', parseFraction(a.judgeFaultRate === undefined ? undefined : String(a.judgeFaultRate), 'judge-fault-rate')),
       ...pauseFlags(a),
     },
-    ...opt('dialect', a.dialect as StreamDialect | undefined),
-    ...opt('failOn', parseFailOn(a.failOn as string | undefined)),
-    ...(a.allowChangedSuite === true ? { allowChangedSuite: true } : {}),
-    ...graderOptions(a, env),
-    ...graderCacheOptions(a, env, cwd),
-    toolVersion: TOOL_VERSION,
-  };
+    grader: {
+      ...graderSection(a, env, cwd),
+      ...opt('judgeSample', judgeShareOf(a.judgeSample)),
+      ...opt('embeddings', embeddingsOf(a, env)),
+    },
+    placement: {
+      ...opt('workers', positive(a.workers as number | undefined, 'workers', { integer: true })),
+      ...opt('shard', a.shard === undefined ? undefined : parseShard(a.shard as string, env.JOB_COMPLETION_INDEX)),
+      ...opt('startAt', a.startAt === undefined ? undefined : startAtFlag(a.startAt)),
+      ...opt('resumeDir', a.resume as string | undefined),
+    },
+    record: {
+      ...opt('label', typeof a.label === 'string' && a.label !== '' ? a.label : undefined),
+      ...opt('commit', env.GITHUB_SHA ? env.GITHUB_SHA : undefined),
+      toolVersion: TOOL_VERSION,
+      ...opt('reuseAnswers', reuseDirsOf(a.reuseAnswers)),
+      ...(a.allowChangedSuite === true ? { allowChangedSuite: true } : {}),
+    },
+  });
 }

@@ -9,7 +9,7 @@ import { SHIPPED_SUITE_NAMES } from '../../suite/shipped.js';
  * `demo` or `load-demo` that is no file here is the shipped suite of that name, from any folder.
  * With none named, a `--traffic` log is the suite.
  */
-export function suitePathsOf(value: unknown, trafficLog?: string): Pick<RunConfig, 'suitePath' | 'suitePaths' | 'suiteIsLog'> {
+export function suitePathsOf(value: unknown, trafficLog?: string): Pick<RunConfig['plan'], 'suitePath' | 'suitePaths' | 'suiteIsLog'> {
   const named = (Array.isArray(value) ? value : value === undefined ? [] : [value]).map(String);
   // `run --traffic LOG` with no suite file: the log is the suite (its records bring prompts and checks).
   if (named.length === 0 && trafficLog !== undefined) return { suitePath: trafficLog, suiteIsLog: true };

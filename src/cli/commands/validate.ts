@@ -15,7 +15,8 @@ import { EXIT, type ExitCode } from '../exit.js';
 import { checkGraderLabel, describeGrader } from '../../graders/choose.js';
 import type { PreparedRun } from '../../session/prepare.js';
 import { suitePathsOf } from './suite-paths.js';
-import { graderFlags, graderOptions } from './grader-flags.js';
+import { graderFlags, graderSection } from './grader-flags.js';
+import { defaultRunConfig } from '../../config/defaults.js';
 import type { CliIo } from '../io.js';
 import { askedLoad } from '../../config/load-section.js';
 
@@ -92,9 +93,11 @@ async function checkWorkspace(path: string | undefined): Promise<void> {
 /** Reads the suite, plans it and prints the plan (text, or JSON with --json), sending nothing. */
 async function validate(argv: Record<string, unknown>, io: CliIo): Promise<void> {
   const prepared = await prepareRun({
-    ...suitePathsOf(argv.suite), auth: 'header', models: parseList(argv.models as string | undefined), repeat: argv.repeat as number,
-    load: askedLoad({ concurrency: 1 }), requestDefaults: {}, timeoutMs: 1, retries: 0, reportsRoot: '', thresholdFlags: (argv.threshold as string[] | undefined) ?? [],
-    embedded: {}, toolVersion: TOOL_VERSION, ...graderOptions(argv, io.env), ...(argv.shard ? { shard: parseShard(argv.shard as string, io.env.JOB_COMPLETION_INDEX) } : {}),
+    ...defaultRunConfig({ ...suitePathsOf(argv.suite), models: parseList(argv.models as string | undefined), repeat: argv.repeat as number }, TOOL_VERSION),
+    load: askedLoad({ concurrency: 1 }),
+    gates: { thresholdFlags: (argv.threshold as string[] | undefined) ?? [] },
+    grader: graderSection(argv, io.env, io.cwd),
+    placement: argv.shard ? { shard: parseShard(argv.shard as string, io.env.JOB_COMPLETION_INDEX) } : {},
   });
   for (const w of prepared.warnings) io.err(`warning: ${w}`);
   await checkWorkspace((argv.workspace as string | undefined) ?? prepared.suite.workspace);

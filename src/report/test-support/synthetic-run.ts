@@ -1,4 +1,5 @@
 // Test support: a seeded synthetic run (3 models, cases, a thread, a failing check, an error) written as a run dir.
+import { RecordedRunConfigSchema } from '../../domain/run-config.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunInfo } from '../../domain/run.js';
@@ -118,12 +119,12 @@ function applyFaults(sample: Sample, item: Item, model: string, repeat: number):
 
 export function syntheticRunInfo(runDir: string): RunInfo {
   return {
-    schema_version: 3,
+    schema_version: 4,
     run_id: 'support-faq-20251122T014300Z',
     tool: { name: 'kbbench', version: '0.1.0' },
     suite: { name: 'support-faq', path: join(runDir, 'suite.yaml'), sha256: 'abc123' },
     plan: { items: ITEMS.length, requests: ITEMS.length * SYNTHETIC_MODELS.length * 3, threads: 1, models: [...SYNTHETIC_MODELS] },
-    options: { workers: 1 },
+    config: RecordedRunConfigSchema.parse({ placement: { workers: 1 } }),
     target: { base_url: 'http://127.0.0.1:8787', embedded: true, board_id: 'winter-frost-CJk4G', chat_id: 'chatNode-patient-star-4uIJt' },
     thresholds: { ttfc_ms: ['p(95)<2000'] },
     started_at: '2025-11-22T01:43:00.000Z',

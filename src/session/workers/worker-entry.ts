@@ -41,10 +41,10 @@ port.on('message', (message: ToWorker) => {
 async function main(): Promise<void> {
   const options = init.options;
   const target: ResolvedTarget = { ...init.target, stop: () => Promise.resolve() };
-  const client = createClient({ baseUrl: target.baseUrl, apiKey: target.apiKey, auth: options.auth, ...(options.apiKeyHeader ? { apiKeyHeader: options.apiKeyHeader } : {}), ...(options.dialect ? { dialect: options.dialect } : {}) });
+  const client = createClient({ baseUrl: target.baseUrl, apiKey: target.apiKey, auth: options.target.auth, ...(options.target.apiKeyHeader ? { apiKeyHeader: options.target.apiKeyHeader } : {}), ...(options.target.dialect ? { dialect: options.target.dialect } : {}) });
   try {
     const grader = init.grader
-      ? makeGrader(init.grader, { client, boardId: target.boardId, timeoutMs: options.timeoutMs, ...(options.graderApiKey ? { apiKey: options.graderApiKey } : {}) })
+      ? makeGrader(init.grader, { client, boardId: target.boardId, timeoutMs: options.request.timeoutMs, ...(options.grader.apiKey ? { apiKey: options.grader.apiKey } : {}) })
       : undefined;
     const grading = { ...(grader ? { grader } : {}), ...(init.knowledge ? { knowledge: knowledgeOf(init.knowledge.files, init.knowledge.texts) } : {}) };
     const runner = runnerOptionsOf(options, client, target, init, grading, { stop: stop.signal, abort: abort.signal });
