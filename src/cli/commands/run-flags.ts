@@ -249,7 +249,7 @@ export function toSessionOptions(a: Record<string, unknown>, env: NodeJS.Process
   const baseUrl = (a.baseUrl as string | undefined) ?? env.KBBENCH_BASE_URL;
   const apiKey = readApiKey(env, a.apiKeyFile as string | undefined);
   return {
-    ...suitePathsOf(a.suite, typeof a.traffic === 'string' ? a.traffic : undefined),
+    ...suitePathsOf(a.suite, typeof a.traffic === 'string' ? a.traffic : undefined, typeof a.resume === 'string' ? a.resume : undefined),
     ...opt('baseUrl', baseUrl || undefined),
     ...opt('apiKey', apiKey),
     auth: (a.auth as 'header' | 'query') ?? 'header',

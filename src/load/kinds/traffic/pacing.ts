@@ -26,13 +26,16 @@ interface Conversation {
 export class ConversationPacer {
   private readonly conversations = new Map<string, Conversation>();
 
+  /** `known`: the service's id of a conversation begun before (a resumed replay's), whose next turn continues it. */
+  constructor(private readonly known: (due: DueRecord) => string | null = () => null) {}
+
   /** A record whose instant has come: sent now, or held until its conversation's previous answer arrives. */
   offer(due: DueRecord, nowMs: number): PacedTurn | null {
     const key = due.conversationKey;
     if (key === null) return { due, latenessMs: Math.max(0, nowMs - due.dueMs), conversationId: null };
     let conversation = this.conversations.get(key);
     if (conversation === undefined) {
-      conversation = { busy: false, waiting: [], conversationId: null };
+      conversation = { busy: false, waiting: [], conversationId: this.known(due) };
       this.conversations.set(key, conversation);
     }
     if (conversation.busy) {
