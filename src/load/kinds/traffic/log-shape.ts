@@ -35,7 +35,8 @@ export interface LogFileStamp {
 /** The log file's size and modification time now. */
 export function stampOf(file: string): LogFileStamp {
   const stat = statSync(file);
-  return { bytes: stat.size, mtimeMs: stat.mtimeMs };
+  // Whole milliseconds: what every tool that copies a file with its time (cp -p, rsync -t) keeps.
+  return { bytes: stat.size, mtimeMs: Math.round(stat.mtimeMs) };
 }
 
 export const DEFAULT_TRAFFIC_WINDOW_MS = 60_000;
