@@ -7,6 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
 import { readJson, readNdjson, runCli, runCliInProcess, startServiceInProcess, tempDir, type InProcessService } from './helpers.js';
 import { startTrafficPeer, type TrafficPeer } from './traffic-peer.js';
+import { readLog } from '../src/load/kinds/traffic/read-log.js';
+import { readTrafficSource } from '../src/load/kinds/traffic/log-shape.js';
+import { replaySchedule } from '../src/load/kinds/traffic/schedule.js';
 
 const BOARD = 'winter-frost-CJk4G';
 const CHAT = 'chatNode-patient-star-4uIJt';
@@ -101,5 +104,41 @@ describe('a traffic replay interrupted, then resumed', () => {
     expect(peer.arrivals.length - sentBefore).toBe(60 - before.length);
     const summary = readJson<{ totals: { requests: number; dropped: number } }>(join(out, 'summary.json'));
     expect(summary.totals.dropped).toBe(0);
+  }, 60_000);
+});
+
+describe('a looped, cut replay against the embedded service, interrupted, then resumed', () => {
+  it('sends the rest of the same window (its passes by their own ids); a conversation the fresh embedded service cannot know goes on in a new thread', async () => {
+    const log = 'suites/traffic-demo.jsonl';
+    const out = join(tempDir(), 'run');
+    const results = join(out, 'results.ndjson');
+    const flags = ['--time-scale', '10', '--loop', '--duration', '9s'];
+    const first = await runCli(['run', '--traffic', log, ...flags, '--out', out, '--graceful-stop', '0s', '--quiet'], {
+      onSpawn: (child) => {
+        const poll = setInterval(() => {
+          if (linesIn(results) >= 15) {
+            clearInterval(poll);
+            child.kill('SIGINT');
+          }
+        }, 20);
+        child.once('exit', () => clearInterval(poll));
+      },
+    });
+    expect(first.code, first.stderr).toBe(3);
+    const before = readNdjson<Sample>(results);
+    // The same flags again say nothing new: the resume goes on.
+    const second = await runCliInProcess(['run', '--resume', out, ...flags, '--quiet']);
+    expect([0, 1], second.stderr + second.stdout).toContain(second.code);
+    const after = readNdjson<Sample>(results);
+    const { shape } = await readTrafficSource(log);
+    let window = 0;
+    for await (const _ of replaySchedule(() => readLog(log), { timeScale: 10, durationMs: 9000, loop: { spanMs: shape.spanMs } })) window += 1;
+    const dropped = readJson<{ dropped: number }>(join(out, 'run.json')).dropped;
+    const records = after.map(recordOf);
+    expect(new Set(records).size).toBe(records.length);
+    expect(records.length + dropped).toBe(window);
+    expect(records.some((r) => r.endsWith('|c2'))).toBe(true);
+    // A conversation begun before the interrupt: the fresh embedded service does not know it, so its next turns start a new thread (as a closed loop's resume rebuilds one), all ok.
+    expect(after.slice(before.length).filter((s) => s.outcome !== 'ok' && s.outcome !== 'interrupted')).toEqual([]);
   }, 60_000);
 });

@@ -19,6 +19,8 @@ export interface LoopContext {
   model?: string;
   /** `--resume DIR`: the lines the run recorded (results.ndjson), which a kind that reads its own items (a log) skips. */
   recorded?: () => AsyncIterable<Sample>;
+  /** A resume against a fresh embedded service: the conversations the run began are gone (threads start anew). */
+  conversationsGone?: boolean;
 }
 
 /** How `--workers` splits a kind's bound on units in flight: each worker needs one of its places. */

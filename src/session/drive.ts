@@ -113,7 +113,7 @@ export function runnerOptionsOf(
   const spec = specOf(options);
   return {
     client, target: { boardId: target.boardId, chatId: target.chatId }, concurrency: askedConcurrency(options.load),
-    load: loopOf(spec, { shard: options.shard ?? null, ...(options.seed !== undefined ? { seed: options.seed } : {}), ...(options.models?.length === 1 ? { model: options.models[0]! } : {}), ...(options.resumeDir !== undefined ? { recorded: recordedOf(resolve(options.resumeDir)) } : {}) }), ...mixOf(spec, options.seed, counts.maxWeight),
+    load: loopOf(spec, { shard: options.shard ?? null, ...(options.seed !== undefined ? { seed: options.seed } : {}), ...(options.models?.length === 1 ? { model: options.models[0]! } : {}), ...(options.resumeDir !== undefined ? { recorded: recordedOf(resolve(options.resumeDir)), conversationsGone: target.embedded } : {}) }), ...mixOf(spec, options.seed, counts.maxWeight),
     timeoutMs: options.timeoutMs, retries: options.retries,
     ...(options.gracefulStopMs !== undefined ? { gracefulStopMs: options.gracefulStopMs } : {}),
     ...(options.maxRetryWaitMs !== undefined ? { backoff: { maxWaitMs: options.maxRetryWaitMs } } : {}),

@@ -20,6 +20,8 @@ export interface TrafficLoopSpec {
   model?: string;
   /** --resume: the lines the run recorded; their records are not sent again. */
   recorded?: () => AsyncIterable<Sample>;
+  /** The resumed run's conversations are gone (a fresh embedded service): a partly done one goes on in a new thread. */
+  conversationsGone?: boolean;
 }
 
 /** Records read ahead of their instant: enough to keep a burst on time, bounded whatever the file's size. */
@@ -97,7 +99,7 @@ export function trafficExecutor(spec: TrafficLoopSpec, control: { push(event: { 
   const records = resumed && recorded !== undefined ? pendingRecords(schedule, () => trafficResumeOf(recorded()), resumed) : schedule;
   const log = new ReadAhead(records[Symbol.asyncIterator]());
   const ahead = log.records;
-  const pacer = new ConversationPacer((due) => (resumed?.done ? knownConversation(resumed.done, due) : null));
+  const pacer = new ConversationPacer((due) => (resumed?.done && spec.conversationsGone !== true ? knownConversation(resumed.done, due) : null));
   const released: PacedTurn[] = [];
   const turns = new Map<string, number>();
   // The conversation of each thread unit in flight, by its index (the skeleton stamps a copy of the unit).
