@@ -1,6 +1,7 @@
 // Ctrl-C in a traffic replay, then `run --resume DIR`: every record of the log ends with exactly one
 // result line (an interrupted one counts), conversations go on in their own thread, and a resume
 // that would replay another log or at another pace is refused before anything is sent.
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +24,15 @@ function writeLog(path: string): void {
 }
 
 const linesIn = (path: string): number => (existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean).length : 0);
+/** Ctrl-C once the run has recorded `lines` results. */
+const interruptAfter = (results: string, lines: number) => (child: ChildProcess): void => {
+  const poll = setInterval(() => {
+    if (linesIn(results) < lines) return;
+    clearInterval(poll);
+    child.kill('SIGINT');
+  }, 20);
+  child.once('exit', () => clearInterval(poll));
+};
 /** The record a line stands for: its conversation and turn, or its one-time question's line, and its pass. */
 const recordOf = (s: Sample): string => s.item_id.replace(/\|model:[^|]*\|r1/, '');
 
@@ -48,15 +58,7 @@ describe('a traffic replay interrupted, then resumed', () => {
     const env = { KBBENCH_API_KEY: serve.key };
     const first = await runCli(['run', '--traffic', log, '--base-url', peer.url, '--board', BOARD, '--chat', CHAT, '--out', out, '--graceful-stop', '0s'], {
       env,
-      onSpawn: (child) => {
-        const poll = setInterval(() => {
-          if (linesIn(results) >= 20) {
-            clearInterval(poll);
-            child.kill('SIGINT');
-          }
-        }, 20);
-        child.once('exit', () => clearInterval(poll));
-      },
+      onSpawn: interruptAfter(results, 20),
     });
     expect(first.code, first.stderr).toBe(3);
     expect(first.stdout).toContain(`kbbench run --resume ${out}`);
@@ -114,15 +116,7 @@ describe('a looped, cut replay against the embedded service, interrupted, then r
     const results = join(out, 'results.ndjson');
     const flags = ['--time-scale', '10', '--loop', '--duration', '9s'];
     const first = await runCli(['run', '--traffic', log, ...flags, '--out', out, '--graceful-stop', '0s', '--quiet'], {
-      onSpawn: (child) => {
-        const poll = setInterval(() => {
-          if (linesIn(results) >= 15) {
-            clearInterval(poll);
-            child.kill('SIGINT');
-          }
-        }, 20);
-        child.once('exit', () => clearInterval(poll));
-      },
+      onSpawn: interruptAfter(results, 15),
     });
     expect(first.code, first.stderr).toBe(3);
     const before = readNdjson<Sample>(results);

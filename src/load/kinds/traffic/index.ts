@@ -10,24 +10,11 @@ import type { LoadKind } from '../../kind.js';
 import { commonOf, commonShape, positive, seconds, whole } from '../../schemas.js';
 import { shardParts, trafficLoop } from './executor.js';
 import { describeShape, type LogShape } from './log-shape.js';
+import type { TrafficLoad } from './spec.js';
 import { changedLog, replayClash } from './resume-clash.js';
 import { scaleForRate } from './schedule.js';
 
-/** A replay: the log and its shape (read once before the run), how fast, for how long, how often. */
-export interface TrafficLoad {
-  kind: 'traffic';
-  file: string;
-  shape: LogShape;
-  /** 2 = twice as fast; from --time-scale, or the scale --traffic-rate asked for. */
-  timeScale: number;
-  /** --traffic-rate: the mean rate asked for (timeScale is derived from it). */
-  trafficRate?: number;
-  durationMs?: number;
-  loop: boolean;
-  maxInFlight: number;
-  mix?: 'sequential' | 'shuffle' | 'weighted';
-  warmupMs?: number;
-}
+export type { TrafficLoad } from './spec.js';
 
 declare module '../../../domain/load.js' {
   interface LoadSpecs {

@@ -4,19 +4,8 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isGiven, type FieldNames, type LoadField, type LoadInput } from '../../input.js';
-import { stampOf, type LogShape } from './log-shape.js';
-
-/** The recorded replay (index.ts's TrafficLoad, as far as a resume checks it). */
-interface TrafficLoad {
-  file: string;
-  shape: LogShape;
-  timeScale: number;
-  trafficRate?: number;
-  durationMs?: number;
-  loop: boolean;
-  maxInFlight: number;
-  warmupMs?: number;
-}
+import { stampOf } from './log-shape.js';
+import type { TrafficLoad } from './spec.js';
 
 /** The recorded value of each replay field a resume may repeat (the same value says nothing new). */
 function recordedValue(spec: TrafficLoad, field: LoadField): unknown {
