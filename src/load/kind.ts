@@ -4,6 +4,7 @@
 // (src/load/kinds/index.ts; docs/architecture.md, "Adding a load kind").
 import type { z } from 'zod';
 import type { LoadSpec, RunLoad } from '../domain/load.js';
+import type { Sample } from '../domain/sample.js';
 import type { Shard } from '../plan/types.js';
 import type { LoadProfile } from '../runner/arrivals.js';
 import type { Loop } from '../runner/loop/executor.js';
@@ -16,6 +17,10 @@ export interface LoopContext {
   shard: Shard | null;
   /** `--models M` (one): the model of a request whose own record names none (a traffic log's); absent: the service's default. */
   model?: string;
+  /** `--resume DIR`: the lines the run recorded (results.ndjson), which a kind that reads its own items (a log) skips. */
+  recorded?: () => AsyncIterable<Sample>;
+  /** A resume against a fresh embedded service: the conversations the run began are gone (threads start anew). */
+  conversationsGone?: boolean;
 }
 
 /** How `--workers` splits a kind's bound on units in flight: each worker needs one of its places. */
@@ -87,6 +92,12 @@ export interface LoadKind<S extends { kind: string } = LoadSpec> {
   workerPlaces?(spec: S): WorkerPlaces;
   /** Why `--resume` cannot continue it (a schedule is tied to its start, a probe to its moment); absent: it can. */
   noResume?: string;
+  /**
+   * A resume's own check of the flags given with it against the recorded spec (a contradiction, a
+   * changed input file unless `allowChanged`): why it is refused, or null. Absent: the flags' load is
+   * built as asked (src/session/resume-options.ts).
+   */
+  resumeClash?(recorded: S, input: LoadInput, n: FieldNames, allowChanged: boolean): string | null;
   /**
    * Why a credit forecast cannot count what this kind sends (its volume depends on the service's
    * answers or on probes); absent: the plan, or its schedule of starts, gives the count.

@@ -4,6 +4,7 @@ import type { LoadSpec, RunLoad } from '../domain/load.js';
 import type { Shard } from '../plan/types.js';
 import type { LoadProfile } from '../runner/arrivals.js';
 import type { Loop } from '../runner/loop/executor.js';
+import { FLAG_NAMES, type LoadInput } from './input.js';
 import type { LoopContext, ProbedRates, WorkerPlaces } from './kind.js';
 import { kindOf } from './kinds/registry.js';
 
@@ -70,6 +71,12 @@ export function oneWorkerReason(spec: LoadSpec): string | null {
 /** The bound `--workers` splits (each worker needs one of its places), or null. */
 export function workerPlacesOf(spec: LoadSpec): WorkerPlaces | null {
   return kindOf(spec.kind).workerPlaces?.(spec) ?? null;
+}
+
+/** A resume's flags against the recorded spec: why refused, null when fine, undefined when the kind has no check of its own (kind.ts `resumeClash`). */
+export function resumeClashOf(spec: LoadSpec, input: LoadInput, allowChanged: boolean): string | null | undefined {
+  const def = kindOf(spec.kind);
+  return def.resumeClash === undefined ? undefined : def.resumeClash(spec, input, FLAG_NAMES, allowChanged);
 }
 
 /** Why `--resume` cannot continue a run of this spec, or null when it can (kind.ts `noResume`). */

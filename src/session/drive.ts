@@ -1,6 +1,6 @@
 // Drives the runner: every result appended to results.ndjson (and counted only once it is there),
 // progress reported, and how the run ended.
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { KbClient } from '../client/index.js';
 import { createRedactor } from '../client/redact.js';
 import { fromUnits, sampleCreditUnits, toUnits } from '../credits/units.js';
@@ -15,6 +15,7 @@ import { startRunOutputs } from '../outputs/run-outputs.js';
 import { monotonicMs, startRun, type RunnerOptions, type RunEvent, type StopReason, type UnitSource } from '../runner/index.js';
 import { ResultsFile } from '../store/results-file.js';
 import { RUN_FILES } from '../store/run-dir.js';
+import { readResults } from '../store/results-reader.js';
 import { loadShapeOf } from './load-shape.js';
 import { startLoopDelayProbe } from './loop-delay.js';
 import { judgePort, type GradingDeps } from './judge-port.js';
@@ -101,6 +102,9 @@ function mixOf(spec: LoadSpec, seed: number | undefined, maxWeight: number) {
   return spec.mix === undefined || spec.mix === 'sequential' ? {} : { mix: { kind: spec.mix, seed: seed ?? 1, maxWeight } };
 }
 
+/** A resumed run's recorded lines, read when its loop starts (a replay skips their records: load/kinds/traffic/resume.ts). */
+const recordedOf = (runDir: string) => () => readResults(runDir);
+
 /** The runner's options of a run: the one loop's, or each worker thread's (session/workers/). */
 export function runnerOptionsOf(
   options: RunConfig, client: KbClient, target: ResolvedTarget, counts: Pick<DriveCounts, 'previousUnits' | 'maxWeight' | 'reuse'>, grading: GradingDeps,
@@ -109,7 +113,7 @@ export function runnerOptionsOf(
   const spec = specOf(options);
   return {
     client, target: { boardId: target.boardId, chatId: target.chatId }, concurrency: askedConcurrency(options.load),
-    load: loopOf(spec, { shard: options.placement.shard ?? null, ...(options.plan.seed !== undefined ? { seed: options.plan.seed } : {}), ...(options.plan.models?.length === 1 ? { model: options.plan.models[0]! } : {}) }), ...mixOf(spec, options.plan.seed, counts.maxWeight),
+    load: loopOf(spec, { shard: options.placement.shard ?? null, ...(options.plan.seed !== undefined ? { seed: options.plan.seed } : {}), ...(options.plan.models?.length === 1 ? { model: options.plan.models[0]! } : {}), ...(options.placement.resumeDir !== undefined ? { recorded: recordedOf(resolve(options.placement.resumeDir)), conversationsGone: target.embedded } : {}) }), ...mixOf(spec, options.plan.seed, counts.maxWeight),
     timeoutMs: options.request.timeoutMs, retries: options.request.retries,
     ...(options.request.gracefulStopMs !== undefined ? { gracefulStopMs: options.request.gracefulStopMs } : {}),
     ...(options.request.maxRetryWaitMs !== undefined ? { backoff: { maxWaitMs: options.request.maxRetryWaitMs } } : {}),

@@ -1,10 +1,10 @@
 // --resume keeps the interrupted run's plan and target: only how it is sent may change.
 import { InputError } from '../domain/errors.js';
 import type { RunInfo } from '../domain/run.js';
-import { noResumeOf } from '../load/index.js';
+import { noResumeOf, resumeClashOf } from '../load/index.js';
 import { parseRunConfig, type RunConfig } from '../config/run-config.js';
 import { RUN_DEFAULTS } from '../config/defaults.js';
-import { askedConcurrency, specOf } from '../config/load-section.js';
+import { askedConcurrency, loadInputOf, specOf } from '../config/load-section.js';
 
 /**
  * What decides which items exist and where they go, by section: restored from run.json, never taken
@@ -42,7 +42,10 @@ export function resumeOptions(previous: RunInfo, current: RunConfig): ResumedOpt
   if (noResume !== null) throw new InputError(noResume, { field: '--resume' });
   // The new flags' load is checked as asked (a kind that cannot be continued names its flag), then
   // the recorded spec replaces the whole load section: how the run was loaded is part of what it measured.
-  specOf(current);
+  // A kind with a check of its own (a replay: its log and its flags against run.json) says what clashes instead.
+  const clash = 'asked' in current.load ? resumeClashOf(spec, loadInputOf(current.load.asked, current), current.record.allowChangedSuite === true) : undefined;
+  if (clash) throw new InputError(clash, { field: '--resume' });
+  if (clash === undefined) specOf(current);
   const warnings: string[] = [];
   const asked = askedConcurrency(current.load);
   const recorded = askedConcurrency({ spec });

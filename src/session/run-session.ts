@@ -261,6 +261,7 @@ function resumeWarnings(previous: RunInfo | null, prepared: PreparedRun, state: 
   if (previous && previous.suite.sha256 !== prepared.suite.sha256) {
     warnings.push(`--allow-changed-suite: the suite file changed since this run started (sha256 ${previous.suite.sha256.slice(0, 12)} → ${prepared.suite.sha256.slice(0, 12)}): finished items keep their earlier results, only the new plan's unfinished items are sent`);
   }
-  if (state && state.foreign > 0) warnings.push(`${state.foreign} result line(s) name no item of this plan; they are kept and not sent again`);
+  // A replay's items are its log's records, which it reads itself (load/kinds/traffic/resume.ts): its plan has none to match.
+  if (state && state.foreign > 0 && prepared.plan.counts.items > 0) warnings.push(`${state.foreign} result line(s) name no item of this plan; they are kept and not sent again`);
   return warnings;
 }

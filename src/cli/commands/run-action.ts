@@ -59,7 +59,7 @@ export async function runAction(io: CliIo, setExit: (code: ExitCode) => void, ar
       io.out(`reports: ${result.runDir}/report.html (and summary.json, samples.csv, summary.csv, cases.csv, junit.xml)`);
       for (const report of result.run.outputs ?? []) io.out(outputReportLine(report));
       if (result.run.status === 'aborted') io.out(`aborted: ${result.run.abort?.detail ?? result.run.stop_reason ?? ''}`);
-      else if (result.run.status !== 'completed') io.out(stoppedEarlyLine(result.run, (options.plan.suitePaths ?? [options.plan.suitePath]).join(' '), result.runDir));
+      else if (result.run.status !== 'completed') io.out(stoppedEarlyLine(result.run, options.plan.suiteIsLog ? '' : (options.plan.suitePaths ?? [options.plan.suitePath]).join(' '), result.runDir));
     }
     setExit(exitFor(result, baselineFailed));
   });
@@ -69,7 +69,8 @@ export async function runAction(io: CliIo, setExit: (code: ExitCode) => void, ar
 function stoppedEarlyLine(run: RunInfo, suitePath: string, runDir: string): string {
   const noResume = noResumeOf(run.load.spec);
   if (noResume !== null) return `stopped early (${run.status}); ${noResume}`;
-  return `stopped early (${run.status}); finish it with: kbbench run ${suitePath} --resume ${runDir}`;
+  // A replayed log that is its own suite is named by run.json: `run --resume DIR` finds it.
+  return `stopped early (${run.status}); finish it with: kbbench run ${suitePath ? `${suitePath} ` : ''}--resume ${runDir}`;
 }
 
 /** `--profile doctor.json`: its key form and dialect become the run's (a contradicting flag is exit 2); a watcher warns once. */

@@ -260,7 +260,7 @@ export function toSessionOptions(a: Record<string, unknown>, env: NodeJS.Process
       ...opt('kbVersion', kbVersionOf(a.kbVersion)),
     },
     plan: {
-      ...suitePathsOf(a.suite, typeof a.traffic === 'string' ? a.traffic : undefined),
+      ...suitePathsOf(a.suite, typeof a.traffic === 'string' ? a.traffic : undefined, typeof a.resume === 'string' ? a.resume : undefined),
       models: parseList(a.models as string | undefined),
       repeat: positive(a.repeat as number, 'repeat', { integer: true }) ?? RUN_DEFAULTS.repeat,
       ...opt('seed', seedOf(a.seed)),

@@ -9,6 +9,7 @@ import type { Executor, Loop, NextStart } from '../../../runner/loop/executor.js
 import { workerShare } from '../../../runner/segment.js';
 import { ConversationPacer, type PacedTurn } from './pacing.js';
 import { readLog } from './read-log.js';
+import { knownConversation, pendingRecords, trafficResumeOf, type NumberedRecord, type ResumeProgress } from './resume.js';
 import { replaySchedule, type DueRecord, type ReplayOptions } from './schedule.js';
 
 export interface TrafficLoopSpec {
@@ -17,6 +18,10 @@ export interface TrafficLoopSpec {
   maxInFlight: number;
   /** The model of a record that names none (`--models M`); absent: the service's default. */
   model?: string;
+  /** --resume: the lines the run recorded; their records are not sent again. */
+  recorded?: () => AsyncIterable<Sample>;
+  /** The resumed run's conversations are gone (a fresh embedded service): a partly done one goes on in a new thread. */
+  conversationsGone?: boolean;
 }
 
 /** Records read ahead of their instant: enough to keep a burst on time, bounded whatever the file's size. */
@@ -54,12 +59,12 @@ export function unitOf(paced: PacedTurn, turn: number | null, fallbackModel?: st
 
 /** The next records of the replay, read a little ahead of their instants by one background reader. */
 class ReadAhead {
-  readonly records: DueRecord[] = [];
+  readonly records: NumberedRecord[] = [];
   ended = false;
   failure: unknown = null;
   private reading = false;
 
-  constructor(private readonly source: AsyncIterator<DueRecord>) {}
+  constructor(private readonly source: AsyncIterator<NumberedRecord>) {}
 
   fill(): void {
     if (this.reading || this.ended || this.records.length >= READ_AHEAD) return;
@@ -87,14 +92,20 @@ class ReadAhead {
 }
 
 export function trafficExecutor(spec: TrafficLoopSpec, control: { push(event: { type: 'dropped'; count: number }): void }): Executor {
-  const log = new ReadAhead(replaySchedule(() => readLog(spec.file), spec.replay)[Symbol.asyncIterator]());
+  const schedule = replaySchedule(() => readLog(spec.file), spec.replay);
+  // A resumed replay skips what has a line and goes on from the first record without one.
+  const recorded = spec.recorded;
+  const resumed: ResumeProgress | null = recorded === undefined ? null : { done: null, shiftMs: null };
+  const records = resumed && recorded !== undefined ? pendingRecords(schedule, () => trafficResumeOf(recorded()), resumed) : schedule;
+  const log = new ReadAhead(records[Symbol.asyncIterator]());
   const ahead = log.records;
-  const pacer = new ConversationPacer();
+  const pacer = new ConversationPacer((due) => (resumed?.done && spec.conversationsGone !== true ? knownConversation(resumed.done, due) : null));
   const released: PacedTurn[] = [];
   // The conversation of each thread unit in flight, by its index (the skeleton stamps a copy of the unit).
   const units = new Map<number, string>();
   let elapsedMs = 0;
-  const endMs = spec.replay.durationMs ?? Infinity;
+  // --duration counts on the log's clock: a resumed replay's records were moved earlier by the shift.
+  const endOf = (): number => (spec.replay.durationMs ?? Infinity) - (resumed?.shiftMs ?? 0);
 
   const start = (paced: PacedTurn): NextStart => {
     const key = paced.due.conversationKey;
@@ -110,6 +121,7 @@ export function trafficExecutor(spec: TrafficLoopSpec, control: { push(event: { 
     next: (state) => {
       elapsedMs = state.elapsedMs;
       if (log.failure !== null) throw log.failure;
+      const endMs = endOf();
       if (elapsedMs >= endMs) {
         // The duration is over: turns still waiting behind an answer are dropped, counted, never lost.
         const held = pacer.drain().length + released.splice(0).length;

@@ -22,7 +22,6 @@ describe('the traffic kind', () => {
     expect(() => buildLoadSpec(input({ timeScale: 2, trafficRate: 1 }))).toThrow(/--time-scale and --traffic-rate both set/);
     expect(() => buildLoadSpec(input({ loop: true }))).toThrow(/--loop .* give --duration/);
     expect(() => buildLoadSpec(input({ rate: 5, durationMs: 1000 }))).toThrow(/--traffic replays a log at its own instants; leave out --rate/);
-    expect(() => buildLoadSpec(input({ resume: true }))).toThrow(/cannot be resumed yet/);
     expect(() => buildLoadSpec({ concurrency: 4, timeScale: 2 })).toThrow(/--time-scale speeds up a replayed log: it needs --traffic/);
     expect(() => buildLoadSpec(input({ traffic: { file: 'e.jsonl', shape: { ...shape, records: 0 } } }), FLAG_NAMES)).toThrow(/holds no record/);
   });

@@ -10,23 +10,11 @@ import type { LoadKind } from '../../kind.js';
 import { commonOf, commonShape, positive, seconds, whole } from '../../schemas.js';
 import { shardParts, trafficLoop } from './executor.js';
 import { describeShape, type LogShape } from './log-shape.js';
+import type { TrafficLoad } from './spec.js';
+import { changedLog, replayClash } from './resume-clash.js';
 import { scaleForRate } from './schedule.js';
 
-/** A replay: the log and its shape (read once before the run), how fast, for how long, how often. */
-export interface TrafficLoad {
-  kind: 'traffic';
-  file: string;
-  shape: LogShape;
-  /** 2 = twice as fast; from --time-scale, or the scale --traffic-rate asked for. */
-  timeScale: number;
-  /** --traffic-rate: the mean rate asked for (timeScale is derived from it). */
-  trafficRate?: number;
-  durationMs?: number;
-  loop: boolean;
-  maxInFlight: number;
-  mix?: 'sequential' | 'shuffle' | 'weighted';
-  warmupMs?: number;
-}
+export type { TrafficLoad } from './spec.js';
 
 declare module '../../../domain/load.js' {
   interface LoadSpecs {
@@ -93,9 +81,10 @@ export const trafficKind: LoadKind<TrafficLoad> = {
       loop: input.loop === true, maxInFlight: defaultMaxInFlight(input), ...commonOf(input),
     };
   },
-  noResume: 'a traffic replay cannot be resumed yet: replay the records not yet recorded with a new run (kbbench traffic RUN_DIR lists what was sent)',
+  // A resume sends the records with no result line yet (resume.ts), the log and the replay as recorded.
+  resumeClash: (recorded, input, n, allowChanged) => (allowChanged ? null : changedLog(recorded)) ?? replayClash(recorded, input, n),
   loop: (spec, run) => trafficLoop({
-    file: spec.file, maxInFlight: spec.maxInFlight, ...(run.model !== undefined ? { model: run.model } : {}),
+    file: spec.file, maxInFlight: spec.maxInFlight, ...(run.model !== undefined ? { model: run.model } : {}), ...(run.recorded !== undefined ? { recorded: run.recorded, conversationsGone: run.conversationsGone === true } : {}),
     replay: {
       timeScale: spec.timeScale, parts: shardParts(run.shard),
       ...(spec.durationMs !== undefined ? { durationMs: spec.durationMs } : {}),

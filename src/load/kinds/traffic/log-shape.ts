@@ -1,5 +1,6 @@
 // One pass over a traffic log before the run: its size, span and mean rate (what --traffic-rate
 // scales from), starts per window (its stages), and its think times (turns per conversation, gaps).
+import { statSync } from 'node:fs';
 import { createHistogram, createTally, percentilesMs, recordMs } from '../../../metrics/histogram.js';
 import { readLog, type LogEntry } from './read-log.js';
 
@@ -22,6 +23,20 @@ export interface LogShape {
   windowMs: number;
   startsPerWindow: number[];
   thinkTime: ThinkTimeStats;
+  /** The file as it was read (size, modification time): --resume refuses a log changed since. */
+  read?: LogFileStamp;
+}
+
+export interface LogFileStamp {
+  bytes: number;
+  mtimeMs: number;
+}
+
+/** The log file's size and modification time now. */
+export function stampOf(file: string): LogFileStamp {
+  const stat = statSync(file);
+  // Whole milliseconds: what every tool that copies a file with its time (cp -p, rsync -t) keeps.
+  return { bytes: stat.size, mtimeMs: Math.round(stat.mtimeMs) };
 }
 
 export const DEFAULT_TRAFFIC_WINDOW_MS = 60_000;
@@ -139,5 +154,6 @@ const round = (value: number): number => Math.round(value * 100) / 100;
 
 /** `--traffic FILE` as the load input takes it: the file and its shape, read once (stages of `windowMs`, default a minute). */
 export async function readTrafficSource(file: string, windowMs?: number): Promise<{ file: string; shape: LogShape }> {
-  return { file, shape: await shapeOfLog(file, windowMs ?? DEFAULT_TRAFFIC_WINDOW_MS) };
+  const read = stampOf(file);
+  return { file, shape: { ...(await shapeOfLog(file, windowMs ?? DEFAULT_TRAFFIC_WINDOW_MS)), read } };
 }

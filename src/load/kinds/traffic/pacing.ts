@@ -31,17 +31,21 @@ interface Conversation {
 export class ConversationPacer {
   private readonly conversations = new Map<string, Conversation>();
 
+  /** `known`: the service's id of a conversation begun before (a resumed replay's), whose next turn continues it. */
+  constructor(private readonly known: (due: DueRecord) => string | null = () => null) {}
+
   /** A record whose instant has come: sent now, or held until its conversation's previous answer arrives. */
-  offer(due: DueRecord, nowMs: number): PacedTurn | null {
+  offer(due: DueRecord & { turn?: number }, nowMs: number): PacedTurn | null {
     const key = due.conversationKey;
     if (key === null) return { due, latenessMs: Math.max(0, nowMs - due.dueMs), conversationId: null, turn: null };
     let conversation = this.conversations.get(key);
     if (conversation === undefined) {
-      conversation = { busy: false, waiting: null, conversationId: null, turns: 0 };
+      conversation = { busy: false, waiting: null, conversationId: this.known(due), turns: 0 };
       this.conversations.set(key, conversation);
     }
-    // Turns count in file order, as records are offered (held or not).
-    conversation.turns += 1;
+    // Turns count in file order, as records are offered (held or not); a resumed replay's records
+    // bring their number in the whole log (resume.ts), the recorded turns counted.
+    conversation.turns = due.turn ?? conversation.turns + 1;
     if (conversation.busy) {
       (conversation.waiting ??= []).push({ due, turn: conversation.turns });
       return null;

@@ -1,0 +1,138 @@
+// Ctrl-C in a traffic replay, then `run --resume DIR`: every record of the log ends with exactly one
+// result line (an interrupted one counts), conversations go on in their own thread, and a resume
+// that would replay another log or at another pace is refused before anything is sent.
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sample } from '../src/domain/sample.js';
+import { readJson, readNdjson, runCli, runCliInProcess, startServiceInProcess, tempDir, type InProcessService } from './helpers.js';
+import { startTrafficPeer, type TrafficPeer } from './traffic-peer.js';
+import { readLog } from '../src/load/kinds/traffic/read-log.js';
+import { readTrafficSource } from '../src/load/kinds/traffic/log-shape.js';
+import { replaySchedule } from '../src/load/kinds/traffic/schedule.js';
+
+const BOARD = 'winter-frost-CJk4G';
+const CHAT = 'chatNode-patient-star-4uIJt';
+
+/** 60 records, one every 100 ms: every other one a turn of c1, c2 or c3 (10 each), the rest one-time questions. */
+function writeLog(path: string): void {
+  const records = Array.from({ length: 60 }, (_, i) => ({
+    at: i / 10, prompt: `Question ${i + 1} about the plans?`, ...(i % 2 === 0 ? { conversation: `c${((i / 2) % 3) + 1}` } : {}),
+  }));
+  writeFileSync(path, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+}
+
+const linesIn = (path: string): number => (existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean).length : 0);
+/** Ctrl-C once the run has recorded `lines` results. */
+const interruptAfter = (results: string, lines: number) => (child: ChildProcess): void => {
+  const poll = setInterval(() => {
+    if (linesIn(results) < lines) return;
+    clearInterval(poll);
+    child.kill('SIGINT');
+  }, 20);
+  child.once('exit', () => clearInterval(poll));
+};
+/** The record a line stands for: its conversation and turn, or its one-time question's line, and its pass. */
+const recordOf = (s: Sample): string => s.item_id.replace(/\|model:[^|]*\|r1/, '');
+
+describe('a traffic replay interrupted, then resumed', () => {
+  let serve: InProcessService;
+  let peer: TrafficPeer;
+  beforeAll(async () => {
+    // Answers take 150 ms: some are in flight when the signal comes.
+    serve = await startServiceInProcess({ latencyScale: 0, stallRate: 1, stallMs: 150 });
+    peer = await startTrafficPeer(serve.url);
+  });
+  afterAll(async () => {
+    await peer.stop();
+    await serve.stop();
+  });
+
+  it('accounts for every record once, continues each conversation in its thread, and refuses another log or pace (exit 2, nothing sent)', async () => {
+    const dir = tempDir();
+    const log = join(dir, 'log.jsonl');
+    writeLog(log);
+    const out = join(dir, 'run');
+    const results = join(out, 'results.ndjson');
+    const env = { KBBENCH_API_KEY: serve.key };
+    const first = await runCli(['run', '--traffic', log, '--base-url', peer.url, '--board', BOARD, '--chat', CHAT, '--out', out, '--graceful-stop', '0s'], {
+      env,
+      onSpawn: interruptAfter(results, 20),
+    });
+    expect(first.code, first.stderr).toBe(3);
+    expect(first.stdout).toContain(`kbbench run --resume ${out}`);
+    const before = readNdjson<Sample>(results);
+    expect(before.length).toBeLessThan(60);
+    const sentBefore = peer.arrivals.length;
+
+    // Another pace, or a changed log: exit 2 naming what clashes, nothing sent.
+    const faster = await runCliInProcess(['run', '--resume', out, '--time-scale', '3'], { env });
+    expect(faster.code).toBe(2);
+    expect(faster.stderr).toMatch(/--time-scale 3 contradicts the run's replay \(recorded in run.json: 1\)/);
+    const stamp = readFileSync(log);
+    utimesSync(log, new Date('2030-01-01T00:00:00Z'), new Date('2030-01-01T00:00:00Z'));
+    const changed = await runCliInProcess(['run', '--resume', out], { env });
+    expect(changed.code).toBe(2);
+    expect(changed.stderr).toContain(`the log ${log} changed since the run began`);
+    expect(peer.arrivals.length).toBe(sentBefore);
+    expect(readNdjson<Sample>(results)).toEqual(before);
+    // Put back as it was (same bytes, same time): the resume goes on.
+    writeFileSync(log, stamp);
+    const recorded = readJson<{ load: { spec: { shape: { read: { mtimeMs: number } } } } }>(join(out, 'run.json')).load.spec.shape.read.mtimeMs;
+    utimesSync(log, new Date(recorded), new Date(recorded));
+
+    const second = await runCliInProcess(['run', '--resume', out], { env });
+    // Requests cut by the signal (--graceful-stop 0s) are `interrupted` lines: failures the checks gate counts (exit 1), as in any run.
+    const cut = before.filter((s) => s.outcome === 'interrupted').length;
+    expect(second.code, second.stderr + second.stdout).toBe(cut > 0 ? 1 : 0);
+    expect(second.stderr).not.toMatch(/name no item of this plan/);
+    const after = readNdjson<Sample>(results);
+    expect(after.slice(0, before.length)).toEqual(before);
+    const records = after.map(recordOf);
+    // Every record exactly once (an interrupted line counts as its record's), none twice.
+    expect(records).toHaveLength(60);
+    expect(new Set(records).size).toBe(60);
+    expect(after.filter((s) => s.thread_id === null)).toHaveLength(30);
+    // Each conversation: its turns 1..10 in order, in one conversation across the resume.
+    for (const name of ['c1', 'c2', 'c3']) {
+      const turns = after.filter((s) => s.thread_id === name);
+      expect(turns.map((t) => t.turn)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+      const ids = new Set(turns.map((t) => t.conversation_id).filter((id) => id !== null));
+      expect(ids.size, `${name}: ${[...ids].join(', ')}`).toBe(1);
+      expect(turns.filter((t) => t.outcome !== 'ok' && t.outcome !== 'interrupted')).toEqual([]);
+    }
+    // What the resume sent went to the service once each: the records with no line before.
+    expect(peer.arrivals.length - sentBefore).toBe(60 - before.length);
+    const summary = readJson<{ totals: { requests: number; dropped: number } }>(join(out, 'summary.json'));
+    expect(summary.totals.dropped).toBe(0);
+  }, 60_000);
+});
+
+describe('a looped, cut replay against the embedded service, interrupted, then resumed', () => {
+  it('sends the rest of the same window (its passes by their own ids); a conversation the fresh embedded service cannot know goes on in a new thread', async () => {
+    const log = 'suites/traffic-demo.jsonl';
+    const out = join(tempDir(), 'run');
+    const results = join(out, 'results.ndjson');
+    const flags = ['--time-scale', '10', '--loop', '--duration', '9s'];
+    const first = await runCli(['run', '--traffic', log, ...flags, '--out', out, '--graceful-stop', '0s', '--quiet'], {
+      onSpawn: interruptAfter(results, 15),
+    });
+    expect(first.code, first.stderr).toBe(3);
+    const before = readNdjson<Sample>(results);
+    // The same flags again say nothing new: the resume goes on.
+    const second = await runCliInProcess(['run', '--resume', out, ...flags, '--quiet']);
+    expect([0, 1], second.stderr + second.stdout).toContain(second.code);
+    const after = readNdjson<Sample>(results);
+    const { shape } = await readTrafficSource(log);
+    let window = 0;
+    for await (const _ of replaySchedule(() => readLog(log), { timeScale: 10, durationMs: 9000, loop: { spanMs: shape.spanMs } })) window += 1;
+    const dropped = readJson<{ dropped: number }>(join(out, 'run.json')).dropped;
+    const records = after.map(recordOf);
+    expect(new Set(records).size).toBe(records.length);
+    expect(records.length + dropped).toBe(window);
+    expect(records.some((r) => r.endsWith('|c2'))).toBe(true);
+    // A conversation begun before the interrupt: the fresh embedded service does not know it, so its next turns start a new thread (as a closed loop's resume rebuilds one), all ok.
+    expect(after.slice(before.length).filter((s) => s.outcome !== 'ok' && s.outcome !== 'interrupted')).toEqual([]);
+  }, 60_000);
+});
