@@ -30,7 +30,7 @@ function redactReports(reports: OutputReport[], redact: Redactor): OutputReport[
   return reports.map((r) => (r.first_error === null ? r : { ...r, first_error: redact(r.first_error) }));
 }
 
-export function outputsSink(config: RunConfig, run: OutputsSinkInput, control: Pick<RunControl, 'fail'>): RunSink {
+export function outputsSink(config: Pick<RunConfig, 'load' | 'shard' | 'resumeDir' | 'outputs'>, run: OutputsSinkInput, control: Pick<RunControl, 'fail'>): RunSink {
   const timeline = startRunOutputs({
     runDir: run.runDir, runStartMs: run.runStartMs, spec: specOf(config), shape: loadShapeOf(config), loopDelay: startLoopDelayProbe(),
     ...(config.outputs ? { outputs: config.outputs } : {}), ...(run.outputContext ? { outputContext: run.outputContext } : {}),

@@ -9,7 +9,7 @@ import type { RunConfig } from '../../config/run-config.js';
 import { redactSample, runCredentials } from '../redact-sample.js';
 
 /** The run's one redactor: the key sent (the embedded service's, in embedded mode), the user's own, and `credentials` (else the config's). */
-export function runRedactor(config: RunConfig, sentKey: string, credentials?: readonly string[]): Redactor {
+export function runRedactor(config: Pick<RunConfig, 'apiKey' | 'graderApiKey' | 'embeddings' | 'outputs'>, sentKey: string, credentials?: readonly string[]): Redactor {
   return createRedactor([sentKey, ...(credentials ?? runCredentials(config, {}))]);
 }
 
@@ -22,7 +22,7 @@ function markWarmup(sample: Sample, warmupMs: number | undefined): Sample {
  * The runner's events as the sinks get them. A result's event is new only when its result changed
  * (marked or redacted, already a copy); the other events pass as they came.
  */
-export function recordableEvents(config: RunConfig, redact: Redactor): (event: RunEvent) => RunEvent {
+export function recordableEvents(config: Pick<RunConfig, 'load' | 'shard' | 'resumeDir'>, redact: Redactor): (event: RunEvent) => RunEvent {
   const spec = specOf(config);
   const warmupMs = spec.warmupMs;
   // A sweep's probe results come before its 'sweep' event: recorded as warmup, out of its figures.
