@@ -19,9 +19,9 @@ import { askedConcurrency, specOf } from '../config/load-section.js';
 import type { RunConfig } from '../config/run-config.js';
 import type { ResolvedTarget } from './target.js';
 import type { WorkerPool } from './workers/pool.js';
-import { outputsSink, prepareOutputs } from './sinks/outputs-sink.js';
+import { outputsConfigOf, outputsSink, prepareOutputs, type OutputsConfig } from './sinks/outputs-sink.js';
 import { progressSink, type ProgressHooks } from './sinks/progress-sink.js';
-import { recordableEvents, runRedactor } from './sinks/recordable.js';
+import { recordableEvents, recordingConfigOf, runRedactor } from './sinks/recordable.js';
 import { resultsSink } from './sinks/results-sink.js';
 import { runEndSink } from './sinks/run-end-sink.js';
 import { setupCheckSink } from './sinks/setup-check-sink.js';
@@ -111,7 +111,7 @@ export interface DriveInput {
  * a result before it is appended), then the per-second outputs, the stop conditions, the setup
  * check, the run's end (which the two before it halt through) and its progress.
  */
-function sinksOf(input: DriveInput, handle: RunHandle, redact: Redactor, control: { fail(): void }): RunSink[] {
+function sinksOf(input: DriveInput, outputs: OutputsConfig, handle: RunHandle, redact: Redactor, control: { fail(): void }): RunSink[] {
   const { config, hooks, counts, target } = input;
   const end = runEndSink((by, detail) => handle.halt(by, detail));
   // A result counts (onRecorded) only once the results file wrote its line.
@@ -121,7 +121,7 @@ function sinksOf(input: DriveInput, handle: RunHandle, redact: Redactor, control
   };
   const sinks = [
     resultsSink(input.runDir, control, recorded),
-    outputsSink(config, {
+    outputsSink(outputs, {
       runDir: input.runDir, runStartMs: handle.runStartMs, redact,
       ...(counts.outputContext ? { outputContext: counts.outputContext } : {}), ...(hooks.onInterval ? { onInterval: hooks.onInterval } : {}),
     }, control),
@@ -152,16 +152,17 @@ function outcomeOf(end: SinkOutcome, abortSignal: AbortSignal, thrown: { error: 
 export async function drive(input: DriveInput): Promise<DriveOutcome> {
   const { config, hooks, counts } = input;
   const redact = runRedactor(config, input.target.apiKey, hooks.credentials);
-  await prepareOutputs(config, counts.outputContext);
+  const outputs = outputsConfigOf(config);
+  await prepareOutputs(outputs, counts.outputContext);
   // --workers N: N loops in worker threads, their events joined here (session/workers/).
   if (counts.workers) await counts.workers.ready;
   const handle = counts.workers
     ? counts.workers.start(hooks)
     : startRun(input.source, runnerOptionsOf(config, input.client, input.target, counts, input.grading ?? {}, hooks));
   let failed = false;
-  const sinks = sinksOf(input, handle, redact, { fail: () => { failed = true; handle.cancel(); } });
+  const sinks = sinksOf(input, outputs, handle, redact, { fail: () => { failed = true; handle.cancel(); } });
   const listening = sinks.filter((sink) => sink.onEvent !== undefined);
-  const recordable = recordableEvents(config, redact);
+  const recordable = recordableEvents(recordingConfigOf(config), redact);
   let thrown: { error: unknown } | null = null;
   try {
     // A turn's events at once: the results that arrived in it are booked together, after it.

@@ -2,17 +2,16 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunConfig } from '../../config/run-config.js';
 import { createRedactor } from '../../client/redact.js';
 import { monotonicMs } from '../../runner/clock.js';
 import { sampleWith } from '../../test-support/fixtures.js';
-import { outputsSink, prepareOutputs } from './outputs-sink.js';
+import { outputsConfigOf, outputsSink, prepareOutputs } from './outputs-sink.js';
 
 const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-const closedLoop: Pick<RunConfig, 'load'> = { load: { spec: { kind: 'closed', concurrency: 2 } } };
+const closedLoop = outputsConfigOf({ load: { spec: { kind: 'closed', concurrency: 2 } } });
 
 describe('outputs sink', () => {
   it('feeds the run\'s seconds to timeline.ndjson and, with no --output, reports none', async () => {

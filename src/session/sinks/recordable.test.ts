@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { RunConfig } from '../../config/run-config.js';
 import type { LoadSpec } from '../../domain/load.js';
 import type { RunEvent } from '../../runner/index.js';
 import { sample, sampleWith } from '../../test-support/fixtures.js';
-import { recordableEvents, runRedactor } from './recordable.js';
+import { recordableEvents, recordingConfigOf, runRedactor } from './recordable.js';
 
 const KEY = 'kb-live-0123456789abcdef';
-const configOf = (spec: LoadSpec): Pick<RunConfig, 'load'> => ({ load: { spec } });
+const configOf = (spec: LoadSpec) => recordingConfigOf({ load: { spec } });
 const redact = runRedactor({}, KEY, []);
 
 describe('recordable events', () => {

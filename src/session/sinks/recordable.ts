@@ -18,15 +18,26 @@ function markWarmup(sample: Sample, warmupMs: number | undefined): Sample {
   return warmupMs !== undefined && sample.offset_ms < warmupMs ? { ...sample, warmup: true } : sample;
 }
 
+/** What recording reads of the run's config: its --warmup, and whether its load begins with probes (a sweep). */
+export interface RecordingConfig {
+  warmupMs?: number;
+  probed: boolean;
+}
+
+/** The one place recording reads the run's config. */
+export function recordingConfigOf(config: Pick<RunConfig, 'load' | 'shard' | 'resumeDir'>): RecordingConfig {
+  const spec = specOf(config);
+  return { probed: probedOf(spec) !== null, ...(spec.warmupMs !== undefined ? { warmupMs: spec.warmupMs } : {}) };
+}
+
 /**
  * The runner's events as the sinks get them. A result's event is new only when its result changed
  * (marked or redacted, already a copy); the other events pass as they came.
  */
-export function recordableEvents(config: Pick<RunConfig, 'load' | 'shard' | 'resumeDir'>, redact: Redactor): (event: RunEvent) => RunEvent {
-  const spec = specOf(config);
-  const warmupMs = spec.warmupMs;
+export function recordableEvents(config: RecordingConfig, redact: Redactor): (event: RunEvent) => RunEvent {
+  const { warmupMs } = config;
   // A sweep's probe results come before its 'sweep' event: recorded as warmup, out of its figures.
-  let probing = probedOf(spec) !== null;
+  let probing = config.probed;
   return (event) => {
     if (event.type === 'sweep') probing = false;
     if (event.type !== 'sample') return event;
