@@ -25,6 +25,7 @@ import { recordableEvents, recordingConfigOf, runRedactor } from './sinks/record
 import { resultsSink } from './sinks/results-sink.js';
 import { runEndSink } from './sinks/run-end-sink.js';
 import { setupCheckSink } from './sinks/setup-check-sink.js';
+import { pumpEvents } from './sinks/pump.js';
 import { closeSinks, type RunSink, type SinkOutcome } from './sinks/sink.js';
 import { stopConditionsSink, stopOptionsOf } from './sinks/stop-conditions-sink.js';
 
@@ -148,7 +149,7 @@ function outcomeOf(end: SinkOutcome, abortSignal: AbortSignal, thrown: { error: 
   return { status: 'completed', ...base };
 }
 
-/** Builds the run's sinks, pumps the runner's events to them in order, and collects their outcomes. */
+/** Builds the run's sinks, pumps the runner's events to them in order (sinks/pump.ts), and collects their outcomes. */
 export async function drive(input: DriveInput): Promise<DriveOutcome> {
   const { config, hooks, counts } = input;
   const redact = runRedactor(config, input.target.apiKey, hooks.credentials);
@@ -161,24 +162,6 @@ export async function drive(input: DriveInput): Promise<DriveOutcome> {
     : startRun(input.source, runnerOptionsOf(config, input.client, input.target, counts, input.grading ?? {}, hooks));
   let failed = false;
   const sinks = sinksOf(input, outputs, handle, redact, { fail: () => { failed = true; handle.cancel(); } });
-  const listening = sinks.filter((sink) => sink.onEvent !== undefined);
-  const recordable = recordableEvents(recordingConfigOf(config), redact);
-  let thrown: { error: unknown } | null = null;
-  try {
-    // A turn's events at once: the results that arrived in it are booked together, after it.
-    batches: for await (const batch of handle.events.batches()) {
-      for (const event of batch) {
-        if (failed) break batches;
-        const recordedEvent = recordable(event);
-        for (const sink of listening) {
-          // Only a promise is awaited: a synchronous sink costs the hot path nothing more.
-          const pending = sink.onEvent!(recordedEvent);
-          if (pending !== undefined) await pending;
-        }
-      }
-    }
-  } catch (error) {
-    thrown = { error };
-  }
+  const thrown = await pumpEvents(handle.events, sinks, { recordable: recordableEvents(recordingConfigOf(config), redact), failed: () => failed });
   return outcomeOf(await closeSinks(sinks), hooks.abort, thrown);
 }
