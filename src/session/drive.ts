@@ -1,55 +1,46 @@
-// Drives the runner: every result appended to results.ndjson (and counted only once it is there),
-// progress reported, and how the run ended.
-import { join, resolve } from 'node:path';
+// Drives the runner: the run's events pumped to its sinks (session/sinks/: results.ndjson first,
+// then timeline and outputs, stop conditions, setup check, the run's end, progress), and how it ended.
+import { resolve } from 'node:path';
 import type { KbClient } from '../client/index.js';
-import { createRedactor } from '../client/redact.js';
-import { fromUnits, sampleCreditUnits, toUnits } from '../credits/units.js';
+import type { Redactor } from '../client/redact.js';
+import { fromUnits } from '../credits/units.js';
 import type { LoadSpec } from '../domain/load.js';
 import type { RunStatus } from '../domain/run.js';
-import type { AnswerReuse } from '../domain/answer-reuse.js';
 import type { Sample } from '../domain/sample.js';
+import type { AnswerReuse } from '../domain/answer-reuse.js';
+import { readResults } from '../store/results-reader.js';
 import type { LiveInterval } from '../metrics/interval-recorder.js';
 import type { OutputReport } from '../domain/output.js';
-import { loadOutputs, type OutputContext } from '../outputs/index.js';
-import { startRunOutputs } from '../outputs/run-outputs.js';
-import { monotonicMs, startRun, type RunnerOptions, type RunEvent, type StopReason, type UnitSource } from '../runner/index.js';
-import { ResultsFile } from '../store/results-file.js';
-import { RUN_FILES } from '../store/run-dir.js';
-import { readResults } from '../store/results-reader.js';
-import { loadShapeOf } from './load-shape.js';
-import { startLoopDelayProbe } from './loop-delay.js';
+import type { OutputContext } from '../outputs/index.js';
+import { startRun, type RunHandle, type RunnerOptions, type UnitSource } from '../runner/index.js';
 import { judgePort, type GradingDeps } from './judge-port.js';
-import { createSetupCheck } from './setup-check.js';
-import { createStopConditions, type StopDecision } from './stop-conditions.js';
+import type { StopDecision } from './stop-conditions.js';
 import type { ThresholdAbort } from '../domain/suite.js';
-import { loopOf, probedOf } from '../load/index.js';
+import { loopOf } from '../load/index.js';
 import { askedConcurrency, specOf } from '../config/load-section.js';
-import { redactSample, runCredentials } from './redact-sample.js';
 import type { RunConfig } from '../config/run-config.js';
 import type { ResolvedTarget } from './target.js';
 import type { WorkerPool } from './workers/pool.js';
+import { outputsConfigOf, outputsSink, prepareOutputs, type OutputsConfig } from './sinks/outputs-sink.js';
+import { progressSink, type ProgressHooks } from './sinks/progress-sink.js';
+import { recordableEvents, recordingConfigOf, runRedactor } from './sinks/recordable.js';
+import { resultsSink } from './sinks/results-sink.js';
+import { runEndSink } from './sinks/run-end-sink.js';
+import { setupCheckSink } from './sinks/setup-check-sink.js';
+import { pumpEvents } from './sinks/pump.js';
+import { closeSinks, type RunSink, type SinkOutcome } from './sinks/sink.js';
+import { stopConditionsSink, stopOptionsOf } from './sinks/stop-conditions-sink.js';
 
-export interface ProgressInfo {
-  done: number;
-  total: number;
-  errors: number;
-  creditsUsed: number;
-}
+export type { ProgressInfo, SweepEvent } from './sinks/progress-sink.js';
 
-export interface DriveHooks {
+export interface DriveHooks extends ProgressHooks {
   stop: AbortSignal;
   abort: AbortSignal;
-  onProgress?(progress: ProgressInfo, sample: Sample): void;
-  onStopping?(reason: StopReason, detail: string): void;
   /** Once per closed second of a time-bound loop: the run's last seconds, for a live line (only cli/ prints it). */
   onInterval?(live: LiveInterval): void;
-  /** A sweep's probes are done: its rates begin (run.json records them). */
-  onSweep?(sweep: SweepEvent): void;
   /** Every credential the run knows (runCredentials, with the environment's): redacted from what came from outside. */
   credentials?: readonly string[];
 }
-
-export type SweepEvent = Extract<RunEvent, { type: 'sweep' }>;
 
 export interface DriveOutcome {
   status: RunStatus;
@@ -81,31 +72,14 @@ export interface DriveCounts {
   reuse?: AnswerReuse;
 }
 
-function redactReports(reports: OutputReport[], redact: (text: string) => string): OutputReport[] {
-  return reports.map((r) => (r.first_error === null ? r : { ...r, first_error: redact(r.first_error) }));
-}
-
-/** A request started within --warmup is marked so statistics and thresholds leave it out. */
-function markWarmup(sample: Sample, warmupMs: number | undefined): Sample {
-  return warmupMs !== undefined && sample.offset_ms < warmupMs ? { ...sample, warmup: true } : sample;
-}
-
-function stopOptionsOf(options: RunConfig) {
-  return {
-    ...(options.stop.maxErrors !== undefined ? { maxErrors: options.stop.maxErrors } : {}),
-    ...(options.stop.maxErrorRate !== undefined ? { maxErrorRate: options.stop.maxErrorRate } : {}),
-    ...(options.stop.errorWindowMs !== undefined ? { errorWindowMs: options.stop.errorWindowMs } : {}),
-  };
-}
-
 function mixOf(spec: LoadSpec, seed: number | undefined, maxWeight: number) {
   return spec.mix === undefined || spec.mix === 'sequential' ? {} : { mix: { kind: spec.mix, seed: seed ?? 1, maxWeight } };
 }
 
-/** A resumed run's recorded lines, read when its loop starts (a replay skips their records: load/kinds/traffic/resume.ts). */
+/** The runner's options of a run: the one loop's, or each worker thread's (session/workers/). */
+/** A resumed run's recorded results, read when its loop starts (a replay skips what has a line: load/kinds/traffic/resume.ts). */
 const recordedOf = (runDir: string) => () => readResults(runDir);
 
-/** The runner's options of a run: the one loop's, or each worker thread's (session/workers/). */
 export function runnerOptionsOf(
   options: RunConfig, client: KbClient, target: ResolvedTarget, counts: Pick<DriveCounts, 'previousUnits' | 'maxWeight' | 'reuse'>, grading: GradingDeps,
   signals: { stop: AbortSignal; abort: AbortSignal },
@@ -126,98 +100,73 @@ export function runnerOptionsOf(
   };
 }
 
-export async function drive(
-  source: UnitSource, options: RunConfig, hooks: DriveHooks, client: KbClient, target: ResolvedTarget, runDir: string, counts: DriveCounts,
-  grading: GradingDeps = {},
-): Promise<DriveOutcome> {
-  const spec = specOf(options);
-  const results = new ResultsFile(join(runDir, RUN_FILES.results));
-  // Both keys: the one sent (the embedded service's, in embedded mode) and the user's own.
-  const redact = createRedactor([target.apiKey, ...(hooks.credentials ?? runCredentials(options, {}))]);
-  // A result that cannot be written (a full disk) stops the run at once: the requests in flight are
-  // cancelled, for their results would have nowhere to go.
-  let cancelRun = (): void => undefined;
-  results.onFailure = () => cancelRun();
-  // The live-metrics outputs' modules are imported on demand (src/outputs/registry.ts): before the clock starts.
-  if (counts.outputContext && options.outputs.live?.length) await loadOutputs(options.outputs.live);
+/** Everything a run's drive needs: one value, so a new need is one field, never a ninth parameter. */
+export interface DriveInput {
+  source: UnitSource;
+  config: RunConfig;
+  hooks: DriveHooks;
+  client: KbClient;
+  target: ResolvedTarget;
+  runDir: string;
+  counts: DriveCounts;
+  grading?: GradingDeps;
+}
+
+/**
+ * The run's sinks, in the order each event reaches them: the results file first (nothing else sees
+ * a result before it is appended), then the per-second outputs, the stop conditions, the setup
+ * check, the run's end (which the two before it halt through) and its progress.
+ */
+function sinksOf(input: DriveInput, outputs: OutputsConfig, handle: RunHandle, redact: Redactor, control: { fail(): void }): RunSink[] {
+  const { config, hooks, counts, target } = input;
+  const end = runEndSink((by, detail) => handle.halt(by, detail));
+  // A result counts (onRecorded) only once the results file wrote its line.
+  let counting: RunSink[] = [];
+  const recorded = (sample: Sample): void => {
+    for (const sink of counting) sink.onRecorded!(sample);
+  };
+  const sinks = [
+    resultsSink(input.runDir, control, recorded),
+    outputsSink(outputs, {
+      runDir: input.runDir, runStartMs: handle.runStartMs, redact,
+      ...(counts.outputContext ? { outputContext: counts.outputContext } : {}), ...(hooks.onInterval ? { onInterval: hooks.onInterval } : {}),
+    }, control),
+    stopConditionsSink(stopOptionsOf(config, counts.thresholdAborts), handle.runStartMs, end),
+    setupCheckSink(target, end),
+    end,
+    progressSink(counts, handle.ledger, hooks),
+  ];
+  counting = sinks.filter((sink) => sink.onRecorded !== undefined);
+  return sinks;
+}
+
+/** The run's outcome from what its sinks said (and a failure that ended the pump, if one did). */
+function outcomeOf(end: SinkOutcome, abortSignal: AbortSignal, thrown: { error: unknown } | null): DriveOutcome {
+  const base = { dropped: end.dropped ?? 0, unrecordedUnits: end.unrecordedUnits ?? 0, outputs: end.outputs ?? [] };
+  if (thrown) return { status: 'failed', stopReason: String(thrown.error), failure: thrown.error, ...base };
+  // A full disk: results.ndjson's failure first (the source of truth), else timeline.ndjson's.
+  if (end.failure) return { status: 'failed', stopReason: end.failure.message, failure: end.failure, ...base };
+  if (end.abort) return { status: 'aborted', stopReason: end.abort.detail, abort: end.abort, ...base };
+  // Requests cancelled by a hard stop were not recorded: the run is not complete, whatever else finished.
+  const stop = end.stop?.reason ?? (abortSignal.aborted ? 'interrupted' : null);
+  if (stop === 'budget-exhausted') return { status: 'budget-exhausted', stopReason: end.stop!.detail, ...base };
+  if (stop === 'interrupted') return { status: 'interrupted', stopReason: 'interrupted by a signal', ...base };
+  return { status: 'completed', ...base };
+}
+
+/** Builds the run's sinks, pumps the runner's events to them in order (sinks/pump.ts), and collects their outcomes. */
+export async function drive(input: DriveInput): Promise<DriveOutcome> {
+  const { config, hooks, counts } = input;
+  const redact = runRedactor(config, input.target.apiKey, hooks.credentials);
+  const outputs = outputsConfigOf(config);
+  await prepareOutputs(outputs, counts.outputContext);
   // --workers N: N loops in worker threads, their events joined here (session/workers/).
   if (counts.workers) await counts.workers.ready;
-  const handle = counts.workers ? counts.workers.start(hooks) : startRun(source, runnerOptionsOf(options, client, target, counts, grading, hooks));
-  const timeline = startRunOutputs({
-    runDir, runStartMs: handle.runStartMs, spec, shape: loadShapeOf(options), loopDelay: startLoopDelayProbe(),
-    ...(options.outputs.live ? { outputs: options.outputs.live } : {}), ...(counts.outputContext ? { outputContext: counts.outputContext } : {}),
-    ...(hooks.onInterval ? { onInterval: hooks.onInterval } : {}),
-  });
-  cancelRun = () => handle.cancel();
-  timeline.onFailure(() => cancelRun());
-  const progress: ProgressInfo = { done: counts.done, total: counts.total, errors: 0, creditsUsed: fromUnits(counts.previousUnits) };
-  let stop: StopReason | null = null;
-  let stopDetail = '';
-  let recordedUnits = 0;
-  const unrecordedUnits = (): number => Math.max(0, toUnits(handle.ledger.spent) - recordedUnits);
-  let dropped = 0;
-  // A result counts (progress, credits recorded) only once its line is in the file.
-  const counted = (sample: Sample) => (): void => {
-    recordedUnits += sampleCreditUnits(sample);
-    progress.done += 1;
-    if (sample.outcome !== 'ok' && sample.outcome !== 'skipped') progress.errors += 1;
-    progress.creditsUsed = fromUnits(counts.previousUnits + toUnits(handle.ledger.spent));
-    hooks.onProgress?.(progress, sample);
-  };
-  const conditions = createStopConditions({ ...stopOptionsOf(options), thresholdAborts: counts.thresholdAborts }, handle.runStartMs);
-  let abort: StopDecision | null = null;
-  const setup = createSetupCheck({ boardId: target.boardId, chatId: target.chatId });
-  const judge = (sample: Sample): void => {
-    const decision = conditions?.observe(sample, monotonicMs()) ?? setup.observe(sample);
-    if (decision === null || stop !== null) return;
-    abort = decision;
-    handle.halt(decision.by, decision.detail);
-  };
-  // A sweep's probe results come before its 'sweep' event: recorded as warmup, out of its figures.
-  let probing = probedOf(spec) !== null;
-  try {
-    // A turn's events at once: the results that arrived in it are booked together, after it.
-    batches: for await (const batch of handle.events.batches()) {
-      for (const event of batch) {
-        if (results.failure ?? timeline.failure()) break batches;
-        if (event.type === 'sample') {
-          const marked = probing ? { ...event.sample, warmup: true as const } : markWarmup(event.sample, spec.warmupMs);
-          const sample = redactSample(marked, redact);
-          timeline.sample(sample);
-          results.append(sample, counted(sample));
-          if (sample.warmup !== true) judge(sample);
-          continue;
-        }
-        if (event.type === 'sweep') {
-          probing = false;
-          timeline.sweep(event);
-          hooks.onSweep?.(event);
-          continue;
-        }
-        timeline.record(event);
-        if (event.type === 'stopped') {
-          stop = event.reason;
-          stopDetail = event.detail;
-          hooks.onStopping?.(event.reason, event.detail);
-        } else if (event.type === 'dropped') dropped += event.count;
-      }
-    }
-  } catch (failure) {
-    const outputs = redactReports(await timeline.close(), redact);
-    results.close();
-    return { status: 'failed', stopReason: String(failure), dropped, failure, unrecordedUnits: unrecordedUnits(), outputs };
-  }
-  // A receiver's error words (a body, a reason phrase) came from outside: they may echo a credential.
-  const outputs = redactReports(await timeline.close(), redact);
-  results.close();
-  // A full disk: results.ndjson's failure first (the source of truth), else timeline.ndjson's.
-  const storage = results.failure ?? timeline.failure();
-  if (storage) return { status: 'failed', stopReason: storage.message, dropped, failure: storage, unrecordedUnits: unrecordedUnits(), outputs };
-  // Requests cancelled by a hard stop were not recorded: the run is not complete, whatever else finished.
-  if (stop === null && hooks.abort.aborted) stop = 'interrupted';
-  const aborted = abort as StopDecision | null;
-  if (aborted !== null) return { status: 'aborted', stopReason: aborted.detail, abort: aborted, dropped, unrecordedUnits: unrecordedUnits(), outputs };
-  if (stop === 'budget-exhausted') return { status: 'budget-exhausted', stopReason: stopDetail, dropped, unrecordedUnits: unrecordedUnits(), outputs };
-  if (stop === 'interrupted') return { status: 'interrupted', stopReason: 'interrupted by a signal', dropped, unrecordedUnits: unrecordedUnits(), outputs };
-  return { status: 'completed', dropped, unrecordedUnits: unrecordedUnits(), outputs };
+  const handle = counts.workers
+    ? counts.workers.start(hooks)
+    : startRun(input.source, runnerOptionsOf(config, input.client, input.target, counts, input.grading ?? {}, hooks));
+  let failed = false;
+  const sinks = sinksOf(input, outputs, handle, redact, { fail: () => { failed = true; handle.cancel(); } });
+  const thrown = await pumpEvents(handle.events, sinks, { recordable: recordableEvents(recordingConfigOf(config), redact), failed: () => failed });
+  return outcomeOf(await closeSinks(sinks), hooks.abort, thrown);
 }

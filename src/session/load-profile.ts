@@ -11,7 +11,7 @@ import type { RunConfig } from '../config/run-config.js';
 export { MAX_SWEEP_RATES } from '../load/index.js';
 
 /** The open loop's arrival profile; null for every other kind. */
-export function loadProfileOf(options: RunConfig): LoadProfile | null {
+export function loadProfileOf(options: Pick<RunConfig, 'load' | 'placement'>): LoadProfile | null {
   return arrivalProfileOf(specOf(options));
 }
 

@@ -17,7 +17,7 @@ export interface LoadShape {
  * The load shape of a session's options; null for a closed loop. A shard of N runs 1/N of every
  * stage's rate (its execution segment), and `kbbench merge` adds the shards' rates back up.
  */
-export function loadShapeOf(options: RunConfig): LoadShape | null {
+export function loadShapeOf(options: Pick<RunConfig, 'load' | 'placement'>): LoadShape | null {
   const profile = loadProfileOf(options);
   const schedule = scheduleOf(specOf(options), options.placement.shard?.count ?? 1);
   if (profile === null || schedule === null) return null;

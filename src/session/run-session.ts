@@ -152,8 +152,11 @@ export async function runSession(requested: RunConfig, hooks: SessionHooks, over
       writeRunInfo(runDir, info);
       hooks.onSweep?.(sweep);
     };
-    const outcome = await drive(source, options, { ...hooks, onSweep }, client, target, runDir, { total, done, previousUnits, thresholdAborts: prepared.thresholdAborts, maxWeight, ...(pool ? { workers: pool } : {}), ...(reuse ? { reuse: reuse.index } : {}), outputContext: outputContextOf(info, options) },
-      { ...(grader ? { grader } : {}), ...(prepared.knowledge ? { knowledge: prepared.knowledge } : {}) });
+    const outcome = await drive({
+      source, config: options, hooks: { ...hooks, onSweep }, client, target, runDir,
+      counts: { total, done, previousUnits, thresholdAborts: prepared.thresholdAborts, maxWeight, ...(pool ? { workers: pool } : {}), ...(reuse ? { reuse: reuse.index } : {}), outputContext: outputContextOf(info, options) },
+      grading: { ...(grader ? { grader } : {}), ...(prepared.knowledge ? { knowledge: prepared.knowledge } : {}) },
+    });
     heartbeat.stop();
     const durationMs = priorMs + heartbeat.elapsedMs();
     const run: RunInfo = {
