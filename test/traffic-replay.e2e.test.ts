@@ -1,5 +1,6 @@
 // `run --traffic LOG`: records arrive in order, a conversation's turn never before its previous
 // answer, and every record is accounted for (a result line each). Timing precision is bench/'s.
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../src/domain/sample.js';
@@ -115,5 +116,19 @@ describe('run --traffic against a peer that stamps arrivals', () => {
     const r = await runCli(['run', '--traffic', LOG, '--workspace', 'suites/demo/workspace.yaml', '--latency-scale', '0', '--out', join(dir, 'run'), '--quiet']);
     expect(r.code, r.stderr).toBe(0);
     expect(readNdjson<Sample>(join(dir, 'run', 'results.ndjson')).filter((s) => s.endpoint !== 'create')).toHaveLength(7);
+  });
+});
+
+describe('run --traffic takes the request flags', () => {
+  it('--no-stream and --plaintext reach every replayed record (a log-only run, the embedded service)', async () => {
+    const dir = tempDir();
+    const log = join(dir, 'log.jsonl');
+    writeFileSync(log, '{"at":0,"prompt":"What is the refund window?"}\n{"at":0.1,"prompt":"How much is the team plan?","conversation":"c1"}\n{"at":0.2,"prompt":"And per year?","conversation":"c1"}\n');
+    const out = join(dir, 'run');
+    const r = await runCli(['run', '--traffic', log, '--no-stream', '--plaintext', '--workspace', 'suites/demo/workspace.yaml', '--latency-scale', '0', '--out', out, '--quiet']);
+    expect(r.code, r.stderr).toBe(0);
+    const asked = readNdjson<Sample>(join(out, 'results.ndjson')).filter((s) => s.endpoint !== 'create');
+    expect(asked).toHaveLength(3);
+    expect(asked.every((s) => s.streaming === false)).toBe(true);
   });
 });

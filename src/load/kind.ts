@@ -2,6 +2,7 @@
 // describes and runs itself). Everything the rest of kbbench asks of a load is a member here, so
 // nothing outside src/load/kinds/ branches on a kind: adding one is a folder and a registry line
 // (src/load/kinds/index.ts; docs/architecture.md, "Adding a load kind").
+import type { RequestOptions } from '../domain/suite.js';
 import type { z } from 'zod';
 import type { LoadSpec, RunLoad } from '../domain/load.js';
 import type { Sample } from '../domain/sample.js';
@@ -17,6 +18,11 @@ export interface LoopContext {
   shard: Shard | null;
   /** `--models M` (one): the model of a request whose own record names none (a traffic log's); absent: the service's default. */
   model?: string;
+  /**
+   * The options of a request a kind makes itself (a traffic log's record): the suite's `defaults`
+   * under its own, the flags' (`--no-stream`, `--method`…) over both, as the plan merges a case's.
+   */
+  requestLayers?: { suite?: RequestOptions; flags?: RequestOptions };
   /** `--resume DIR`: the lines the run recorded (results.ndjson), which a kind that reads its own items (a log) skips. */
   recorded?: () => AsyncIterable<Sample>;
   /** A resume against a fresh embedded service: the conversations the run began are gone (threads start anew). */

@@ -15,7 +15,7 @@ import type { OutputContext } from '../outputs/index.js';
 import { startRun, type RunHandle, type RunnerOptions, type UnitSource } from '../runner/index.js';
 import { judgePort, type GradingDeps } from './judge-port.js';
 import type { StopDecision } from './stop-conditions.js';
-import type { ThresholdAbort } from '../domain/suite.js';
+import type { RequestOptions, ThresholdAbort } from '../domain/suite.js';
 import { loopOf } from '../load/index.js';
 import { askedConcurrency, specOf } from '../config/load-section.js';
 import type { RunConfig } from '../config/run-config.js';
@@ -70,6 +70,8 @@ export interface DriveCounts {
   workers?: WorkerPool;
   /** --reuse-answers: earlier runs' answers, taken instead of sending. */
   reuse?: AnswerReuse;
+  /** The suite's `defaults`: a request a load kind makes itself (a replayed record) takes them, as a case does. */
+  suiteDefaults?: RequestOptions;
 }
 
 function mixOf(spec: LoadSpec, seed: number | undefined, maxWeight: number) {
@@ -81,13 +83,13 @@ function mixOf(spec: LoadSpec, seed: number | undefined, maxWeight: number) {
 const recordedOf = (runDir: string) => () => readResults(runDir);
 
 export function runnerOptionsOf(
-  options: RunConfig, client: KbClient, target: ResolvedTarget, counts: Pick<DriveCounts, 'previousUnits' | 'maxWeight' | 'reuse'>, grading: GradingDeps,
+  options: RunConfig, client: KbClient, target: ResolvedTarget, counts: Pick<DriveCounts, 'previousUnits' | 'maxWeight' | 'reuse' | 'suiteDefaults'>, grading: GradingDeps,
   signals: { stop: AbortSignal; abort: AbortSignal },
 ): RunnerOptions {
   const spec = specOf(options);
   return {
     client, target: { boardId: target.boardId, chatId: target.chatId }, concurrency: askedConcurrency(options.load),
-    load: loopOf(spec, { shard: options.placement.shard ?? null, ...(options.plan.seed !== undefined ? { seed: options.plan.seed } : {}), ...(options.plan.models?.length === 1 ? { model: options.plan.models[0]! } : {}), ...(options.placement.resumeDir !== undefined ? { recorded: recordedOf(resolve(options.placement.resumeDir)), conversationsGone: target.embedded } : {}) }), ...mixOf(spec, options.plan.seed, counts.maxWeight),
+    load: loopOf(spec, { shard: options.placement.shard ?? null, ...(options.plan.seed !== undefined ? { seed: options.plan.seed } : {}), ...(options.plan.models?.length === 1 ? { model: options.plan.models[0]! } : {}), requestLayers: { ...(counts.suiteDefaults ? { suite: counts.suiteDefaults } : {}), flags: options.request.requestDefaults }, ...(options.placement.resumeDir !== undefined ? { recorded: recordedOf(resolve(options.placement.resumeDir)), conversationsGone: target.embedded } : {}) }), ...mixOf(spec, options.plan.seed, counts.maxWeight),
     timeoutMs: options.request.timeoutMs, retries: options.request.retries,
     ...(options.request.gracefulStopMs !== undefined ? { gracefulStopMs: options.request.gracefulStopMs } : {}),
     ...(options.request.maxRetryWaitMs !== undefined ? { backoff: { maxWaitMs: options.request.maxRetryWaitMs } } : {}),

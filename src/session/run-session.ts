@@ -112,7 +112,7 @@ export async function runSession(requested: RunConfig, hooks: SessionHooks, over
     const replayUnits = toUnits(previous?.replay_credits ?? 0);
     const previousUnits = (state?.creditUnits ?? 0) + replayUnits;
     const maxWeight = prepared.load.mix === 'weighted' ? maxWeightOf(prepared.suite) : 1;
-    if (workers.count > 1) pool = spawnWorkers({ ...prepared, options }, target, { previousUnits, maxWeight, stop: hooks.stop }, workers.count);
+    if (workers.count > 1) pool = spawnWorkers({ ...prepared, options }, target, { previousUnits, maxWeight, suiteDefaults: prepared.suite.defaults, stop: hooks.stop }, workers.count);
     await pool?.ready;
     if (options.placement.startAt !== undefined) {
       hooks.onWaitStart?.({ startAt: options.placement.startAt });
@@ -154,7 +154,7 @@ export async function runSession(requested: RunConfig, hooks: SessionHooks, over
     };
     const outcome = await drive({
       source, config: options, hooks: { ...hooks, onSweep }, client, target, runDir,
-      counts: { total, done, previousUnits, thresholdAborts: prepared.thresholdAborts, maxWeight, ...(pool ? { workers: pool } : {}), ...(reuse ? { reuse: reuse.index } : {}), outputContext: outputContextOf(info, options) },
+      counts: { total, done, previousUnits, thresholdAborts: prepared.thresholdAborts, maxWeight, suiteDefaults: prepared.suite.defaults, ...(pool ? { workers: pool } : {}), ...(reuse ? { reuse: reuse.index } : {}), outputContext: outputContextOf(info, options) },
       grading: { ...(grader ? { grader } : {}), ...(prepared.knowledge ? { knowledge: prepared.knowledge } : {}) },
     });
     heartbeat.stop();

@@ -1,5 +1,5 @@
 // What the main thread and its worker threads (--workers) say to each other: plain, cloneable data.
-import type { GraderSpec } from '../../domain/suite.js';
+import type { GraderSpec, RequestOptions } from '../../domain/suite.js';
 import type { PlanUnit } from '../../plan/types.js';
 import type { RunEvent, StopReason } from '../../runner/index.js';
 import type { RunConfig } from '../../config/run-config.js';
@@ -28,6 +28,8 @@ export interface WorkerInit extends WorkerPlan {
   target: { baseUrl: string; apiKey: string; boardId: string; chatId: string; embedded: boolean };
   previousUnits: number;
   maxWeight: number;
+  /** The suite's `defaults` (drive.ts DriveCounts `suiteDefaults`). */
+  suiteDefaults?: RequestOptions;
 }
 
 export type ToWorker =

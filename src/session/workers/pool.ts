@@ -1,6 +1,7 @@
 // --workers N: N client event loops in worker threads, each running its share of the load
 // (share.ts), their events joined here into the one stream a single-process run yields, so the
 // main thread writes the one run directory (results, timeline, summary, reports) as it always does.
+import type { RequestOptions } from '../../domain/suite.js';
 import { Worker } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
 import { CreditLedger } from '../../credits/ledger.js';
@@ -43,7 +44,7 @@ export interface WorkerPool {
  * WorkerError naming it, and the others are cancelled: it is reported like any failure of a run.
  */
 export function spawnWorkers(
-  prepared: WorkerSource, target: ResolvedTarget, counts: { previousUnits: number; maxWeight: number; stop?: AbortSignal }, count: number, entry: URL = WORKER_ENTRY,
+  prepared: WorkerSource, target: ResolvedTarget, counts: { previousUnits: number; maxWeight: number; suiteDefaults?: RequestOptions; stop?: AbortSignal }, count: number, entry: URL = WORKER_ENTRY,
 ): WorkerPool {
   const ledger = new CreditLedger();
   const states: WorkerState[] = [];
@@ -114,7 +115,7 @@ export function spawnWorkers(
     const init: WorkerInit = {
       index, count, ...plans(index),
       target: { baseUrl: target.baseUrl, apiKey: target.apiKey, boardId: target.boardId, chatId: target.chatId, embedded: target.embedded },
-      previousUnits: counts.previousUnits, maxWeight: counts.maxWeight,
+      previousUnits: counts.previousUnits, maxWeight: counts.maxWeight, ...(counts.suiteDefaults ? { suiteDefaults: counts.suiteDefaults } : {}),
     };
     const state: WorkerState = { worker: new Worker(entry, { workerData: init }), name: `worker ${index + 1} of ${count}`, held: 0, spentUnits: 0, ended: false };
     states.push(state);

@@ -4,6 +4,8 @@
 // open loop. Each record brings its own unit: a one-time question, or one turn of its conversation.
 import type { Sample } from '../../../domain/sample.js';
 import { caseId, threadKey, turnId } from '../../../plan/item-id.js';
+import type { RequestOptions } from '../../../domain/suite.js';
+import { mergeOptions } from '../../../plan/build.js';
 import type { PlanRequest, PlanUnit, Shard } from '../../../plan/types.js';
 import type { Executor, Loop, NextStart } from '../../../runner/loop/executor.js';
 import { workerShare } from '../../../runner/segment.js';
@@ -18,6 +20,8 @@ export interface TrafficLoopSpec {
   maxInFlight: number;
   /** The model of a record that names none (`--models M`); absent: the service's default. */
   model?: string;
+  /** The suite's defaults under a record's own options, the flags' over both (kind.ts `LoopContext`). */
+  requestLayers?: { suite?: RequestOptions; flags?: RequestOptions };
   /** --resume: the lines the run recorded; their records are not sent again. */
   recorded?: () => AsyncIterable<Sample>;
   /** The resumed run's conversations are gone (a fresh embedded service): a partly done one goes on in a new thread. */
@@ -30,16 +34,18 @@ const READ_AHEAD = 512;
 const POLL_MS = 5;
 
 /** The label and parameter of a record's model: its own, else --models', else the service's default. */
-function requestOf(due: DueRecord, turn: number | null, fallbackModel: string | undefined): PlanRequest {
+function requestOf(due: DueRecord, turn: number | null, fallbackModel: string | undefined, layers?: TrafficLoopSpec['requestLayers']): PlanRequest {
   const { record } = due;
   const sent = record.model ?? fallbackModel;
   const model = sent ?? 'default';
   const id = due.conversationKey === null ? caseId(`line-${record.line}`, model, 1, due.pass) : turnId(record.conversation!, turn!, model, 1, due.pass);
-  const options = {
+  const own = {
     ...(record.additional_context !== undefined ? { additional_context: record.additional_context } : {}),
     ...(record.user !== undefined ? { user: record.user } : {}),
     ...(record.source !== undefined ? { source: record.source } : {}),
   };
+  // As a case's (plan/build.ts): nothing the flags or the suite say is dropped for a replayed record.
+  const options = layers === undefined ? own : mergeOptions(layers.suite, own, layers.flags);
   return {
     id, case_id: due.conversationKey === null ? `line-${record.line}` : null, thread_id: due.conversationKey === null ? null : record.conversation!, turn,
     model, request_model: sent ?? null, repeat: 1, prompt: record.prompt, options, checks: record.checks,
@@ -47,9 +53,9 @@ function requestOf(due: DueRecord, turn: number | null, fallbackModel: string | 
 }
 
 /** A paced record as the unit the skeleton runs: a case, or a one-turn thread (created at its first turn). */
-export function unitOf(paced: PacedTurn, turn: number | null, fallbackModel?: string): PlanUnit {
+export function unitOf(paced: PacedTurn, turn: number | null, fallbackModel?: string, layers?: TrafficLoopSpec['requestLayers']): PlanUnit {
   const { due } = paced;
-  const request = requestOf(due, turn, fallbackModel);
+  const request = requestOf(due, turn, fallbackModel, layers);
   if (due.conversationKey === null) return { kind: 'case', index: due.index, request };
   return {
     kind: 'thread', index: due.index, key: threadKey(due.record.conversation!, request.model, 1, due.pass), thread_id: request.thread_id!, model: request.model, repeat: 1,
@@ -109,7 +115,7 @@ export function trafficExecutor(spec: TrafficLoopSpec, control: { push(event: { 
 
   const start = (paced: PacedTurn): NextStart => {
     const key = paced.due.conversationKey;
-    const unit = unitOf(paced, paced.turn, spec.model);
+    const unit = unitOf(paced, paced.turn, spec.model, spec.requestLayers);
     if (key !== null) units.set(unit.index, key);
     return { kind: 'start', intendedAtMs: paced.due.dueMs, index: paced.due.index, unit };
   };

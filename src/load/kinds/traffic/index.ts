@@ -84,7 +84,7 @@ export const trafficKind: LoadKind<TrafficLoad> = {
   // A resume sends the records with no result line yet (resume.ts), the log and the replay as recorded.
   resumeClash: (recorded, input, n, allowChanged) => (allowChanged ? null : changedLog(recorded)) ?? replayClash(recorded, input, n),
   loop: (spec, run) => trafficLoop({
-    file: spec.file, maxInFlight: spec.maxInFlight, ...(run.model !== undefined ? { model: run.model } : {}), ...(run.recorded !== undefined ? { recorded: run.recorded, conversationsGone: run.conversationsGone === true } : {}),
+    file: spec.file, maxInFlight: spec.maxInFlight, ...(run.model !== undefined ? { model: run.model } : {}), ...(run.requestLayers !== undefined ? { requestLayers: run.requestLayers } : {}), ...(run.recorded !== undefined ? { recorded: run.recorded, conversationsGone: run.conversationsGone === true } : {}),
     replay: {
       timeScale: spec.timeScale, parts: shardParts(run.shard),
       ...(spec.durationMs !== undefined ? { durationMs: spec.durationMs } : {}),
