@@ -123,6 +123,8 @@ describe('a looped, cut replay against the embedded service, interrupted, then r
     // The same flags again say nothing new: the resume goes on.
     const second = await runCliInProcess(['run', '--resume', out, ...flags, '--quiet']);
     expect([0, 1], second.stderr + second.stdout).toContain(second.code);
+    // Said, never silent: the fresh embedded service cannot continue a conversation begun before.
+    expect(second.stderr + second.stdout).toMatch(/embedded service keeps no conversation across runs/);
     const after = readNdjson<Sample>(results);
     const { shape } = await readTrafficSource(log);
     let window = 0;

@@ -98,6 +98,8 @@ export interface LoadKind<S extends { kind: string } = LoadSpec> {
   workerPlaces?(spec: S): WorkerPlaces;
   /** Why `--resume` cannot continue it (a schedule is tied to its start, a probe to its moment); absent: it can. */
   noResume?: string;
+  /** Its requests come with conversations of their own, not the plan's threads (a traffic log's). */
+  ownConversations?: true;
   /**
    * A resume's own check of the flags given with it against the recorded spec (a contradiction, a
    * changed input file unless `allowChanged`): why it is refused, or null. Absent: the flags' load is

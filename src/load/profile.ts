@@ -73,6 +73,11 @@ export function workerPlacesOf(spec: LoadSpec): WorkerPlaces | null {
   return kindOf(spec.kind).workerPlaces?.(spec) ?? null;
 }
 
+/** Whether the kind's requests bring conversations of their own, beside the plan's threads (kind.ts `ownConversations`). */
+export function ownConversationsOf(spec: LoadSpec): boolean {
+  return kindOf(spec.kind).ownConversations === true;
+}
+
 /** A resume's flags against the recorded spec: why refused, null when fine, undefined when the kind has no check of its own (kind.ts `resumeClash`). */
 export function resumeClashOf(spec: LoadSpec, input: LoadInput, allowChanged: boolean): string | null | undefined {
   const def = kindOf(spec.kind);

@@ -1,7 +1,7 @@
 // --resume keeps the interrupted run's plan and target: only how it is sent may change.
 import { InputError } from '../domain/errors.js';
 import type { RunInfo } from '../domain/run.js';
-import { noResumeOf, resumeClashOf } from '../load/index.js';
+import { noResumeOf, ownConversationsOf, resumeClashOf } from '../load/index.js';
 import { parseRunConfig, type RunConfig } from '../config/run-config.js';
 import { RUN_DEFAULTS } from '../config/defaults.js';
 import { askedConcurrency, loadInputOf, specOf } from '../config/load-section.js';
@@ -72,5 +72,11 @@ export function resumeOptions(previous: RunInfo, current: RunConfig): ResumedOpt
     ...(embedded.workspacePath !== undefined ? { workspacePath: embedded.workspacePath } : {}),
     ...(embedded.seed !== undefined ? { seed: embedded.seed } : {}),
   };
+  // The embedded service is a new process each run: the conversations it made are gone, so a thread
+  // (or a replayed conversation) stopped midway goes on in a new one. Said, never silent.
+  const conversations = previous.plan.threads > 0 || ownConversationsOf(previous.load.spec);
+  if (restored.target.baseUrl === undefined && conversations) {
+    warnings.push('the embedded service keeps no conversation across runs: a thread or replayed conversation stopped midway goes on in a new conversation (its earlier turns are not in its history)');
+  }
   return { options: parseRunConfig(restored), warnings };
 }

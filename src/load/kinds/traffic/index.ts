@@ -92,6 +92,7 @@ export const trafficKind: LoadKind<TrafficLoad> = {
     },
   }),
   timeBound: true,
+  ownConversations: true,
   startsOnWholeSecond: true,
   workerPlaces: (spec) => ({ count: spec.maxInFlight, flag: '--max-in-flight', word: 'place' }),
   describe(spec, run) {
