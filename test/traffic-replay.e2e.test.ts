@@ -132,3 +132,14 @@ describe('run --traffic takes the request flags', () => {
     expect(asked.every((s) => s.streaming === false)).toBe(true);
   });
 });
+
+describe('run --traffic with several models', () => {
+  it('is refused before anything is sent: a record is sent once (exit 2)', async () => {
+    const dir = tempDir();
+    const log = join(dir, 'log.jsonl');
+    writeFileSync(log, '{"at":0,"prompt":"What is the refund window?"}\n');
+    const r = await runCli(['run', '--traffic', log, '--models', 'gpt-4o,gpt-4o-mini', '--workspace', 'suites/demo/workspace.yaml', '--latency-scale', '0', '--out', join(dir, 'run'), '--quiet']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('--models gpt-4o,gpt-4o-mini: a traffic record is sent once');
+  });
+});

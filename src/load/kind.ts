@@ -100,6 +100,8 @@ export interface LoadKind<S extends { kind: string } = LoadSpec> {
   noResume?: string;
   /** Its requests come with conversations of their own, not the plan's threads (a traffic log's). */
   ownConversations?: true;
+  /** Why a run of it takes one model at most (`--models a,b` refused with this); absent: any number. */
+  oneModel?: string;
   /**
    * A resume's own check of the flags given with it against the recorded spec (a contradiction, a
    * changed input file unless `allowChanged`): why it is refused, or null. Absent: the flags' load is

@@ -73,6 +73,11 @@ export function workerPlacesOf(spec: LoadSpec): WorkerPlaces | null {
   return kindOf(spec.kind).workerPlaces?.(spec) ?? null;
 }
 
+/** Why a run of this spec takes one model at most, or null (kind.ts `oneModel`). */
+export function oneModelReasonOf(spec: LoadSpec): string | null {
+  return kindOf(spec.kind).oneModel ?? null;
+}
+
 /** Whether the kind's requests bring conversations of their own, beside the plan's threads (kind.ts `ownConversations`). */
 export function ownConversationsOf(spec: LoadSpec): boolean {
   return kindOf(spec.kind).ownConversations === true;

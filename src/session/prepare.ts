@@ -23,7 +23,7 @@ import { calibrate, DEFAULT_MIN_LABELS } from '../graders/calibration.js';
 import type { GraderCalibration } from '../domain/run.js';
 import { agreementOfLabels } from '../review/labels-of-run.js';
 import { assertSameSuite } from '../compare/same-suite.js';
-import { shardsSchedule } from '../load/index.js';
+import { oneModelReasonOf, shardsSchedule } from '../load/index.js';
 import { logSuite } from '../load/kinds/traffic/log-suite.js';
 
 export interface PreparedRun {
@@ -141,9 +141,8 @@ export async function prepareRun(asked: RunConfig): Promise<PreparedRun> {
   const load = specOf(merged);
   const options: RunConfig = { ...merged, load: { spec: load } };
   // A record is one request: its own model, else one --models, else the service's default; never several.
-  if (load.kind === 'traffic' && (options.plan.models?.length ?? 0) > 1) {
-    throw new InputError(`--models ${options.plan.models!.join(',')}: a traffic record is sent once, with its own model or the one --models names; give one model (or a \`model\` per record)`, { field: '--models' });
-  }
+  const oneModel = oneModelReasonOf(load);
+  if (oneModel !== null && (options.plan.models?.length ?? 0) > 1) throw new InputError(`--models ${options.plan.models!.join(',')}: ${oneModel}`, { field: '--models' });
   const plan = buildPlan(suite, {
     ...(options.plan.models?.length ? { models: options.plan.models } : {}),
     repeat: repeatOf(suite, options.plan.repeat),

@@ -93,6 +93,7 @@ export const trafficKind: LoadKind<TrafficLoad> = {
   }),
   timeBound: true,
   ownConversations: true,
+  oneModel: 'a traffic record is sent once, with its own model or the one --models names; give one model (or a `model` per record)',
   startsOnWholeSecond: true,
   workerPlaces: (spec) => ({ count: spec.maxInFlight, flag: '--max-in-flight', word: 'place' }),
   describe(spec, run) {
