@@ -36,6 +36,9 @@ export type RunConfig = z.infer<typeof RunConfigSchema>;
 export type EmbeddedServiceOptions = z.infer<typeof EmbeddedSchema>;
 
 /** A config built by hand (flags, a suite's blocks, the library, a derived run) checked as one: the same parse for all. */
+/** What the schema takes: a config before its defaults and checks (the flags' builder returns it, run-flags.ts). */
+export type RunConfigInput = z.input<typeof RunConfigSchema>;
+
 export function parseRunConfig(config: unknown): RunConfig {
   return RunConfigSchema.parse(config);
 }

@@ -11,7 +11,8 @@ import type { CliIo } from '../io.js';
 import { parseList, positive } from '../parse.js';
 import { withSessionConsole } from '../session-console.js';
 import { runCredentials } from '../../session/redact-sample.js';
-import { sendFlags, toSessionOptions } from './run-flags.js';
+import { sendFlags } from './run-flags.js';
+import { toSessionOptions } from './run-config-of.js';
 
 const DEFAULT_SAMPLE = 5;
 const DEFAULT_LEVEL = 0.95;

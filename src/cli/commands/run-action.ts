@@ -11,7 +11,7 @@ import { EXIT, exitForVerdict, type ExitCode } from '../exit.js';
 import type { CliIo } from '../io.js';
 import { withSessionConsole } from '../session-console.js';
 import { runCredentials } from '../../session/redact-sample.js';
-import { toSessionOptions } from './run-flags.js';
+import { toSessionOptions } from './run-config-of.js';
 import type { ConfirmStep } from './baseline.js';
 import { outputReportLine } from '../../outputs/report-line.js';
 import { holdYoungGeneration } from '../../session/young-generation.js';

@@ -1,13 +1,13 @@
 // The `run` command's flags (CONTRACT.md) and their translation into RunConfig.
 import type { Argv } from 'yargs';
-import { suitePathsOf } from './suite-paths.js';
+import { suitePathsOf, type SuitePaths } from './suite-paths.js';
 import { STREAM_DIALECTS, type StreamDialect } from '../../protocol/dialects.js';
 import { parseShard } from '../../plan/shard.js';
 import { endpointUrlProblem } from '../../client/redact.js';
 import { InputError } from '../../domain/errors.js';
 import { parseStartAt, wallClockMs } from '../../session/start-at.js';
 import type { RequestOptions } from '../../domain/suite.js';
-import { parseRunConfig, type LoadAsked, type RunConfig } from '../../config/run-config.js';
+import type { LoadAsked, RunConfig, RunConfigInput } from '../../config/run-config.js';
 import { RUN_DEFAULTS } from '../../config/defaults.js';
 import { parseDurationMs, parseFraction, parseList, positive } from '../parse.js';
 import { readApiKey } from '../secrets.js';
@@ -246,10 +246,14 @@ function loadAskedOf(a: Record<string, unknown>): LoadAsked {
 }
 
 /** The flags as the run config (the only map from flag names to the config's sections), checked by its schema. */
-export function toSessionOptions(a: Record<string, unknown>, env: NodeJS.ProcessEnv, cwd: string): RunConfig {
+/**
+ * The run config the flags ask for, before the schema's parse (run-config-of.ts parses it): `run --help`
+ * loads this module for its flags, and the schema (zod) only when a run starts.
+ */
+export function runConfigInputOf(a: Record<string, unknown>, env: NodeJS.ProcessEnv, cwd: string, resumed?: SuitePaths): RunConfigInput {
   const baseUrl = (a.baseUrl as string | undefined) ?? env.KBBENCH_BASE_URL;
   const apiKey = readApiKey(env, a.apiKeyFile as string | undefined);
-  return parseRunConfig({
+  return {
     target: {
       ...opt('baseUrl', baseUrl || undefined),
       ...opt('apiKey', apiKey),
@@ -260,7 +264,7 @@ export function toSessionOptions(a: Record<string, unknown>, env: NodeJS.Process
       ...opt('kbVersion', kbVersionOf(a.kbVersion)),
     },
     plan: {
-      ...suitePathsOf(a.suite, typeof a.traffic === 'string' ? a.traffic : undefined, typeof a.resume === 'string' ? a.resume : undefined),
+      ...suitePathsOf(a.suite, typeof a.traffic === 'string' ? a.traffic : undefined, resumed),
       models: parseList(a.models as string | undefined),
       repeat: positive(a.repeat as number, 'repeat', { integer: true }) ?? RUN_DEFAULTS.repeat,
       ...opt('seed', seedOf(a.seed)),
@@ -321,5 +325,5 @@ export function toSessionOptions(a: Record<string, unknown>, env: NodeJS.Process
       ...opt('reuseAnswers', reuseDirsOf(a.reuseAnswers)),
       ...(a.allowChangedSuite === true ? { allowChangedSuite: true } : {}),
     },
-  });
+  };
 }
