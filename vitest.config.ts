@@ -4,11 +4,24 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
+ * End-to-end files timed by design: their length is a load schedule run at its real rate (sweeps,
+ * stages, arrivals, a replay interrupted and resumed, many machines started at one instant), a
+ * signal sent at a moment, or every command of the README and its CI example run as written.
+ * Together about 390 s of the 830 s of file time `npm test` had (a fresh-clone CI run, 2026-11-28);
+ * shortening them would change what they prove, so they run in the slow tier, which CI runs too.
+ */
+const TIMED = [
+  'test/readme-commands.e2e.test.ts', 'test/readme-tour.e2e.test.ts', 'test/ci-example.e2e.test.ts', 'test/init.e2e.test.ts',
+  'test/sweep-dropped.e2e.test.ts', 'test/sweep.e2e.test.ts', 'test/confirm-derived.e2e.test.ts', 'test/traffic-resume.e2e.test.ts',
+  'test/workers.e2e.test.ts', 'test/load-arrivals.e2e.test.ts', 'test/load-demo-stages.e2e.test.ts', 'test/load-hung.e2e.test.ts',
+  'test/pause-fault.e2e.test.ts', 'test/prometheus-output.e2e.test.ts', 'test/hostile-three.e2e.test.ts', 'test/many-machines.e2e.test.ts',
+];
+/**
  * The slow tier, run by `npm run test:slow` (and by `.ci/run` after `npm test`), not by `npm test`:
  * the README tour word for word at the service's real latencies, the tarball packed and installed,
- * the memory checks (200,000 requests) and the browser tests.
+ * the memory checks (200,000 requests), the browser tests and the files timed by design.
  */
-const SLOW = ['test/slow/**/*.test.ts', 'test/report-browser.test.ts', 'test/compare-browser.e2e.test.ts', 'test/review-browser.e2e.test.ts'];
+const SLOW = ['test/slow/**/*.test.ts', 'test/report-browser.test.ts', 'test/compare-browser.e2e.test.ts', 'test/review-browser.e2e.test.ts', ...TIMED];
 /** Tests that run dist/ (the bin, the CLI in-process, the library entry) but are not named *.e2e.test.ts. */
 const RUNS_DIST = ['test/library.test.ts'];
 /**
@@ -87,7 +100,11 @@ export default defineConfig({
         },
       },
       { extends: true, test: { name: 'own-process', include: OWN_PROCESS } },
-      { extends: true, test: { name: 'slow', include: SLOW, globalSetup: ['test/global-setup.ts'] } },
+      {
+        extends: true,
+        // A fork per file (vitest's default), each file's processes its own; dist/ loaded by Node as the bin loads it.
+        test: { name: 'slow', include: SLOW, globalSetup: ['test/global-setup.ts'], server: { deps: { external: [/\/dist\//] } } },
+      },
     ],
   },
 });
