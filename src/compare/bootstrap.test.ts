@@ -30,7 +30,9 @@ describe('pairedBootstrapChange', () => {
 
   it('keeps 0 inside the interval for symmetric per-item noise (±6%, like answers reworded)', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.integer({ min: 10, max: 60 }), (seed, n) => {
+      // From 30 pairs: with 10 (bases 40× apart) the estimate's sd is 1.8% and |estimate| ≥ 5% came up
+      // (seed 1713215349, n = 10; 1 in 300 seeds, so ~1 in 6 runs of 50); at 30 its sd is 1.0%: 5 sd.
+      fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.integer({ min: 30, max: 60 }), (seed, n) => {
         const random = mulberry32(seed);
         const pairs: PairedValue[] = Array.from({ length: n }, () => {
           const base = 0.0005 + random() * 0.02;
