@@ -7,7 +7,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * End-to-end files timed by design: their length is a load schedule run at its real rate (sweeps,
  * stages, arrivals, a replay interrupted and resumed, many machines started at one instant), a
  * signal sent at a moment, or every command of the README and its CI example run as written.
- * Together about 390 s of the 830 s of file time `npm test` had (a fresh-clone CI run, 2026-11-28);
+ * Together about 460 s of the 830 s of file time `npm test` had (a fresh-clone CI run, 2026-11-28);
  * shortening them would change what they prove, so they run in the slow tier, which CI runs too.
  */
 const TIMED = [
@@ -15,6 +15,8 @@ const TIMED = [
   'test/sweep-dropped.e2e.test.ts', 'test/sweep.e2e.test.ts', 'test/confirm-derived.e2e.test.ts', 'test/traffic-resume.e2e.test.ts',
   'test/workers.e2e.test.ts', 'test/load-arrivals.e2e.test.ts', 'test/load-demo-stages.e2e.test.ts', 'test/load-hung.e2e.test.ts',
   'test/pause-fault.e2e.test.ts', 'test/prometheus-output.e2e.test.ts', 'test/hostile-three.e2e.test.ts', 'test/many-machines.e2e.test.ts',
+  // Real latencies by design: compare's no-false-alarm across seeds, a replay's TTFC against the recorded run's, a lock race.
+  'test/readme-library.e2e.test.ts', 'test/compare.e2e.test.ts', 'test/serve-replay.e2e.test.ts', 'test/run-lock-race.e2e.test.ts',
 ];
 /**
  * The slow tier, run by `npm run test:slow` (and by `.ci/run` after `npm test`), not by `npm test`:
