@@ -33,7 +33,9 @@ describe('kbbench run --sweep', () => {
   afterAll(() => serve?.stop());
 
   it('probes, then N constant rates in one run; summary.json `sweep` folds the stage table with per-rate SLOs', async () => {
-    const { r, out } = await runSweep(['--sweep', '3', '--slo', 'ttfc_ms=p(95)<60000', '--slo', 'pass_rate=rate>=0']);
+    // The dropped gate left out: on a busy machine the top rate may drop a few starts (a fresh-clone CI
+    // run: 6 of 99 at 36 of 42.8/s), which fails that gate and is not what this test is about.
+    const { r, out } = await runSweep(['--sweep', '3', '--slo', 'ttfc_ms=p(95)<60000', '--slo', 'pass_rate=rate>=0', '--fail-on', 'checks,thresholds,judged,missing']);
     expect(r.code, r.stderr).toBe(0);
     for (const file of ['results.ndjson', 'timeline.ndjson', 'report.html', 'summary.json']) expect(existsSync(join(out, file))).toBe(true);
     const summary = readJson<Summary>(join(out, 'summary.json'));
