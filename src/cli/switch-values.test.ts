@@ -13,6 +13,10 @@ describe('assertSwitchValues', () => {
     expect(() => assertSwitchValues(['--quiet=true', '--json=false', '--quiet', '--rate=5', '--', '--loop=x'], ['quiet', 'json', 'loop'])).not.toThrow();
   });
 
+  it('refuses a negated switch given a value (--no-stream=1), naming it', () => {
+    expect(() => assertSwitchValues(['--no-stream=1'], ['stream'])).toThrow(/is a switch: write --no-stream alone, not --no-stream=1/);
+  });
+
   it('knows a switch by its alias', () => {
     expect(() => assertSwitchValues(['--q=yes'], ['quiet'], { quiet: ['q'] })).toThrow(/--q=yes/);
   });

@@ -21,6 +21,10 @@ export function assertSwitchValues(argv: readonly string[], switches: readonly s
     const match = /^--([^=]+)=(.*)$/s.exec(token);
     if (match === null) continue;
     const [, name, value] = match as unknown as [string, string, string];
+    // `--no-stream=1`: a negated switch with a value (yargs would call --no-stream an unknown flag).
+    if (name.startsWith('no-') && names.has(camelOf(name.slice(3)))) {
+      throw new InputError(`is a switch: write --${name} alone, not --${name}=${value}`, { field: `--${name}` });
+    }
     if (!names.has(camelOf(name)) || SWITCH_VALUES.has(value)) continue;
     throw new InputError(`is a switch: write --${name} alone (or --no-${name} to turn it off), not --${name}=${value}`, { field: `--${name}` });
   }
