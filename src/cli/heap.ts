@@ -1,5 +1,6 @@
 // Imported first by bin.ts: asks V8 to keep the heap close to what the run holds.
 import { setFlagsFromString } from 'node:v8';
+import { collectReportSteps } from '../metrics/heap-steps.js';
 import { capYoungGeneration } from '../session/young-generation.js';
 
 /**
@@ -22,3 +23,6 @@ setFlagsFromString('--no-wasm-loop-unrolling');
 
 /** The young generation stays at two 8 MB semi-spaces (session/young-generation.ts says why). */
 capYoungGeneration();
+
+/** A full collection between the report phase's steps (metrics/heap-steps.ts says why). */
+collectReportSteps();

@@ -175,6 +175,13 @@ describe('authentication and base URL', () => {
     await other.close();
   });
 
+  it('closes once however often it is told to (a run closes it before its reports and again on its way out)', async () => {
+    const twice = createClient({ baseUrl: server.url, apiKey: KEY });
+    await twice.ask({ boardId: 'b', chatId: 'c', prompt: 'p' });
+    await twice.close();
+    await expect(twice.close()).resolves.not.toThrow();
+  });
+
   it('refuses bad options with ConfigError', () => {
     expect(() => createClient({ baseUrl: 'ftp://x', apiKey: KEY })).toThrow(expect.objectContaining({ code: 'E_CONFIG' }));
     expect(() => createClient({ baseUrl: `${server.url}?api_key=${KEY}`, apiKey: KEY })).toThrow(expect.objectContaining({ code: 'E_CONFIG' }));

@@ -60,6 +60,7 @@ function callOf(request: { signal?: AbortSignal; timeoutMs?: number }): Exchange
 export function createClient(options: ClientOptions): KbClient {
   const resolved = resolveOptions(options);
   const pool = createPool(resolved);
+  let closed: Promise<void> | undefined;
   const auth: AuthConfig = { apiKey: resolved.apiKey, auth: resolved.auth, apiKeyHeader: resolved.apiKeyHeader };
   const settings: ExchangeSettings = {
     dispatcher: pool,
@@ -100,6 +101,7 @@ export function createClient(options: ClientOptions): KbClient {
       const { connected, free, pending, running, size } = pool.stats;
       return { connected, free, pending, running, size };
     },
-    close: () => pool.close(),
+    // Once: a run closes its client before its reports and again on every way out (undici's second close throws).
+    close: () => (closed ??= pool.close()),
   };
 }

@@ -1,5 +1,5 @@
 // Lines to and from temporary files, synchronously and in bounded memory: the case table's spill files.
-import { closeSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 
 /** Bytes buffered before a write: 64 partitions × 64 KB stay a few MB. */
@@ -49,7 +49,8 @@ export function createLineWriter(path: string): LineWriter {
 export function* readLinesSync(path: string, chunkBytes: number = READ_CHUNK_BYTES): Generator<string> {
   const fd = openSync(path, 'r');
   const decoder = new StringDecoder('utf8');
-  const chunk = Buffer.alloc(chunkBytes);
+  // No bigger than the file: 64 partitions of 100 KB each took 64 MB of zeroed buffers in one synchronous step.
+  const chunk = Buffer.allocUnsafe(Math.max(1, Math.min(chunkBytes, fstatSync(fd).size)));
   let rest = '';
   try {
     for (;;) {

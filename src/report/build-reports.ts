@@ -13,6 +13,7 @@ import { createSummarizer } from '../metrics/summarizer.js';
 import { answerBoundsOf, goodAnswerOf, goodputSummary, sloOfLoad } from '../metrics/goodput.js';
 import { createSweepJudge, rateIndexOf, sweepGating } from '../metrics/sweep.js';
 import { createEvidenceCollector } from './evidence.js';
+import { collectBetweenSteps, SAMPLES_PER_COLLECTION } from '../metrics/heap-steps.js';
 import { createLoadPass, recordedSchedule } from './load-pass.js';
 import { createPeoplePass } from './people-pass.js';
 import { REPORT_WRITERS } from './registry.js';
@@ -73,6 +74,9 @@ export async function buildReports(options: BuildReportsOptions): Promise<BuildR
   const sweep = run.load.sweep && run.load.stages ? createSweepJudge(run.load.sweep, run.load.stages) : null;
   let load;
   let answers = 0;
+  let read = 0;
+  // What the run (or a former step) left is garbage now: the reports start from what is live.
+  collectBetweenSteps();
   try {
     for await (const recorded of results) {
       const sample = people.apply(recorded);
@@ -82,8 +86,10 @@ export async function buildReports(options: BuildReportsOptions): Promise<BuildR
       evidence.add(sample);
       loadPass.add(sample);
       sweep?.add(sample);
+      if (++read % SAMPLES_PER_COLLECTION === 0) collectBetweenSteps();
     }
     load = await loadPass.finish();
+    collectBetweenSteps();
   } catch (error) {
     summarizer.discard();
     throw error;
@@ -106,6 +112,7 @@ export async function buildReports(options: BuildReportsOptions): Promise<BuildR
     ...(run.config.grader.judgeSample !== undefined ? { judge_sample: run.config.grader.judgeSample } : {}),
     ...creditPriceOf(run.config.budget),
   });
+  collectBetweenSteps();
   try {
     const loaded = withBudget(withLoad(finished.summary, load), run.config.budget);
     const good = { ...loaded, goodput: goodputSummary(bounds, loaded.stages, run.config.grader.judgeSample) };
@@ -117,7 +124,10 @@ export async function buildReports(options: BuildReportsOptions): Promise<BuildR
       runDir, run, summary, details: finished.details, load, evidence: evidence.result(), cases: finished.cases, samples: () => readResults(runDir),
       ...(options.unsent ? { unsent: options.unsent } : {}),
     };
-    for (const format of options.formats ?? REPORT_FORMATS) files.push(await REPORT_WRITERS[format].write(input));
+    for (const format of options.formats ?? REPORT_FORMATS) {
+      files.push(await REPORT_WRITERS[format].write(input));
+      collectBetweenSteps();
+    }
     return { summary, files, read: { ...results.stats } };
   } finally {
     finished.cases.dispose();

@@ -168,6 +168,8 @@ export async function runSession(requested: RunConfig, hooks: SessionHooks, over
     };
     if (outcome.failure instanceof StorageError) throw storageStop(outcome.failure, runDir, run, options.plan.suitePath);
     writeRunInfo(runDir, run);
+    // The reports read files only: the service's connections (and their buffers) go before they are built.
+    await client.close();
     const summary = await finishReports(runDir, run, { plan: prepared.plan }).catch((error: unknown) => {
       if (!(error instanceof StorageError)) throw error;
       throw new StorageError(`${error.message}. The run's results are whole in ${RUN_FILES.results}: free some space, then rebuild its reports with \`kbbench report ${runDir}\``, error.file, error.reason);
