@@ -14,6 +14,7 @@ import { runCredentials } from '../../session/redact-sample.js';
 import { toSessionOptions } from './run-config-of.js';
 import type { ConfirmStep } from './baseline.js';
 import { outputReportLine } from '../../outputs/report-line.js';
+import { collectBetweenSteps } from '../../metrics/heap-steps.js';
 import { holdYoungGeneration } from '../../session/young-generation.js';
 
 /** An incomplete run is 3 whatever the baseline says; a finished one fails (1) on any gate of --fail-on. */
@@ -35,6 +36,9 @@ export async function runAction(io: CliIo, setExit: (code: ExitCode) => void, ar
     } finally {
       release();
     }
+    // What the pass threw away goes now, before the replay's first second (its cold start can put
+    // every --max-in-flight request in flight at once), not on top of it.
+    collectBetweenSteps();
   }
   const watchProfile = typeof argv.profile === 'string' ? await applyProfile(io, options, argv) : undefined;
   // The comparison (and its statistics and HTML) is loaded only for a run that compares.
