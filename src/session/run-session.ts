@@ -13,9 +13,10 @@ import { readResumeState, remainingUnits, type ResumeState } from '../store/resu
 import { assertNoLinkedRunFiles, assertOutDirIsOurs, claimRunDir, defaultRunDir, ensureRunDir, hasResults, readRunInfo, RUN_FILES, writeRunInfo } from '../store/run-dir.js';
 import { acquireRunLock, takeOverNotice, type RunLock } from '../store/run-lock.js';
 import { removeLeftovers } from '../store/leftovers.js';
+import { droppedCountOf } from '../store/timeline-file.js';
 import type { LiveInterval } from '../metrics/interval-recorder.js';
 import type { OutputContext } from '../outputs/index.js';
-import { drive, type ProgressInfo, type SweepEvent } from './drive.js';
+import { drive, resumeClockOfRun, type ProgressInfo, type SweepEvent } from './drive.js';
 import { askedConcurrency } from '../config/load-section.js';
 import { finishReports } from './finish.js';
 import type { RunConfig } from '../config/run-config.js';
@@ -114,6 +115,11 @@ export async function runSession(requested: RunConfig, hooks: SessionHooks, over
     const maxWeight = prepared.load.mix === 'weighted' ? maxWeightOf(prepared.suite) : 1;
     if (workers.count > 1) pool = spawnWorkers({ ...prepared, options }, target, { previousUnits, maxWeight, suiteDefaults: prepared.suite.defaults, stop: hooks.stop }, workers.count);
     await pool?.ready;
+    // A resume goes on with the earlier segments' drops (counted by their timeline, whole even after a kill -9) and, for
+    // a replay, on the log's clock where it stopped (load/kinds/traffic/resume.ts): one account, one set of stage windows.
+    // Read before the wait for the start instant, which they would move.
+    const droppedBefore = previous ? ((await droppedCountOf(runDir)) ?? previous.dropped ?? 0) : 0;
+    const clockStartMs = await resumeClockOfRun(options, target, { suiteDefaults: prepared.suite.defaults });
     if (options.placement.startAt !== undefined) {
       hooks.onWaitStart?.({ startAt: options.placement.startAt });
       await waitForStartAt(options.placement.startAt, { signal: hooks.stop });
@@ -153,14 +159,14 @@ export async function runSession(requested: RunConfig, hooks: SessionHooks, over
       hooks.onSweep?.(sweep);
     };
     const outcome = await drive({
-      source, config: options, hooks: { ...hooks, onSweep }, client, target, runDir,
+      source, config: options, clockStartMs, hooks: { ...hooks, onSweep }, client, target, runDir,
       counts: { total, done, previousUnits, thresholdAborts: prepared.thresholdAborts, maxWeight, suiteDefaults: prepared.suite.defaults, ...(pool ? { workers: pool } : {}), ...(reuse ? { reuse: reuse.index } : {}), outputContext: outputContextOf(info, options) },
       grading: { ...(grader ? { grader } : {}), ...(prepared.knowledge ? { knowledge: prepared.knowledge } : {}) },
     });
     heartbeat.stop();
     const durationMs = priorMs + heartbeat.elapsedMs();
     const run: RunInfo = {
-      ...info, finished_at: isoNow(), duration_ms: Math.round(durationMs), status: outcome.status, dropped: outcome.dropped,
+      ...info, finished_at: isoNow(), duration_ms: Math.round(durationMs), status: outcome.status, dropped: droppedBefore + outcome.dropped,
       replay_credits: roundCredits(fromUnits(replayUnits + outcome.unrecordedUnits)),
       ...(outcome.stopReason ? { stop_reason: outcome.stopReason } : {}),
       ...(outcome.abort ? { abort: outcome.abort } : {}),

@@ -43,6 +43,8 @@ export interface Executor {
   readonly cycles: boolean;
   /** True when the schedule has an end of its own: in-flight units then get the graceful stop. */
   readonly timeBound: boolean;
+  /** True: its dropped starts are named by item id (the timeline keeps them, so a resume never sends a dropped start again). */
+  readonly namesDrops?: boolean;
   next(state: LoopState): NextStart;
   /** A unit it brought has settled, with its last result line (a conversation's id is in it); absent: not asked. */
   settled?(unit: PlanUnit, last: Sample | null): void;
