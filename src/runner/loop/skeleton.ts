@@ -66,6 +66,7 @@ export function runLoop(options: LoopOptions): void {
   /** Starts given up, counted, and named when the executor names its drops. */
   const dropped = (units: PlanUnit[]): void => {
     channel.push({ type: 'dropped', count: units.length, ...(executor.namesDrops === true ? { items: units.map(firstItemOf) } : {}) });
+    executor.dropped?.(units);
   };
   const emit = (sample: Sample): void => channel.push({ type: 'sample', sample });
   let heldReported = 0;
@@ -144,7 +145,10 @@ export function runLoop(options: LoopOptions): void {
     const limitMs = now() - GIVE_UP_LATE_MS;
     let expired = 0;
     while (expired < held.length && (intendedAtOf(held[expired]!) ?? Infinity) < limitMs) expired += 1;
-    if (expired > 0) dropped(held.splice(0, expired));
+    if (expired === 0) return;
+    dropped(held.splice(0, expired));
+    // The executor may now have a start for them (a conversation's next turn, no longer behind a dropped one): look again.
+    if (executor.dropped !== undefined) wake(now() - t0);
   }
 
   function pump(): void {

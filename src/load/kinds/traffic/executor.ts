@@ -122,6 +122,13 @@ export function trafficExecutor(spec: TrafficLoopSpec, control: Pick<LoopControl
     if (key !== null) units.set(unit.index, key);
     return { kind: 'start', intendedAtMs: paced.due.dueMs, index: paced.due.index, unit };
   };
+  const answered = (unit: PlanUnit, last: Sample | null): void => {
+    const key = units.get(unit.index);
+    if (key === undefined) return;
+    units.delete(unit.index);
+    const next = pacer.answered(key, last?.conversation_id ?? null, elapsedMs);
+    if (next) released.push(next);
+  };
   log.fill();
   return {
     cycles: true,
@@ -152,12 +159,10 @@ export function trafficExecutor(spec: TrafficLoopSpec, control: Pick<LoopControl
       if (pacer.held > 0) return { kind: 'wait', untilMs: null };
       return { kind: 'done' };
     },
-    settled: (unit: PlanUnit, last: Sample | null) => {
-      const key = units.get(unit.index);
-      if (key === undefined) return;
-      units.delete(unit.index);
-      const next = pacer.answered(key, last?.conversation_id ?? null, elapsedMs);
-      if (next) released.push(next);
+    settled: (unit: PlanUnit, last: Sample | null) => answered(unit, last),
+    // A dropped turn has no answer to wait for: its conversation's next turn goes at its own instant (or now, if due).
+    dropped: (dropped: readonly PlanUnit[]) => {
+      for (const unit of dropped) answered(unit, null);
     },
   };
 }
