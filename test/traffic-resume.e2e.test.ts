@@ -60,18 +60,21 @@ describe('a traffic replay interrupted, then resumed', () => {
     await peer.stop();
     await serve.stop();
   });
-
-  it('accounts for every record once, continues each conversation in its thread, and refuses another log or pace (exit 2, nothing sent)', async () => {
+  /** writeLog's log replayed through the peer with `flags`, Ctrl-C once `lines` results are in: its directory, the log and the first run. */
+  const interruptedReplay = async (flags: string[], lines: number) => {
     const dir = tempDir();
     const log = join(dir, 'log.jsonl');
     writeLog(log);
     const out = join(dir, 'run');
     const results = join(out, 'results.ndjson');
     const env = { KBBENCH_API_KEY: serve.key };
-    const first = await runCli(['run', '--traffic', log, '--base-url', peer.url, '--board', BOARD, '--chat', CHAT, '--out', out, '--graceful-stop', '0s'], {
-      env,
-      onSpawn: interruptAfter(results, 20),
-    });
+    const target = ['--base-url', peer.url, '--board', BOARD, '--chat', CHAT, '--graceful-stop', '0s'];
+    const first = await runCli(['run', '--traffic', log, ...flags, ...target, '--out', out], { env, onSpawn: interruptAfter(results, lines) });
+    return { dir, log, out, results, env, target, first };
+  };
+
+  it('accounts for every record once, continues each conversation in its thread, and refuses another log or pace (exit 2, nothing sent)', async () => {
+    const { log, out, results, env, first } = await interruptedReplay([], 20);
     expect(first.code, first.stderr).toBe(3);
     expect(first.stdout).toContain(`kbbench run --resume ${out}`);
     const before = readNdjson<Sample>(results);
@@ -121,17 +124,8 @@ describe('a traffic replay interrupted, then resumed', () => {
   }, 60_000);
 
   it('sums the drops of both segments: a record dropped before is never sent again, and lines + dropped = the records', async () => {
-    const dir = tempDir();
-    const log = join(dir, 'log.jsonl');
-    writeLog(log);
-    const out = join(dir, 'run');
-    const results = join(out, 'results.ndjson');
-    const env = { KBBENCH_API_KEY: serve.key };
     // One in flight, a record every 25 ms, answers in 150 ms: starts held over a second late are dropped.
-    const first = await runCli(['run', '--traffic', log, '--time-scale', '4', '--max-in-flight', '1', '--base-url', peer.url, '--board', BOARD, '--chat', CHAT, '--out', out, '--graceful-stop', '0s'], {
-      env,
-      onSpawn: interruptAfter(results, 12),
-    });
+    const { out, results, env, first } = await interruptedReplay(['--time-scale', '4', '--max-in-flight', '1'], 12);
     expect(first.code, first.stderr).toBe(3);
     const before = readNdjson<Sample>(results);
     const droppedBefore = readJson<{ dropped: number }>(join(out, 'run.json')).dropped;
@@ -161,19 +155,14 @@ describe('a traffic replay interrupted, then resumed', () => {
   }, 60_000);
 
   it('reports the same stage windows as a replay that ran through: the resumed segment goes on on the log\'s clock', async () => {
-    const dir = tempDir();
-    const log = join(dir, 'log.jsonl');
-    writeLog(log);
-    const env = { KBBENCH_API_KEY: serve.key };
     // Twice as fast, windows of 2 s of the log: three stages of a second each, 20 records in each.
-    const flags = ['--traffic', log, '--time-scale', '2', '--traffic-window', '2s', '--base-url', peer.url, '--board', BOARD, '--chat', CHAT, '--graceful-stop', '0s', '--quiet'];
+    const flags = ['--time-scale', '2', '--traffic-window', '2s', '--quiet'];
+    const { dir, log, out, env, target, first } = await interruptedReplay(flags, 15);
+    expect(first.code, first.stderr).toBe(3);
     const whole = join(dir, 'whole');
-    const through = await runCliInProcess(['run', ...flags, '--out', whole], { env });
+    const through = await runCliInProcess(['run', '--traffic', log, ...flags, ...target, '--out', whole], { env });
     // (A request error, a 429 of the busy service, fails the checks gate: exit 1; the windows are what is compared.)
     expect([0, 1], through.stderr).toContain(through.code);
-    const out = join(dir, 'resumed');
-    const first = await runCli(['run', ...flags, '--out', out], { env, onSpawn: interruptAfter(join(out, 'results.ndjson'), 15) });
-    expect(first.code, first.stderr).toBe(3);
     const second = await runCliInProcess(['run', '--resume', out, '--quiet'], { env });
     expect([0, 1], second.stderr + second.stdout).toContain(second.code);
 
