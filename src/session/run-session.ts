@@ -115,10 +115,9 @@ export async function runSession(requested: RunConfig, hooks: SessionHooks, over
     const maxWeight = prepared.load.mix === 'weighted' ? maxWeightOf(prepared.suite) : 1;
     if (workers.count > 1) pool = spawnWorkers({ ...prepared, options }, target, { previousUnits, maxWeight, suiteDefaults: prepared.suite.defaults, stop: hooks.stop }, workers.count);
     await pool?.ready;
-    // A resume goes on with the earlier segments' drops (counted by their timeline, whole even after a kill -9) and, for
-    // a replay, on the log's clock where it stopped (load/kinds/traffic/resume.ts): one account, one set of stage windows.
-    // Read before the wait for the start instant, which they would move.
-    const droppedBefore = previous ? ((await droppedCountOf(runDir)) ?? previous.dropped ?? 0) : 0;
+    // A resume goes on with the earlier segments' drops and, for a replay, on the log's clock where it stopped
+    // (load/kinds/traffic/resume.ts): one account, one set of stage windows. Read before the wait for the start instant.
+    const droppedBefore = previous ? await droppedSoFar(runDir, previous) : 0;
     const clockStartMs = await resumeClockOfRun(options, target, { suiteDefaults: prepared.suite.defaults });
     if (options.placement.startAt !== undefined) {
       hooks.onWaitStart?.({ startAt: options.placement.startAt });
@@ -126,7 +125,7 @@ export async function runSession(requested: RunConfig, hooks: SessionHooks, over
     } else if (startsOnWholeSecond(prepared.load)) await waitForWholeSecond(hooks.stop);
     // Shards that waited for one instant label their start with it (merge lines them up by started_at).
     const startLabel = previous ? startedAt : options.placement.startAt !== undefined ? isoNow() : startedAt;
-    let info: RunInfo = { ...initialRunInfo(prepared, options, target, previous, overrides.purpose), started_at: startLabel };
+    let info: RunInfo = { ...initialRunInfo(prepared, options, target, previous, overrides.purpose), started_at: startLabel, ...(previous ? { dropped: droppedBefore } : {}) };
     // How many client event loops ran (not only how many were asked for): part of how the run was measured.
     info = { ...info, config: { ...info.config, placement: { ...info.config.placement, workers: workers.count } } };
     if (!previous) {
@@ -187,6 +186,14 @@ export async function runSession(requested: RunConfig, hooks: SessionHooks, over
     await target.stop();
     lock?.release();
   }
+}
+
+/**
+ * The starts earlier segments dropped: their timeline counts each (a segment killed with -9 wrote no
+ * run.json `dropped`), run.json's sum is whole when a full disk cut the timeline; the larger is kept.
+ */
+async function droppedSoFar(runDir: string, previous: RunInfo): Promise<number> {
+  return Math.max((await droppedCountOf(runDir)) ?? 0, previous.dropped ?? 0);
 }
 
 /** The labels of the live-metrics outputs: the run, its suite, its shard (a distributed run is one picture by them). */
