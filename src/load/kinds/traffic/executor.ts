@@ -102,7 +102,7 @@ class ReadAhead {
 
 export function trafficExecutor(spec: TrafficLoopSpec, control: Pick<LoopControl, 'push'>): Executor {
   const schedule = replaySchedule(() => readLog(spec.file), spec.replay);
-  // A resumed replay skips what has a line and goes on from the first record without one.
+  // A resumed replay skips what has a line or was dropped, and goes on from the first record with neither.
   const recorded = spec.recorded;
   const resumed: ResumeProgress | null = recorded === undefined ? null : { done: null };
   const records = resumed && recorded !== undefined ? pendingRecords(schedule, () => trafficResumeOf(recorded(), spec.droppedBefore?.() ?? []), resumed) : schedule;
@@ -167,7 +167,7 @@ export function trafficExecutor(spec: TrafficLoopSpec, control: Pick<LoopControl
   };
 }
 
-/** Where a resumed replay's clock starts on the log's (resume.ts): at once when run alone, 0 for a run that is not a resume. */
+/** Where a resumed replay's clock starts on the log's (resume.ts `resumeClockMs`; the log read up to its first record left); 0 for a run that is not a resume. */
 export async function trafficResumeClockMs(spec: TrafficLoopSpec): Promise<number> {
   const recorded = spec.recorded;
   if (recorded === undefined) return 0;

@@ -95,7 +95,7 @@ export const trafficKind: LoadKind<TrafficLoad> = {
       loop: input.loop === true, maxInFlight: defaultMaxInFlight(input), ...commonOf(input),
     };
   },
-  // A resume sends the records with no result line yet (resume.ts), the log and the replay as recorded.
+  // A resume sends the records with neither a result line nor a drop (resume.ts), the log and the replay as recorded, on the log's clock.
   resumeClash: (recorded, input, n, allowChanged) => (allowChanged ? null : changedLog(recorded)) ?? replayClash(recorded, input, n),
   loop: (spec, run) => trafficLoop(loopSpecOf(spec, run)),
   resumeClockMs: (spec, run) => trafficResumeClockMs(loopSpecOf(spec, run)),
