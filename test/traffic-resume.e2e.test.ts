@@ -33,6 +33,18 @@ const interruptAfter = (results: string, lines: number) => (child: ChildProcess)
   }, 20);
   child.once('exit', () => clearInterval(poll));
 };
+/** The timeline's dropped starts: counted, and named (a replay's). */
+const droppedItems = (run: string): string[] => readNdjson<{ dropped_items?: string[] }>(join(run, 'timeline.ndjson')).flatMap((l) => l.dropped_items ?? []);
+const droppedIn = (run: string): { count: number; items: number } => ({
+  count: readNdjson<{ dropped: number }>(join(run, 'timeline.ndjson')).reduce((n, l) => n + l.dropped, 0),
+  items: droppedItems(run).length,
+});
+/** A line's record's instant at time scale 2 (writeLog: record i at i/10 s; c<k>'s turn t is record 6(t − 1) + 2(k − 1)). */
+function dueMsOf(s: Sample): number {
+  const one = /^case:line-(\d+)\|/.exec(s.item_id);
+  const index = one ? Number(one[1]) - 1 : 6 * (s.turn! - 1) + 2 * (Number(s.thread_id!.slice(1)) - 1);
+  return index * 50;
+}
 /** The record a line stands for: its conversation and turn, or its one-time question's line, and its pass. */
 const recordOf = (s: Sample): string => s.item_id.replace(/\|model:[^|]*\|r1/, '');
 
@@ -48,18 +60,21 @@ describe('a traffic replay interrupted, then resumed', () => {
     await peer.stop();
     await serve.stop();
   });
-
-  it('accounts for every record once, continues each conversation in its thread, and refuses another log or pace (exit 2, nothing sent)', async () => {
+  /** writeLog's log replayed through the peer with `flags`, Ctrl-C once `lines` results are in: its directory, the log and the first run. */
+  const interruptedReplay = async (flags: string[], lines: number) => {
     const dir = tempDir();
     const log = join(dir, 'log.jsonl');
     writeLog(log);
     const out = join(dir, 'run');
     const results = join(out, 'results.ndjson');
     const env = { KBBENCH_API_KEY: serve.key };
-    const first = await runCli(['run', '--traffic', log, '--base-url', peer.url, '--board', BOARD, '--chat', CHAT, '--out', out, '--graceful-stop', '0s'], {
-      env,
-      onSpawn: interruptAfter(results, 20),
-    });
+    const target = ['--base-url', peer.url, '--board', BOARD, '--chat', CHAT, '--graceful-stop', '0s'];
+    const first = await runCli(['run', '--traffic', log, ...flags, ...target, '--out', out], { env, onSpawn: interruptAfter(results, lines) });
+    return { dir, log, out, results, env, target, first };
+  };
+
+  it('accounts for every record once, continues each conversation in its thread, and refuses another log or pace (exit 2, nothing sent)', async () => {
+    const { log, out, results, env, first } = await interruptedReplay([], 20);
     expect(first.code, first.stderr).toBe(3);
     expect(first.stdout).toContain(`kbbench run --resume ${out}`);
     const before = readNdjson<Sample>(results);
@@ -107,6 +122,67 @@ describe('a traffic replay interrupted, then resumed', () => {
     const summary = readJson<{ totals: { requests: number; dropped: number } }>(join(out, 'summary.json'));
     expect(summary.totals.dropped).toBe(0);
   }, 60_000);
+
+  it('sums the drops of both segments: a record dropped before is never sent again, and lines + dropped = the records', async () => {
+    // One in flight, a record every 25 ms, answers in 150 ms: starts held over a second late are dropped.
+    const { out, results, env, first } = await interruptedReplay(['--time-scale', '4', '--max-in-flight', '1'], 12);
+    expect(first.code, first.stderr).toBe(3);
+    const before = readNdjson<Sample>(results);
+    const droppedBefore = readJson<{ dropped: number }>(join(out, 'run.json')).dropped;
+    expect(droppedBefore).toBeGreaterThan(0);
+    expect(droppedIn(out)).toEqual({ count: droppedBefore, items: droppedBefore });
+    const sentBefore = peer.arrivals.length;
+
+    const second = await runCliInProcess(['run', '--resume', out], { env });
+    expect([0, 1], second.stderr + second.stdout).toContain(second.code);
+    const after = readNdjson<Sample>(results);
+    const dropped = readJson<{ dropped: number }>(join(out, 'run.json')).dropped;
+    const timeline = droppedIn(out);
+    // run.json's dropped is both segments' (the timeline names each drop once).
+    expect(dropped).toBe(timeline.count);
+    expect(timeline.items).toBe(dropped);
+    expect(dropped).toBeGreaterThanOrEqual(droppedBefore);
+    // Every record once: a line or a drop, never both, never twice.
+    const lines = after.map(recordOf);
+    const drops = droppedItems(out).map((id) => id.replace(/\|model:[^|]*\|r1/, ''));
+    expect(new Set(lines).size).toBe(lines.length);
+    expect(new Set([...lines, ...drops]).size).toBe(60);
+    expect(lines.length + dropped).toBe(60);
+    // The resume sent only the records with neither: each is a line of its own.
+    expect(peer.arrivals.length - sentBefore).toBe(after.length - before.length);
+    const summary = readJson<{ totals: { dropped: number; dropped_late?: number } }>(join(out, 'summary.json'));
+    expect(summary.totals.dropped - (summary.totals.dropped_late ?? 0)).toBe(dropped);
+  }, 60_000);
+
+  it('reports the same stage windows as a replay that ran through: the resumed segment goes on on the log\'s clock', async () => {
+    // Twice as fast, windows of 2 s of the log: three stages of a second each, 20 records in each.
+    const flags = ['--time-scale', '2', '--traffic-window', '2s', '--quiet'];
+    const { dir, log, out, env, target, first } = await interruptedReplay(flags, 15);
+    expect(first.code, first.stderr).toBe(3);
+    const whole = join(dir, 'whole');
+    const through = await runCliInProcess(['run', '--traffic', log, ...flags, ...target, '--out', whole], { env });
+    // (A request error, a 429 of the busy service, fails the checks gate: exit 1; the windows are what is compared.)
+    expect([0, 1], through.stderr).toContain(through.code);
+    const second = await runCliInProcess(['run', '--resume', out, '--quiet'], { env });
+    expect([0, 1], second.stderr + second.stdout).toContain(second.code);
+
+    const stagesOf = (run: string) => readJson<{ stages: { start_ms: number; end_ms: number; starts: number; requests: number }[] }>(join(run, 'summary.json')).stages;
+    const a = stagesOf(whole);
+    const b = stagesOf(out);
+    expect(a).toHaveLength(3);
+    expect(b.map((s) => [s.start_ms, s.end_ms])).toEqual(a.map((s) => [s.start_ms, s.end_ms]));
+    // Each result's intended start is its record's instant on the log's clock (scaled), in the resumed segment too.
+    const resumed = readNdjson<Sample>(join(out, 'results.ndjson'));
+    expect(resumed).toHaveLength(60);
+    for (const sample of resumed) expect(Math.abs(sample.offset_ms - (sample.scheduled_delay_ms ?? 0) - dueMsOf(sample)), sample.item_id).toBeLessThan(5);
+    // Results by their intended start: the log's own windows, 20 records each, in both.
+    expect(a.map((s) => s.requests)).toEqual([20, 20, 20]);
+    expect(b.map((s) => s.requests)).toEqual([20, 20, 20]);
+    // Starts by the second they went in: both segments' seconds, all 60, each stage's near the log's (a start may slip a second's edge).
+    expect(b.reduce((n, s) => n + s.starts, 0)).toBe(60);
+    expect(a.reduce((n, s) => n + s.starts, 0)).toBe(60);
+    for (const [i, stage] of b.entries()) expect(Math.abs(stage.starts - a[i]!.starts), `stage ${i}`).toBeLessThanOrEqual(2);
+  }, 60_000);
 });
 
 describe('a looped, cut replay against the embedded service, interrupted, then resumed', () => {
@@ -135,6 +211,7 @@ describe('a looped, cut replay against the embedded service, interrupted, then r
     expect(records.length + dropped).toBe(window);
     expect(records.some((r) => r.endsWith('|c2'))).toBe(true);
     // A conversation begun before the interrupt: the fresh embedded service does not know it, so its next turns start a new thread (as a closed loop's resume rebuilds one), all ok.
-    expect(after.slice(before.length).filter((s) => s.outcome !== 'ok' && s.outcome !== 'interrupted')).toEqual([]);
+    // (Near the cut, a 429 is not retried: its wait would end past the log's cut, which the resumed segment keeps, as one that ran through does.)
+    expect(after.slice(before.length).filter((s) => s.outcome !== 'ok' && s.outcome !== 'interrupted' && s.error?.code !== 'E_RATE_LIMITED')).toEqual([]);
   }, 60_000);
 });

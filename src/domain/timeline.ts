@@ -27,6 +27,11 @@ export interface TimelineLine {
   starts: number;
   /** Open-loop starts that could no longer be sent (counted in the second they were given up). */
   dropped: number;
+  /**
+   * The item ids of this second's dropped starts, when the load names them (a traffic replay's): a
+   * `--resume` reads them so a dropped record is never sent again (absent when none, and in older files).
+   */
+  dropped_items?: string[];
   /** Requests that finished in this second (result lines, skipped turns excluded). */
   completed: number;
   ok: number;

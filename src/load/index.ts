@@ -61,6 +61,6 @@ export type { LoadKind, LoopContext, ProbedRates, RatesFound, WorkerPlaces } fro
 export { kindOf, LOAD_KINDS } from './kinds/registry.js';
 export { MAX_SWEEP_RATES, SWEEP_PROBE_MAX_MS, SWEEP_SATURATION_WORKERS } from './kinds/sweep/limits.js';
 export {
-  arrivalProfileOf, describeLoad, isTimeBound, loopOf, noResumeOf, oneModelReasonOf, ownConversationsOf, resumeClashOf, oneWorkerReason, probedOf, specConcurrency, scheduleOf, shardsSchedule, specMaxInFlight, startsOnWholeSecond, volumeUnknownOf, workerPlacesOf,
+  arrivalProfileOf, describeLoad, isTimeBound, loopOf, noResumeOf, oneModelReasonOf, ownConversationsOf, resumeClashOf, resumeClockOf, oneWorkerReason, probedOf, specConcurrency, scheduleOf, shardsSchedule, specMaxInFlight, startsOnWholeSecond, volumeUnknownOf, workerPlacesOf,
   workersProfileOf,
 } from './profile.js';

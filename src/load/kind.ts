@@ -25,6 +25,8 @@ export interface LoopContext {
   requestLayers?: { suite?: RequestOptions; flags?: RequestOptions };
   /** `--resume DIR`: the lines the run recorded (results.ndjson), which a kind that reads its own items (a log) skips. */
   recorded?: () => AsyncIterable<Sample>;
+  /** `--resume DIR`: the item ids of the starts the run dropped (timeline.ndjson), which such a kind does not send again either. */
+  droppedBefore?: () => AsyncIterable<string>;
   /** A resume against a fresh embedded service: the conversations the run began are gone (threads start anew). */
   conversationsGone?: boolean;
 }
@@ -98,6 +100,11 @@ export interface LoadKind<S extends { kind: string } = LoadSpec> {
   workerPlaces?(spec: S): WorkerPlaces;
   /** Why `--resume` cannot continue it (a schedule is tied to its start, a probe to its moment); absent: it can. */
   noResume?: string;
+  /**
+   * A resumed run's clock at its start, on the schedule's clock (ms): where the schedule goes on, so
+   * its seconds and stage windows are the ones an uninterrupted run had; absent: 0 (it starts anew).
+   */
+  resumeClockMs?(spec: S, run: LoopContext): Promise<number>;
   /** Its requests come with conversations of their own, not the plan's threads (a traffic log's). */
   ownConversations?: true;
   /** Why a run of it takes one model at most (`--models a,b` refused with this); absent: any number. */

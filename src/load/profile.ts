@@ -89,6 +89,12 @@ export function resumeClashOf(spec: LoadSpec, input: LoadInput, allowChanged: bo
   return def.resumeClash === undefined ? undefined : def.resumeClash(spec, input, FLAG_NAMES, allowChanged);
 }
 
+/** Where a resumed run's clock starts on its schedule's, ms (kind.ts `resumeClockMs`); 0 for a kind whose resume starts anew. */
+export function resumeClockOf(spec: LoadSpec, run: LoopContext): Promise<number> {
+  const def = kindOf(spec.kind);
+  return def.resumeClockMs === undefined ? Promise.resolve(0) : def.resumeClockMs(spec, run);
+}
+
 /** Why `--resume` cannot continue a run of this spec, or null when it can (kind.ts `noResume`). */
 export function noResumeOf(spec: LoadSpec): string | null {
   return kindOf(spec.kind).noResume ?? null;

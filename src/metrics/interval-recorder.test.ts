@@ -27,6 +27,19 @@ describe('IntervalRecorder', () => {
     expect(second101!.target_rate).toBe(2);
   });
 
+  it('names a second\'s dropped starts when the load names them; a clock that goes on from an earlier t0 begins at the second it opened', () => {
+    // A resumed replay: t0 is 5 s before the run opened (at monotonic 5000, wall second 5).
+    const r = new IntervalRecorder({ runStartMs: 0, openedAtMs: 5000, wallOriginMs: 0 });
+    r.dropped(2, 5100, ['case:line-3|model:default|r1', 'case:line-4|model:default|r1']);
+    r.dropped(1, 5200);
+    r.dropped(1, 6100, ['case:line-9|model:default|r1']);
+    const lines = r.finish(6500);
+    expect(lines.map((l) => [l.t, l.offset_ms, l.dropped, l.dropped_items ?? null])).toEqual([
+      [5, 5000, 3, ['case:line-3|model:default|r1', 'case:line-4|model:default|r1']],
+      [6, 6000, 1, ['case:line-9|model:default|r1']],
+    ]);
+  });
+
   it('records starts and answers with their percentiles and exact credits', () => {
     const r = new IntervalRecorder({ runStartMs: 0, wallOriginMs: 0, targetRateAt: () => 5 });
     for (let i = 0; i < 5; i++) r.start(100 * i);

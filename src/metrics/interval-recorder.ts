@@ -9,6 +9,11 @@ import type { GoodAnswer } from './goodput.js';
 export interface IntervalRecorderOptions {
   /** The run's start on the monotonic clock (offsets and the target rate are measured from it). */
   runStartMs: number;
+  /**
+   * When recording begins (monotonic ms; default runStartMs): a resumed run's clock goes on from an
+   * earlier t0 (the schedule's), and its first line is the second it began in, not that t0's.
+   */
+  openedAtMs?: number;
   /** Wall-clock ms at monotonic 0 (performance.timeOrigin): seconds are wall-clock seconds, so shards align. */
   wallOriginMs: number;
   /** Intended starts per second at ms since the run's start; absent in a closed loop. */
@@ -65,10 +70,12 @@ export class IntervalRecorder {
   /** Units in flight: since when each waits (its intended start, else its start), by start id; as many as are in flight. */
   private readonly waiting = new Map<number, number>();
   private heldNow: number | null = null;
+  /** The open second's dropped starts by item id (a replay's), written in its line. */
+  private droppedItems: string[] = [];
 
   constructor(private readonly options: IntervalRecorderOptions) {
     this.recentSeconds = options.recentSeconds ?? 10;
-    this.currentT = this.secondOf(options.runStartMs);
+    this.currentT = this.secondOf(options.openedAtMs ?? options.runStartMs);
     this.current = new IntervalSum();
   }
 
@@ -87,10 +94,11 @@ export class IntervalRecorder {
     if (id !== undefined) this.waiting.delete(id);
   }
 
-  /** Starts given up: planned, never sent. */
-  dropped(count: number, atMs: number): void {
+  /** Starts given up: planned, never sent; `items` names them when the load does (the line keeps them for a resume). */
+  dropped(count: number, atMs: number, items?: readonly string[]): void {
     this.roll(atMs);
     this.current.dropped += count;
+    if (items !== undefined && items.length > 0) this.droppedItems.push(...items);
     this.current.planned = (this.current.planned ?? 0) + count;
   }
 
@@ -196,6 +204,7 @@ export class IntervalRecorder {
     this.current.good ??= 0;
     const target = targetRateAt && !this.scheduleEnded ? round3(intendedStarts(targetRateAt, offsetMs)) : null;
     const line = this.current.toLine(this.currentT, offsetMs, target);
+    if (this.droppedItems.length > 0) line.dropped_items = this.droppedItems.splice(0);
     this.recentLines.push(line);
     this.recentSums.push(this.current);
     if (this.recentLines.length > this.recentSeconds) {

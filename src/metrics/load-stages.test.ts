@@ -61,6 +61,14 @@ describe('load stages', () => {
     expect(knee).toMatchObject({ at_ms: 35_000, workers: 13 });
   });
 
+  it('a result due at a stage\'s edge is in the stage it was due in, whatever the microseconds of its offset and lateness', () => {
+    const acc = createLoadStages(ramp);
+    // Due at 0 and at 60 s, recorded 1 µs early by the rounding of two figures kept to the microsecond.
+    acc.addSample({ ...sample({ latencyMs: 100 }), offset_ms: 12.345, scheduled_delay_ms: 12.346 });
+    acc.addSample({ ...sample({ latencyMs: 100 }), offset_ms: 60_003.2, scheduled_delay_ms: 3.201 });
+    expect(acc.finish().stages.map((s) => s.requests)).toEqual([1, 1]);
+  });
+
   it('output chars/s and inter-chunk latency per stage: the answers of the requests that started in it, over its covered seconds', () => {
     const acc = createLoadStages(ramp);
     for (let i = 0; i < 70; i++) acc.add(line(i, { starts: 1, latencyMs: 100 }));

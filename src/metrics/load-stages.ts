@@ -4,7 +4,7 @@ import type { Sample } from '../domain/sample.js';
 import type { TimelineLine } from '../domain/timeline.js';
 import type { KneeSummary, StagePercentiles, StageSummary } from '../domain/load.js';
 import { IntervalSum } from './interval-bucket.js';
-import { rateInStages, type StageWindow } from './stage-window.js';
+import { intendedStartMs, rateInStages, type StageWindow } from './stage-window.js';
 import type { GoodAnswer } from './goodput.js';
 
 /** The knee's windows, and the answers a window needs before it is judged (fewer is noise). */
@@ -54,7 +54,7 @@ export function createLoadStages(stages: readonly StageWindow[], goodAnswer?: Go
     },
     addSample(sample) {
       // Its intended start (open loop), else when it was sent.
-      const startMs = sample.offset_ms - (sample.scheduled_delay_ms ?? 0);
+      const startMs = intendedStartMs(sample);
       // Nothing starts after the schedule ends but the later turns of a thread started in it: its last stage's.
       const i = startMs >= lastEnd && stages.length > 0 ? stages.length - 1 : stages.findIndex((s) => startMs >= s.start_ms && startMs < s.end_ms);
       if (i < 0) return;

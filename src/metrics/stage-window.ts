@@ -16,12 +16,21 @@ export function rateInStages(stages: readonly StageWindow[], tMs: number): numbe
 }
 
 /**
+ * When a result was intended to start (ms on the run's clock): its offset less its lateness, each
+ * recorded to the microsecond, so the difference is kept to 10 µs: a start due at a stage's edge
+ * (a replayed record at 1000 ms, the first at 0) is in the stage it was due in, not 1 µs before it.
+ */
+export function intendedStartMs(sample: Pick<Sample, 'offset_ms' | 'scheduled_delay_ms'>): number {
+  return Math.round((sample.offset_ms - (sample.scheduled_delay_ms ?? 0)) * 100) / 100 || 0;
+}
+
+/**
  * The rate a result belongs to: the stage in which it was intended to start, as the stage table
  * counts it, whenever it finished (the slowest answers of an overloaded rate must not escape its
  * SLO, nor land on the next rate's).
  */
 export function rateIndexOf(stages: readonly StageWindow[], sample: Sample): number {
-  const startMs = sample.offset_ms - (sample.scheduled_delay_ms ?? 0);
+  const startMs = intendedStartMs(sample);
   const first = stages[0];
   if (!first || startMs < first.start_ms) return -1;
   const i = stages.findIndex((s) => startMs < s.end_ms);

@@ -23,6 +23,8 @@ const TIMELINE_TICK_MS = 250;
 export interface RunOutputsInput {
   runDir: string;
   runStartMs: number;
+  /** When the run began (monotonic ms), when its clock goes on from an earlier t0 (a resumed replay's); default runStartMs. */
+  openedAtMs?: number;
   spec: LoadSpec;
   /** The open loop's intended starts per second over the run (a shard's share); null: none known before the run. */
   shape: { targetRateAt(tMs: number): number } | null;
@@ -58,7 +60,7 @@ export function startRunOutputs(run: RunOutputsInput) {
   const probedTarget = (tMs: number): number => (ratesShape ? targetRateAt(ratesShape, tMs) : 0);
   const target = shape ? shape.targetRateAt : probed ? probedTarget : null;
   const recorder = new IntervalRecorder({
-    runStartMs, wallOriginMs: performance.timeOrigin, ...(target ? { targetRateAt: target } : {}),
+    runStartMs, ...(run.openedAtMs !== undefined ? { openedAtMs: run.openedAtMs } : {}), wallOriginMs: performance.timeOrigin, ...(target ? { targetRateAt: target } : {}),
     goodAnswer: goodAnswerOf(answerBoundsOf(sloOfLoad(spec))),
   });
   const file = new TimelineFile(timelinePath(runDir));
@@ -104,7 +106,7 @@ export function startRunOutputs(run: RunOutputsInput) {
       if (event.type === 'start') recorder.start(event.at_ms, event.id, event.intended_at_ms);
       else if (event.type === 'settled') recorder.settled(now, event.id);
       else if (event.type === 'held') recorder.held(event.count, now);
-      else if (event.type === 'dropped') recorder.dropped(event.count, now);
+      else if (event.type === 'dropped') recorder.dropped(event.count, now, event.items);
       else recorder.endSchedule();
     },
     /** The last seconds written, then the outputs flushed within their deadline: their reports. */

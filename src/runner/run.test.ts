@@ -10,6 +10,7 @@ import { FakeClock } from '../test-support/fake-clock.js';
 import { failingFirst, scriptedAnswer, scriptedClient } from '../test-support/scripted-client.js';
 import { startRun, type RunHandle } from './run.js';
 import type { RunEvent } from './unit.js';
+import type { Loop } from './loop/executor.js';
 import { arrivalSchedule } from './arrivals.js';
 // The load kinds' loops, as a run's kind modules make them (src/load/kinds/).
 import { arrivalsLoop } from '../load/kinds/arrivals/executor.js';
@@ -289,6 +290,45 @@ describe('startRun', () => {
       expect(gap).toBeGreaterThanOrEqual(60);
       expect(gap).toBeLessThanOrEqual(80);
     }
+  });
+
+  it('a loop that names its drops: the given-up starts by item id, told to its executor; a clock that goes on from clockStartMs', async () => {
+    const clock = new FakeClock();
+    const client = scriptedClient(async () => {
+      await clock.sleep(2000);
+      return scriptedAnswer('x', clock.now(), 0.5, 2000);
+    });
+    const told: number[] = [];
+    const asked: number[] = [];
+    let next = 0;
+    // Three starts due at 5 s on the log's clock (the run's clock starts there), one in flight: two held past a second are dropped.
+    const loop: Loop = {
+      kind: 'test',
+      executor: () => ({
+        cycles: true, timeBound: true, namesDrops: true, maxInFlight: () => 1,
+        next: (state) => {
+          asked.push(state.elapsedMs);
+          if (next < 3) return { kind: 'start', intendedAtMs: 5000 + next * 10, index: next, unit: { kind: 'case', index: next, request: spec(`q${next++}`) } };
+          return state.inFlight > 0 ? { kind: 'wait', untilMs: null } : { kind: 'done' };
+        },
+        dropped: (units) => told.push(...units.map((u) => u.index)),
+      }),
+    };
+    const handle = startRun(source([]), {
+      client, target: { boardId: 'b', chatId: 'c' }, concurrency: 1, load: loop, clock, clockStartMs: 5000,
+      timeoutMs: 10_000, retries: 0, check: async () => [], stop: new AbortController().signal, abort: new AbortController().signal,
+    });
+    expect(handle.openedAtMs - handle.runStartMs).toBe(5000);
+    const drops: RunEvent[] = [];
+    const samples: Sample[] = [];
+    await drain(handle, clock, (e) => {
+      if (e.type === 'dropped') drops.push(e);
+      if (e.type === 'sample') samples.push(e.sample);
+    });
+    expect(asked[0]).toBe(5000);
+    expect(drops).toEqual([{ type: 'dropped', count: 2, items: ['case:q1|model:m|r1', 'case:q2|model:m|r1'] }]);
+    expect(told).toEqual([1, 2]);
+    expect(samples.map((s) => [s.item_id, s.offset_ms, s.scheduled_delay_ms])).toEqual([['case:q0|model:m|r1', 5000, 0]]);
   });
 
   it('a hung service: starts held past the cap stay within a second of the schedule, the rest dropped; the one in flight is cut and recorded interrupted', async () => {

@@ -42,6 +42,11 @@ export interface RunnerOptions {
   ledger?: CreditLedger;
   /** The run's t0 (monotonic ms), when set by whoever starts several loops at one instant (--workers). */
   runStartMs?: number;
+  /**
+   * What the run's clock reads at its start (ms; default 0): a resumed replay goes on at the log's
+   * instant where it stopped, so its offsets, intended starts and stages are on the log's clock.
+   */
+  clockStartMs?: number;
   /** --reuse-answers: earlier runs' answers, taken instead of sending (runner/reuse.ts). */
   reuse?: AnswerReuse;
   /** Offsets, think times, retry waits and the loop's timers (default the system's monotonic clock and setTimeout; a test passes a fake one). */
@@ -52,7 +57,10 @@ export interface RunHandle {
   /** Iterate it for the events one by one, or take each turn's as a batch (`events.batches()`). */
   events: EventStream<RunEvent>;
   ledger: CreditLedger;
+  /** The run's t0 (monotonic ms): offsets count from it. */
   runStartMs: number;
+  /** When the run began (monotonic ms): runStartMs, unless its clock went on from an earlier t0 (`clockStartMs`). */
+  openedAtMs: number;
   /** Stops the run at once: no new requests, those in flight cancelled. */
   cancel(): void;
   /** A clean stop (a stop condition met): no new request starts, those in flight get the graceful stop. */
@@ -80,7 +88,8 @@ export function startRun(source: UnitSource, options: RunnerOptions): RunHandle 
   setMaxListeners(0, options.stop, options.abort, stop, abort, hardAbort, cut.signal);
   const ledger = options.ledger ?? new CreditLedger();
   const clock = options.clock ?? systemClock;
-  const runStartMs = options.runStartMs ?? clock.now();
+  const openedAtMs = options.runStartMs ?? clock.now();
+  const runStartMs = openedAtMs - (options.clockStartMs ?? 0);
   const channel = new Channel<RunEvent>(() => cancel.abort());
   channel.onAbandon = () => cancel.abort();
   // The policy the client's retry layer reads; the loop sets its deadline on this same object.
@@ -115,5 +124,5 @@ export function startRun(source: UnitSource, options: RunnerOptions): RunHandle 
     gate.halt(by, detail);
     haltSignal.abort();
   };
-  return { events: channel, ledger, runStartMs, cancel: () => cancel.abort(), halt };
+  return { events: channel, ledger, runStartMs, openedAtMs, cancel: () => cancel.abort(), halt };
 }

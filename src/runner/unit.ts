@@ -3,6 +3,7 @@ import type { SweepProbe } from '../domain/load.js';
 import type { Sample } from '../domain/sample.js';
 
 export type { SweepProbe };
+import { formatItemId } from '../plan/item-id.js';
 import type { PlanUnit } from '../plan/types.js';
 import type { StartGate, StopReason } from './gate.js';
 import { RequestCancelled, sendRequest, type SendDeps } from './send.js';
@@ -12,7 +13,8 @@ import { reuseUnit } from './reuse.js';
 export type RunEvent =
   | { type: 'sample'; sample: Sample }
   | { type: 'stopped'; reason: StopReason; detail: string }
-  | { type: 'dropped'; count: number }
+  /** Starts given up; `items` names them (their first requests' ids) when the loop names its drops (a replay's: a resume skips them). */
+  | { type: 'dropped'; count: number; items?: string[] }
   /** A unit handed to runUnit: at_ms monotonic, intended_at_ms its open-loop schedule (null in a closed loop). */
   | { type: 'start'; id: number; at_ms: number; intended_at_ms: number | null }
   /** That unit finished (its samples, if any, were pushed before). */
@@ -33,6 +35,12 @@ export interface EventSink {
 export function intendedAtOf(unit: PlanUnit): number | null {
   const first = unit.kind === 'case' ? unit.request : unit.turns[0];
   return first?.intended_at_ms ?? null;
+}
+
+/** The item id of a unit's first request: how a dropped start is named (a replay's record is one request). */
+export function firstItemOf(unit: PlanUnit): string {
+  if (unit.kind === 'case') return formatItemId(unit.request.id);
+  return formatItemId(unit.turns[0]?.id ?? unit.key);
 }
 
 /** Where a run draws its units from: a plan, or the part of one a resume has left. */

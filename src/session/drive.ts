@@ -9,6 +9,7 @@ import type { RunStatus } from '../domain/run.js';
 import type { Sample } from '../domain/sample.js';
 import type { AnswerReuse } from '../domain/answer-reuse.js';
 import { readResults } from '../store/results-reader.js';
+import { droppedItemsOf } from '../store/timeline-file.js';
 import type { LiveInterval } from '../metrics/interval-recorder.js';
 import type { OutputReport } from '../domain/output.js';
 import type { OutputContext } from '../outputs/index.js';
@@ -16,7 +17,7 @@ import { startRun, type RunHandle, type RunnerOptions, type UnitSource } from '.
 import { judgePort, type GradingDeps } from './judge-port.js';
 import type { StopDecision } from './stop-conditions.js';
 import type { RequestOptions, ThresholdAbort } from '../domain/suite.js';
-import { loopOf } from '../load/index.js';
+import { loopOf, resumeClockOf, type LoopContext } from '../load/index.js';
 import { askedConcurrency, specOf } from '../config/load-section.js';
 import type { RunConfig } from '../config/run-config.js';
 import type { ResolvedTarget } from './target.js';
@@ -82,6 +83,21 @@ function mixOf(spec: LoadSpec, seed: number | undefined, maxWeight: number) {
 /** A resumed run's recorded results, read when its loop starts (a replay skips what has a line: load/kinds/traffic/resume.ts). */
 const recordedOf = (runDir: string) => () => readResults(runDir);
 
+/** What the run adds to its load spec when its loop starts (load/kind.ts LoopContext): a resume's records done among them. */
+function loopContextOf(options: RunConfig, target: Pick<ResolvedTarget, 'embedded'>, counts: Pick<DriveCounts, 'suiteDefaults'>): LoopContext {
+  const resumeDir = options.placement.resumeDir === undefined ? null : resolve(options.placement.resumeDir);
+  return {
+    shard: options.placement.shard ?? null, ...(options.plan.seed !== undefined ? { seed: options.plan.seed } : {}), ...(options.plan.models?.length === 1 ? { model: options.plan.models[0]! } : {}),
+    requestLayers: { ...(counts.suiteDefaults ? { suite: counts.suiteDefaults } : {}), flags: options.request.requestDefaults },
+    ...(resumeDir !== null ? { recorded: recordedOf(resumeDir), droppedBefore: () => droppedItemsOf(resumeDir), conversationsGone: target.embedded } : {}),
+  };
+}
+
+/** A resumed run's clock at its start, on its schedule's: where its load kind goes on (0 for a run that is not a resume). */
+export function resumeClockOfRun(options: RunConfig, target: Pick<ResolvedTarget, 'embedded'>, counts: Pick<DriveCounts, 'suiteDefaults'>): Promise<number> {
+  return options.placement.resumeDir === undefined ? Promise.resolve(0) : resumeClockOf(specOf(options), loopContextOf(options, target, counts));
+}
+
 export function runnerOptionsOf(
   options: RunConfig, client: KbClient, target: ResolvedTarget, counts: Pick<DriveCounts, 'previousUnits' | 'maxWeight' | 'reuse' | 'suiteDefaults'>, grading: GradingDeps,
   signals: { stop: AbortSignal; abort: AbortSignal },
@@ -89,7 +105,7 @@ export function runnerOptionsOf(
   const spec = specOf(options);
   return {
     client, target: { boardId: target.boardId, chatId: target.chatId }, concurrency: askedConcurrency(options.load),
-    load: loopOf(spec, { shard: options.placement.shard ?? null, ...(options.plan.seed !== undefined ? { seed: options.plan.seed } : {}), ...(options.plan.models?.length === 1 ? { model: options.plan.models[0]! } : {}), requestLayers: { ...(counts.suiteDefaults ? { suite: counts.suiteDefaults } : {}), flags: options.request.requestDefaults }, ...(options.placement.resumeDir !== undefined ? { recorded: recordedOf(resolve(options.placement.resumeDir)), conversationsGone: target.embedded } : {}) }), ...mixOf(spec, options.plan.seed, counts.maxWeight),
+    load: loopOf(spec, loopContextOf(options, target, counts)), ...mixOf(spec, options.plan.seed, counts.maxWeight),
     timeoutMs: options.request.timeoutMs, retries: options.request.retries,
     ...(options.request.gracefulStopMs !== undefined ? { gracefulStopMs: options.request.gracefulStopMs } : {}),
     ...(options.request.maxRetryWaitMs !== undefined ? { backoff: { maxWaitMs: options.request.maxRetryWaitMs } } : {}),
@@ -112,6 +128,8 @@ export interface DriveInput {
   runDir: string;
   counts: DriveCounts;
   grading?: GradingDeps;
+  /** A resumed run's clock at its start, on its schedule's (resumeClockOfRun); absent: 0. */
+  clockStartMs?: number;
 }
 
 /**
@@ -130,7 +148,7 @@ function sinksOf(input: DriveInput, outputs: OutputsConfig, handle: RunHandle, r
   const sinks = [
     resultsSink(input.runDir, control, recorded),
     outputsSink(outputs, {
-      runDir: input.runDir, runStartMs: handle.runStartMs, redact,
+      runDir: input.runDir, runStartMs: handle.runStartMs, openedAtMs: handle.openedAtMs, redact,
       ...(counts.outputContext ? { outputContext: counts.outputContext } : {}), ...(hooks.onInterval ? { onInterval: hooks.onInterval } : {}),
     }, control),
     stopConditionsSink(stopOptionsOf(config, counts.thresholdAborts), handle.runStartMs, end),
@@ -166,7 +184,7 @@ export async function drive(input: DriveInput): Promise<DriveOutcome> {
   if (counts.workers) await counts.workers.ready;
   const handle = counts.workers
     ? counts.workers.start(hooks)
-    : startRun(input.source, runnerOptionsOf(config, input.client, input.target, counts, input.grading ?? {}, hooks));
+    : startRun(input.source, { ...runnerOptionsOf(config, input.client, input.target, counts, input.grading ?? {}, hooks), clockStartMs: input.clockStartMs ?? 0 });
   let failed = false;
   const sinks = sinksOf(input, outputs, handle, redact, { fail: () => { failed = true; handle.cancel(); } });
   const thrown = await pumpEvents(handle.events, sinks, { recordable: recordableEvents(recordingConfigOf(config), redact), failed: () => failed });

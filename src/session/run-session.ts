@@ -13,9 +13,10 @@ import { readResumeState, remainingUnits, type ResumeState } from '../store/resu
 import { assertNoLinkedRunFiles, assertOutDirIsOurs, claimRunDir, defaultRunDir, ensureRunDir, hasResults, readRunInfo, RUN_FILES, writeRunInfo } from '../store/run-dir.js';
 import { acquireRunLock, takeOverNotice, type RunLock } from '../store/run-lock.js';
 import { removeLeftovers } from '../store/leftovers.js';
+import { droppedCountOf } from '../store/timeline-file.js';
 import type { LiveInterval } from '../metrics/interval-recorder.js';
 import type { OutputContext } from '../outputs/index.js';
-import { drive, type ProgressInfo, type SweepEvent } from './drive.js';
+import { drive, resumeClockOfRun, type ProgressInfo, type SweepEvent } from './drive.js';
 import { askedConcurrency } from '../config/load-section.js';
 import { finishReports } from './finish.js';
 import type { RunConfig } from '../config/run-config.js';
@@ -114,13 +115,17 @@ export async function runSession(requested: RunConfig, hooks: SessionHooks, over
     const maxWeight = prepared.load.mix === 'weighted' ? maxWeightOf(prepared.suite) : 1;
     if (workers.count > 1) pool = spawnWorkers({ ...prepared, options }, target, { previousUnits, maxWeight, suiteDefaults: prepared.suite.defaults, stop: hooks.stop }, workers.count);
     await pool?.ready;
+    // A resume goes on with the earlier segments' drops and, for a replay, on the log's clock where it stopped
+    // (load/kinds/traffic/resume.ts): one account, one set of stage windows. Read before the wait for the start instant.
+    const droppedBefore = previous ? await droppedSoFar(runDir, previous) : 0;
+    const clockStartMs = await resumeClockOfRun(options, target, { suiteDefaults: prepared.suite.defaults });
     if (options.placement.startAt !== undefined) {
       hooks.onWaitStart?.({ startAt: options.placement.startAt });
       await waitForStartAt(options.placement.startAt, { signal: hooks.stop });
     } else if (startsOnWholeSecond(prepared.load)) await waitForWholeSecond(hooks.stop);
     // Shards that waited for one instant label their start with it (merge lines them up by started_at).
     const startLabel = previous ? startedAt : options.placement.startAt !== undefined ? isoNow() : startedAt;
-    let info: RunInfo = { ...initialRunInfo(prepared, options, target, previous, overrides.purpose), started_at: startLabel };
+    let info: RunInfo = { ...initialRunInfo(prepared, options, target, previous, overrides.purpose), started_at: startLabel, ...(previous ? { dropped: droppedBefore } : {}) };
     // How many client event loops ran (not only how many were asked for): part of how the run was measured.
     info = { ...info, config: { ...info.config, placement: { ...info.config.placement, workers: workers.count } } };
     if (!previous) {
@@ -153,14 +158,14 @@ export async function runSession(requested: RunConfig, hooks: SessionHooks, over
       hooks.onSweep?.(sweep);
     };
     const outcome = await drive({
-      source, config: options, hooks: { ...hooks, onSweep }, client, target, runDir,
+      source, config: options, clockStartMs, hooks: { ...hooks, onSweep }, client, target, runDir,
       counts: { total, done, previousUnits, thresholdAborts: prepared.thresholdAborts, maxWeight, suiteDefaults: prepared.suite.defaults, ...(pool ? { workers: pool } : {}), ...(reuse ? { reuse: reuse.index } : {}), outputContext: outputContextOf(info, options) },
       grading: { ...(grader ? { grader } : {}), ...(prepared.knowledge ? { knowledge: prepared.knowledge } : {}) },
     });
     heartbeat.stop();
     const durationMs = priorMs + heartbeat.elapsedMs();
     const run: RunInfo = {
-      ...info, finished_at: isoNow(), duration_ms: Math.round(durationMs), status: outcome.status, dropped: outcome.dropped,
+      ...info, finished_at: isoNow(), duration_ms: Math.round(durationMs), status: outcome.status, dropped: droppedBefore + outcome.dropped,
       replay_credits: roundCredits(fromUnits(replayUnits + outcome.unrecordedUnits)),
       ...(outcome.stopReason ? { stop_reason: outcome.stopReason } : {}),
       ...(outcome.abort ? { abort: outcome.abort } : {}),
@@ -183,6 +188,14 @@ export async function runSession(requested: RunConfig, hooks: SessionHooks, over
     await target.stop();
     lock?.release();
   }
+}
+
+/**
+ * The starts earlier segments dropped: their timeline counts each (a segment killed with -9 wrote no
+ * run.json `dropped`), run.json's sum is whole when a full disk cut the timeline; the larger is kept.
+ */
+async function droppedSoFar(runDir: string, previous: RunInfo): Promise<number> {
+  return Math.max((await droppedCountOf(runDir)) ?? 0, previous.dropped ?? 0);
 }
 
 /** The labels of the live-metrics outputs: the run, its suite, its shard (a distributed run is one picture by them). */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { IntervalSum } from '../metrics/interval-bucket.js';
-import { hasTimeline, readTimeline, TimelineFile, timelinePath } from './timeline-file.js';
+import { droppedCountOf, droppedItemsOf, hasTimeline, readTimeline, TimelineFile, timelinePath } from './timeline-file.js';
 
 describe('timeline.ndjson', () => {
   it('appends lines and reads them back; a killed run’s torn line is left out', async () => {
@@ -20,5 +20,19 @@ describe('timeline.ndjson', () => {
     for await (const l of readTimeline(dir, stats)) read.push(l);
     expect(read.map((l) => [l.t, l.starts])).toEqual([[100, 1], [101, 2], [102, 3]]);
     expect(stats).toEqual({ lines: 3, unreadable: 1 });
+  });
+
+  it('counts the drops of every segment and reads the ones a replay named (none without a file)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kbbench-timeline-'));
+    expect(await droppedCountOf(dir)).toBeNull();
+    const file = new TimelineFile(timelinePath(dir));
+    const line = (t: number, dropped: number, items?: string[]) => ({ ...new IntervalSum().toLine(t, 0, null), dropped, ...(items ? { dropped_items: items } : {}) });
+    file.append([line(100, 2, ['case:line-3|model:default|r1', 'thread:c|turn:2|model:default|r1']), line(101, 0)]);
+    // A resume's seconds, appended after them.
+    file.append([line(150, 1, ['case:line-9|model:default|r1'])]);
+    expect(await droppedCountOf(dir)).toBe(3);
+    const items: string[] = [];
+    for await (const item of droppedItemsOf(dir)) items.push(item);
+    expect(items).toEqual(['case:line-3|model:default|r1', 'thread:c|turn:2|model:default|r1', 'case:line-9|model:default|r1']);
   });
 });

@@ -53,6 +53,19 @@ export class TimelineFile {
   }
 }
 
+/** The starts a run's timeline counts as dropped so far (a resume adds its own to them); null when it has no timeline. */
+export async function droppedCountOf(runDir: string): Promise<number | null> {
+  if (!hasTimeline(runDir)) return null;
+  let count = 0;
+  for await (const line of readTimeline(runDir)) count += line.dropped;
+  return count;
+}
+
+/** The item ids of the dropped starts a timeline names (a replay's), in order: a resume does not send them again. */
+export async function* droppedItemsOf(runDir: string): AsyncGenerator<string> {
+  for await (const line of readTimeline(runDir)) yield* line.dropped_items ?? [];
+}
+
 export interface TimelineReadStats {
   lines: number;
   /** Lines that are not a timeline line (a torn last line of a killed run among them). */

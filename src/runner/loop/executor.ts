@@ -43,7 +43,11 @@ export interface Executor {
   readonly cycles: boolean;
   /** True when the schedule has an end of its own: in-flight units then get the graceful stop. */
   readonly timeBound: boolean;
+  /** True: its dropped starts are named by item id (the timeline keeps them, so a resume never sends a dropped start again). */
+  readonly namesDrops?: boolean;
   next(state: LoopState): NextStart;
+  /** Units it brought were dropped (never sent): as a unit with no answer, a conversation's next turn may go. Absent: not told. */
+  dropped?(units: readonly PlanUnit[]): void;
   /** A unit it brought has settled, with its last result line (a conversation's id is in it); absent: not asked. */
   settled?(unit: PlanUnit, last: Sample | null): void;
 }

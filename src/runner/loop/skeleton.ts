@@ -8,7 +8,7 @@ import { systemClock, type ClockTimer } from '../clock.js';
 import type { StartGate } from '../gate.js';
 import type { MixOptions } from '../mix.js';
 import type { SendDeps } from '../send.js';
-import { intendedAtOf, runUnit, type EventSink, type UnitSource } from '../unit.js';
+import { firstItemOf, intendedAtOf, runUnit, type EventSink, type UnitSource } from '../unit.js';
 import type { Loop, LoopControl, LoopState } from './executor.js';
 import { onePass, stampStart, startDrawer } from './walker.js';
 
@@ -63,6 +63,11 @@ export function runLoop(options: LoopOptions): void {
   let timer: ClockTimer | undefined;
   let timerAtMs = Infinity;
   let graceTimer: ClockTimer | undefined;
+  /** Starts given up, counted, and named when the executor names its drops. */
+  const dropped = (units: PlanUnit[]): void => {
+    channel.push({ type: 'dropped', count: units.length, ...(executor.namesDrops === true ? { items: units.map(firstItemOf) } : {}) });
+    executor.dropped?.(units);
+  };
   const emit = (sample: Sample): void => channel.push({ type: 'sample', sample });
   let heldReported = 0;
   /** Starts held back by the cap, said when the count changes (the live line shows them). */
@@ -88,7 +93,7 @@ export function runLoop(options: LoopOptions): void {
     if (ending) return;
     ending = true;
     clock.clearTimer(timer);
-    if (held.length > 0) channel.push({ type: 'dropped', count: held.splice(0).length });
+    if (held.length > 0) dropped(held.splice(0));
     reportHeld();
     if (executor.timeBound || gate.stopped !== null) {
       graceTimer = clock.setTimer(() => options.cut.abort(), options.gracefulStopMs);
@@ -139,11 +144,11 @@ export function runLoop(options: LoopOptions): void {
   function giveUpLate(): void {
     const limitMs = now() - GIVE_UP_LATE_MS;
     let expired = 0;
-    while (held.length > 0 && (intendedAtOf(held[0]!) ?? Infinity) < limitMs) {
-      held.shift();
-      expired += 1;
-    }
-    if (expired > 0) channel.push({ type: 'dropped', count: expired });
+    while (expired < held.length && (intendedAtOf(held[expired]!) ?? Infinity) < limitMs) expired += 1;
+    if (expired === 0) return;
+    dropped(held.splice(0, expired));
+    // The executor may now have a start for them (a conversation's next turn, no longer behind a dropped one): look again.
+    if (executor.dropped !== undefined) wake(now() - t0);
   }
 
   function pump(): void {

@@ -28,6 +28,8 @@ export function outputsConfigOf(config: Pick<RunConfig, 'load' | 'placement' | '
 export interface OutputsSinkInput {
   runDir: string;
   runStartMs: number;
+  /** When the run began, if its clock goes on from an earlier t0 (a resumed replay: runner/run.ts `clockStartMs`). */
+  openedAtMs?: number;
   /** Who the run is, for the outputs' labels (absent: no `--output` is started). */
   outputContext?: OutputContext;
   onInterval?(live: LiveInterval): void;
@@ -45,7 +47,7 @@ function redactReports(reports: OutputReport[], redact: Redactor): OutputReport[
 
 export function outputsSink(config: OutputsConfig, run: OutputsSinkInput, control: Pick<RunControl, 'fail'>): RunSink {
   const timeline = startRunOutputs({
-    runDir: run.runDir, runStartMs: run.runStartMs, spec: config.spec, shape: config.shape, loopDelay: startLoopDelayProbe(),
+    runDir: run.runDir, runStartMs: run.runStartMs, ...(run.openedAtMs !== undefined ? { openedAtMs: run.openedAtMs } : {}), spec: config.spec, shape: config.shape, loopDelay: startLoopDelayProbe(),
     ...(config.outputs ? { outputs: config.outputs } : {}), ...(run.outputContext ? { outputContext: run.outputContext } : {}),
     ...(run.onInterval ? { onInterval: run.onInterval } : {}),
   });

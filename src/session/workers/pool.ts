@@ -144,7 +144,9 @@ export function spawnWorkers(
     return {
       events: channel,
       ledger,
+      // A resumed run has one loop (workers/count.ts): the workers' clock starts at 0.
       runStartMs,
+      openedAtMs: runStartMs,
       cancel: () => send({ type: 'cancel' }),
       halt: (by: StopReason, detail: string) => send({ type: 'halt', reason: by, detail }),
     };

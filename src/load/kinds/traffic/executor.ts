@@ -7,11 +7,12 @@ import { caseId, threadKey, turnId } from '../../../plan/item-id.js';
 import type { RequestOptions } from '../../../domain/suite.js';
 import { mergeOptions } from '../../../plan/build.js';
 import type { PlanRequest, PlanUnit, Shard } from '../../../plan/types.js';
-import type { Executor, Loop, NextStart } from '../../../runner/loop/executor.js';
+import type { Executor, Loop, LoopControl, NextStart } from '../../../runner/loop/executor.js';
+import { firstItemOf } from '../../../runner/unit.js';
 import { workerShare } from '../../../runner/segment.js';
 import { ConversationPacer, type PacedTurn } from './pacing.js';
 import { readLog } from './read-log.js';
-import { knownConversation, pendingRecords, trafficResumeOf, type NumberedRecord, type ResumeProgress } from './resume.js';
+import { knownConversation, pendingRecords, resumeClockMs, trafficResumeOf, type NumberedRecord, type ResumeProgress } from './resume.js';
 import { replaySchedule, type DueRecord, type ReplayOptions } from './schedule.js';
 
 export interface TrafficLoopSpec {
@@ -24,6 +25,8 @@ export interface TrafficLoopSpec {
   requestLayers?: { suite?: RequestOptions; flags?: RequestOptions };
   /** --resume: the lines the run recorded; their records are not sent again. */
   recorded?: () => AsyncIterable<Sample>;
+  /** --resume: the item ids of the records the run dropped (timeline.ndjson); they are not sent again either. */
+  droppedBefore?: () => AsyncIterable<string> | Iterable<string>;
   /** The resumed run's conversations are gone (a fresh embedded service): a partly done one goes on in a new thread. */
   conversationsGone?: boolean;
 }
@@ -97,12 +100,12 @@ class ReadAhead {
   }
 }
 
-export function trafficExecutor(spec: TrafficLoopSpec, control: { push(event: { type: 'dropped'; count: number }): void }): Executor {
+export function trafficExecutor(spec: TrafficLoopSpec, control: Pick<LoopControl, 'push'>): Executor {
   const schedule = replaySchedule(() => readLog(spec.file), spec.replay);
-  // A resumed replay skips what has a line and goes on from the first record without one.
+  // A resumed replay skips what has a line or was dropped, and goes on from the first record with neither.
   const recorded = spec.recorded;
-  const resumed: ResumeProgress | null = recorded === undefined ? null : { done: null, shiftMs: null };
-  const records = resumed && recorded !== undefined ? pendingRecords(schedule, () => trafficResumeOf(recorded()), resumed) : schedule;
+  const resumed: ResumeProgress | null = recorded === undefined ? null : { done: null };
+  const records = resumed && recorded !== undefined ? pendingRecords(schedule, () => trafficResumeOf(recorded(), spec.droppedBefore?.() ?? []), resumed) : schedule;
   const log = new ReadAhead(records[Symbol.asyncIterator]());
   const ahead = log.records;
   const pacer = new ConversationPacer((due) => (resumed?.done && spec.conversationsGone !== true ? knownConversation(resumed.done, due) : null));
@@ -110,8 +113,8 @@ export function trafficExecutor(spec: TrafficLoopSpec, control: { push(event: { 
   // The conversation of each thread unit in flight, by its index (the skeleton stamps a copy of the unit).
   const units = new Map<number, string>();
   let elapsedMs = 0;
-  // --duration counts on the log's clock: a resumed replay's records were moved earlier by the shift.
-  const endOf = (): number => (spec.replay.durationMs ?? Infinity) - (resumed?.shiftMs ?? 0);
+  // --duration counts on the log's clock, which a resumed run's clock goes on from (resumeClockMs).
+  const endMs = spec.replay.durationMs ?? Infinity;
 
   const start = (paced: PacedTurn): NextStart => {
     const key = paced.due.conversationKey;
@@ -119,19 +122,26 @@ export function trafficExecutor(spec: TrafficLoopSpec, control: { push(event: { 
     if (key !== null) units.set(unit.index, key);
     return { kind: 'start', intendedAtMs: paced.due.dueMs, index: paced.due.index, unit };
   };
+  const answered = (unit: PlanUnit, last: Sample | null): void => {
+    const key = units.get(unit.index);
+    if (key === undefined) return;
+    units.delete(unit.index);
+    const next = pacer.answered(key, last?.conversation_id ?? null, elapsedMs);
+    if (next) released.push(next);
+  };
   log.fill();
   return {
     cycles: true,
     timeBound: true,
+    namesDrops: true,
     maxInFlight: () => spec.maxInFlight,
     next: (state) => {
       elapsedMs = state.elapsedMs;
       if (log.failure !== null) throw log.failure;
-      const endMs = endOf();
       if (elapsedMs >= endMs) {
-        // The duration is over: turns still waiting behind an answer are dropped, counted, never lost.
-        const held = pacer.drain().length + released.splice(0).length;
-        if (held > 0) control.push({ type: 'dropped', count: held });
+        // The duration is over: turns still waiting behind an answer are dropped, counted and named, never lost.
+        const held = [...released.splice(0), ...pacer.drain()].map((paced) => firstItemOf(unitOf(paced, paced.turn, spec.model, spec.requestLayers)));
+        if (held.length > 0) control.push({ type: 'dropped', count: held.length, items: held });
         return { kind: 'done' };
       }
       const ready = released.shift();
@@ -149,14 +159,20 @@ export function trafficExecutor(spec: TrafficLoopSpec, control: { push(event: { 
       if (pacer.held > 0) return { kind: 'wait', untilMs: null };
       return { kind: 'done' };
     },
-    settled: (unit: PlanUnit, last: Sample | null) => {
-      const key = units.get(unit.index);
-      if (key === undefined) return;
-      units.delete(unit.index);
-      const next = pacer.answered(key, last?.conversation_id ?? null, elapsedMs);
-      if (next) released.push(next);
+    settled: (unit: PlanUnit, last: Sample | null) => answered(unit, last),
+    // A dropped turn has no answer to wait for: its conversation's next turn goes at its own instant (or now, if due).
+    dropped: (dropped: readonly PlanUnit[]) => {
+      for (const unit of dropped) answered(unit, null);
     },
   };
+}
+
+/** Where a resumed replay's clock starts on the log's (resume.ts `resumeClockMs`; the log read up to its first record left); 0 for a run that is not a resume. */
+export async function trafficResumeClockMs(spec: TrafficLoopSpec): Promise<number> {
+  const recorded = spec.recorded;
+  if (recorded === undefined) return 0;
+  const schedule = replaySchedule(() => readLog(spec.file), spec.replay);
+  return resumeClockMs(pendingRecords(schedule, () => trafficResumeOf(recorded(), spec.droppedBefore?.() ?? []), { done: null }));
 }
 
 /** The run's loop: a --shard's part of the conversations, each worker a part of that, with its share of the cap. */

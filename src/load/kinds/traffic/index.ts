@@ -6,9 +6,9 @@ import { z } from 'zod';
 import type { StageWindow } from '../../../domain/load.js';
 import { GIVE_UP_LATE_MS } from '../../../runner/loop/skeleton.js';
 import { defaultMaxInFlight, LoadFieldError, type FieldNames, type LoadInput } from '../../input.js';
-import type { LoadKind } from '../../kind.js';
+import type { LoadKind, LoopContext } from '../../kind.js';
 import { commonOf, commonShape, positive, seconds, whole } from '../../schemas.js';
-import { shardParts, trafficLoop } from './executor.js';
+import { shardParts, trafficLoop, trafficResumeClockMs, type TrafficLoopSpec } from './executor.js';
 import { describeShape, type LogShape } from './log-shape.js';
 import type { TrafficLoad } from './spec.js';
 import { changedLog, replayClash } from './resume-clash.js';
@@ -56,6 +56,20 @@ export function trafficStages(spec: TrafficLoad, share = 1): StageWindow[] {
   return stages;
 }
 
+/** The executor's spec of a replay: the recorded spec and what the run adds (its model, request layers, shard, and a resume's records done). */
+function loopSpecOf(spec: TrafficLoad, run: LoopContext): TrafficLoopSpec {
+  return {
+    file: spec.file, maxInFlight: spec.maxInFlight, ...(run.model !== undefined ? { model: run.model } : {}), ...(run.requestLayers !== undefined ? { requestLayers: run.requestLayers } : {}),
+    ...(run.recorded !== undefined ? { recorded: run.recorded, conversationsGone: run.conversationsGone === true } : {}),
+    ...(run.droppedBefore !== undefined ? { droppedBefore: run.droppedBefore } : {}),
+    replay: {
+      timeScale: spec.timeScale, parts: shardParts(run.shard),
+      ...(spec.durationMs !== undefined ? { durationMs: spec.durationMs } : {}),
+      ...(spec.loop ? { loop: { spanMs: spec.shape.spanMs } } : {}),
+    },
+  };
+}
+
 export const trafficKind: LoadKind<TrafficLoad> = {
   kind: 'traffic',
   summary: 'a traffic log replayed (--traffic FILE): each record at its recorded instant, conversations at their own pace',
@@ -81,16 +95,10 @@ export const trafficKind: LoadKind<TrafficLoad> = {
       loop: input.loop === true, maxInFlight: defaultMaxInFlight(input), ...commonOf(input),
     };
   },
-  // A resume sends the records with no result line yet (resume.ts), the log and the replay as recorded.
+  // A resume sends the records with neither a result line nor a drop (resume.ts), the log and the replay as recorded, on the log's clock.
   resumeClash: (recorded, input, n, allowChanged) => (allowChanged ? null : changedLog(recorded)) ?? replayClash(recorded, input, n),
-  loop: (spec, run) => trafficLoop({
-    file: spec.file, maxInFlight: spec.maxInFlight, ...(run.model !== undefined ? { model: run.model } : {}), ...(run.requestLayers !== undefined ? { requestLayers: run.requestLayers } : {}), ...(run.recorded !== undefined ? { recorded: run.recorded, conversationsGone: run.conversationsGone === true } : {}),
-    replay: {
-      timeScale: spec.timeScale, parts: shardParts(run.shard),
-      ...(spec.durationMs !== undefined ? { durationMs: spec.durationMs } : {}),
-      ...(spec.loop ? { loop: { spanMs: spec.shape.spanMs } } : {}),
-    },
-  }),
+  loop: (spec, run) => trafficLoop(loopSpecOf(spec, run)),
+  resumeClockMs: (spec, run) => trafficResumeClockMs(loopSpecOf(spec, run)),
   timeBound: true,
   ownConversations: true,
   oneModel: 'a traffic record is sent once, with its own model or the one --models names; give one model (or a `model` per record)',

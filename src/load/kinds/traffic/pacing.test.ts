@@ -40,7 +40,7 @@ describe('ConversationPacer', () => {
     pacer.offer(due(1, 0, 'b'), 0);
     pacer.offer(due(2, 5, 'a'), 5);
     expect(pacer.offer(due(3, 6, 'c'), 6)).not.toBeNull();
-    expect(pacer.drain().map((d) => d.index)).toEqual([2]);
+    expect(pacer.drain().map((d) => [d.due.index, d.turn])).toEqual([[2, 2]]);
     expect(pacer.held).toBe(0);
   });
 });

@@ -79,10 +79,10 @@ export class ConversationPacer {
   }
 
   /** Every held turn, taken out (the end of the run: each is recorded as dropped or interrupted, never lost). */
-  drain(): DueRecord[] {
-    const all: DueRecord[] = [];
+  drain(): PacedTurn[] {
+    const all: PacedTurn[] = [];
     for (const conversation of this.conversations.values()) {
-      for (const held of conversation.waiting ?? []) all.push(held.due);
+      for (const held of conversation.waiting ?? []) all.push({ due: held.due, latenessMs: 0, conversationId: conversation.conversationId, turn: held.turn });
       conversation.waiting = null;
     }
     return all;

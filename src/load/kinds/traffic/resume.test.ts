@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sampleWith } from '../../../test-support/fixtures.js';
 import { ConversationPacer } from './pacing.js';
-import { knownConversation, pendingRecords, trafficResumeOf, type ResumeProgress } from './resume.js';
+import { knownConversation, pendingRecords, resumeClockMs, trafficResumeOf, type ResumeProgress } from './resume.js';
 import { replaySchedule } from './schedule.js';
 import { collect, entriesOf } from './test-entries.js';
 
@@ -20,21 +20,34 @@ describe('trafficResumeOf', () => {
     expect([...done.cases]).toEqual(['1 line-3', '2 line-3']);
     expect(Object.fromEntries(done.conversations)).toEqual({ '1 a': { turns: 2, conversationId: 'conv-a' }, '1 b': { turns: 1, conversationId: null } });
   });
+
+  it('counts a dropped record (named in the timeline) as done: its drop is its outcome, it is never sent later', async () => {
+    const done = await trafficResumeOf(lines(['thread:a|turn:1|model:default|r1', 'conv-a']), ['thread:a|turn:2|model:default|r1', 'case:line-3|model:default|r1', 'not an id']);
+    expect([...done.cases]).toEqual(['1 line-3']);
+    expect(done.conversations.get('1 a')).toEqual({ turns: 2, conversationId: 'conv-a' });
+    const pending = await collect(pendingRecords(replaySchedule(() => log, { timeScale: 1 }), () => Promise.resolve(done), { done: null }));
+    // a's turns 1 (a line) and 2 (dropped) and the question at line 3 (dropped) are done; a's turn 3 goes on as turn 3.
+    expect(pending.map((d) => [d.record.line, d.turn ?? null])).toEqual([[4, 1], [5, 3], [6, null]]);
+  });
+
+  it('starts a resume with nothing left at 0', async () => {
+    expect(await resumeClockMs((async function* () {})())).toBe(0);
+  });
 });
 
 describe('pendingRecords', () => {
-  it('skips what has a line, numbers the rest as in the whole log, and starts at the first record not recorded', async () => {
-    const progress: ResumeProgress = { done: null, shiftMs: null };
+  it('skips what has a line, numbers the rest as in the whole log, each at its own instant; the clock starts at the whole second before the first', async () => {
+    const progress: ResumeProgress = { done: null };
     const read = () => trafficResumeOf(lines(['thread:a|turn:1|model:default|r1', 'conv-a'], ['thread:a|turn:2|model:x|r1', 'conv-a'], ['case:line-6|model:default|r1']));
     const pending = await collect(pendingRecords(replaySchedule(() => log, { timeScale: 1 }), read, progress));
-    expect(pending.map((d) => [d.record.line, d.dueMs, d.turn ?? null])).toEqual([[3, 0, null], [4, 1000, 1], [5, 3000, 3]]);
-    expect(progress.shiftMs).toBe(2000);
+    expect(pending.map((d) => [d.record.line, d.dueMs, d.turn ?? null])).toEqual([[3, 2000, null], [4, 3000, 1], [5, 5000, 3]]);
+    expect(await resumeClockMs(pendingRecords(replaySchedule(() => log, { timeScale: 1 }), read, { done: null }))).toBe(2000);
     expect(knownConversation(progress.done!, pending[2]!)).toBe('conv-a');
     expect(knownConversation(progress.done!, pending[1]!)).toBeNull();
   });
 
   it('keeps the recorded cut and passes: --duration on the log\'s clock, --loop\'s later passes by their own ids', async () => {
-    const progress: ResumeProgress = { done: null, shiftMs: null };
+    const progress: ResumeProgress = { done: null };
     // Pass 1 all recorded (a's three turns, b's, both questions); pass 2 recorded up to its question at line 3.
     const read = () => trafficResumeOf(lines(
       ['thread:a|turn:1|model:m|r1'], ['thread:a|turn:2|model:m|r1'], ['thread:a|turn:3|model:m|r1'], ['thread:b|turn:1|model:m|r1'],
@@ -43,8 +56,8 @@ describe('pendingRecords', () => {
     const schedule = replaySchedule(() => log, { timeScale: 1, durationMs: 13_000, loop: { spanMs: 8000 } });
     const pending = await collect(pendingRecords(schedule, read, progress));
     // Pass 2 begins at 9.6 s (8 s and a mean gap of 1.6 s): b at 12.6 s is its first record not recorded; the cut at 13 s leaves a's third turn out.
-    expect(pending.map((d) => [d.pass, d.record.line, Math.round(d.dueMs)])).toEqual([[2, 4, 0]]);
-    expect(Math.round(progress.shiftMs!)).toBe(12_600);
+    expect(pending.map((d) => [d.pass, d.record.line, Math.round(d.dueMs)])).toEqual([[2, 4, 12_600]]);
+    expect(await resumeClockMs((async function* () { yield* pending; })())).toBe(12_000);
   });
 });
 
