@@ -21,7 +21,7 @@ setFlagsFromString('--heap-growing-percent=50');
  */
 setFlagsFromString('--no-wasm-loop-unrolling');
 
-/** The young generation stays at two 8 MB semi-spaces (session/young-generation.ts says why). */
+/** The young generation stays at two 4 MB semi-spaces (session/young-generation.ts says why). */
 capYoungGeneration();
 
 /** A full collection between the report phase's steps (metrics/heap-steps.ts says why). */

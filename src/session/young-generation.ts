@@ -1,18 +1,21 @@
-// The young generation's size, held at two 8 MB semi-spaces (V8's default lets it grow to two 16 MB ones).
+// The young generation's size, held at two 4 MB semi-spaces (V8's default lets it grow to two 16 MB ones).
 import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 
 const MB = 1024 * 1024;
 
 /**
- * The committed size of the new space the cap stops at: two semi-spaces of 8 MB. V8 doubles the new
+ * The committed size of the new space the cap stops at: two semi-spaces of 4 MB. V8 doubles the new
  * space (1, 2, 4, 8, 16 MB semi-spaces) as objects survive scavenges, and a load run's start-up and
  * loop always take it to 16: 32 MB of RSS, all of it resident (the two halves take turns), for
- * objects that live one request. At 8 MB a scavenge comes twice as often and copies the same live
- * set (what is in flight), which the run phase did not show in its CPU time (bench/memory-run.mjs,
- * BENCHMARKS.md); the 1M-request run's peak RSS fell by ~16 MB.
+ * objects that live one request. At two 8 MB (issue 21) the 1M-request run's peak RSS fell by ~16 MB
+ * and the run phase's CPU time did not show it; at two 4 MB (issue 36) a scavenge comes twice as
+ * often again and copies the same live set (what is in flight): the 1M-request run 125.6 → 118.3 MB
+ * at 12,809 → 12,759 req/s (+2% CPU), the 10M-record replay 146–148 → 138 MB, streams' CPU 1.30 →
+ * 1.34× bare undici (bench/, BENCHMARKS.md). The cap is set between turns of the event loop (the gc
+ * observer's entries come then): two scavenges in one busy turn can take the space one doubling past.
  */
-export const YOUNG_CAP_BYTES = 16 * MB;
+export const YOUNG_CAP_BYTES = 8 * MB; // both semi-spaces
 
 /** V8's own growth factor (--semi-space-growth-factor's default), restored when the cap is lifted. */
 const DEFAULT_GROWTH = 2;
@@ -56,7 +59,7 @@ function capped(): number {
  * Keeps the new space from growing at all until the returned function is called (holds nest).
  * `kbbench validate` holds it for the whole command: reading a large YAML suite keeps what it builds
  * while throwing away far more, and printing its plan allocates as much again, so the new space
- * grew to the cap's 16 MB (32 MB before the cap) for nothing (100k one-turn threads: 176-218 → 148
+ * grew to the cap (32 MB before there was one) for nothing (100k one-turn threads: 176-218 → 148
  * MB peak for the read, bench/memory-yaml.mjs). A validate is not a hot path.
  */
 export function holdYoungGeneration(): () => void {
