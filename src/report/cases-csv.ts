@@ -1,10 +1,10 @@
 // cases.csv: every case (or thread turn) × model row, streamed from the case table, for scripts; always written.
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { stringify } from 'csv-stringify/sync';
 import { CASES_CSV_FILE } from '../metrics/case-stats.js';
 import type { CaseTable, CaseTableRow } from '../metrics/case-table.js';
 import { spreadsheetSafe } from './csv-cell.js';
+import { csvRecord } from './csv-row.js';
 import { creditsCell } from './format.js';
 import type { ReportInput, ReportWriter } from './types.js';
 import { streamFileAtomic } from '../store/atomic-file.js';
@@ -38,9 +38,10 @@ export const CASES_CSV_COLUMNS: readonly string[] = COLUMNS.map(([name]) => name
  * the table reaches the file writer (which then leaves no half file).
  */
 export async function* casesCsvLines(table: CaseTable): AsyncGenerator<string> {
-  yield stringify([CASES_CSV_COLUMNS]);
+  // csvRecord writes what csv-stringify's defaults write (csv-row.test.ts), without its per-call options and per-field context (~7 KB a row).
+  yield csvRecord(CASES_CSV_COLUMNS);
   for (const model of table.models) {
-    for await (const row of table.rows(model)) yield stringify([COLUMNS.map(([, read]) => spreadsheetSafe(read(row)))]);
+    for await (const row of table.rows(model)) yield csvRecord(COLUMNS.map(([, read]) => spreadsheetSafe(read(row))));
   }
 }
 
