@@ -151,7 +151,7 @@ function sinksOf(input: DriveInput, outputs: OutputsConfig, handle: RunHandle, r
       runDir: input.runDir, runStartMs: handle.runStartMs, openedAtMs: handle.openedAtMs, redact,
       ...(counts.outputContext ? { outputContext: counts.outputContext } : {}), ...(hooks.onInterval ? { onInterval: hooks.onInterval } : {}),
     }, control),
-    stopConditionsSink(stopOptionsOf(config, counts.thresholdAborts), handle.runStartMs, end),
+    stopConditionsSink(stopOptionsOf(config, counts.thresholdAborts), handle.openedAtMs, end),
     setupCheckSink(target, end),
     end,
     progressSink(counts, handle.ledger, hooks),
